@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "KioskHUD",
+    products: [
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG"]),
+        .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
+        .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries from Debian packages.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Pure layers: no Glibc, no Foundation.
+        .target(name: "KioskRaster"),
+        .target(name: "KioskBehavior"),
+
+        // Text (FreeType) and PNG (libpng) codecs.
+        .target(name: "KioskText", dependencies: ["CFreeType"]),
+        .target(name: "KioskPNG", dependencies: ["CPNG"]),
+
+        // HUD model, layout and rendering.
+        .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskBehavior", "KioskDevices"]),
+
+        // Device seams and their test doubles.
+        .target(name: "KioskDevices", dependencies: ["KioskRaster"]),
+        .target(name: "KioskEmbedded", dependencies: ["KioskDevices", "KioskRaster"]),
+
+        // Board profiles (TOML).
+        .target(name: "KioskBoards", dependencies: [
+            "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+
+        .executableTarget(name: "kiosk-hud", dependencies: [
+            "KioskHUD", "KioskBoards", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText"]),
+
+        .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG"]),
+        .testTarget(name: "KioskTextTests", dependencies: ["KioskText", "KioskPNG"]),
+        .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
+        .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD"]),
+        .testTarget(name: "KioskHUDTests", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"]),
+    ]
+)

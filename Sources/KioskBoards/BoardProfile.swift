@@ -1,0 +1,276 @@
+// KioskBoards — board profiles (Boards/*.toml): what a real board needs to start the HUD right
+// (canvas, scale, fonts, colours, timings; later display, rotation, touch calibration and
+// accelerometer mounting). Read with TOMLKit; strict: unknown keys and bad values are errors
+// that name the file, section and key.
+import KioskBehavior
+import KioskHUD
+import KioskRaster
+import KioskText
+import TOMLKit
+
+/// The settings a board starts from (Boards/*.toml): canvas, fonts, colours, timings. Command-line
+/// options override them. Unknown keys are errors, so a typo never passes silently.
+public struct BoardProfile {
+    public var name = "generic"
+    public var width = 800, height = 480
+    public var scale = 1.0
+    public var format = PixelFormat.xrgb8888
+    public var style = HUDStyle()
+    public var underlayColor = Color.black
+    public var timing = PresentationConfig()
+
+    public init() {}
+
+    /// The built-in generic profile: the same text as Boards/generic.toml (a test checks).
+    public static let embeddedGeneric = """
+    # KioskHUD board profile: generic (no real board; the offscreen default).
+    # Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.
+    name = "generic"
+
+    [display]
+    size = "800x480"
+    scale = 1.0
+    format = "xrgb8888"
+    underlay = "#000000"
+
+    [fonts]
+    primary = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    fallbacks = [
+      "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+      "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+      "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+      "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    ]
+
+    [style]
+    theme = "light"
+    margin = 20.0
+    padding = 4.0
+    corner_radius = 5.0
+    label_size = 16.0
+    details_size = 12.0
+    button_size = 12.0
+    content_color = "#000000B3"
+    bezel_color = "#CCCCCC99"
+    bezel = "solid"
+    blur_radius = 10.0
+    background = "none"
+    dim_color = "#00000080"
+    motion_depth = 10.0
+
+    [timing]
+    grace_time = 0.0
+    min_show_time = 0.0
+    animation = "fade"
+    animation_duration = 0.3
+
+    """
+
+    /// A profile that cannot be used, with the file, section and key at fault.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads a profile from TOML text; `source` names it in errors.
+    public static func parse(_ text: String, source: String) throws -> BoardProfile {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw Error(description: "\(source):\(e.source.begin.line):\(e.source.begin.column): \(e.description)")
+        }
+        var p = BoardProfile()
+        var r = Reader(table: root, path: source, section: nil)
+        if let n = try r.string("name") { p.name = n }
+        try r.finish(allowing: ["display", "fonts", "style", "timing"])
+
+        if let t = try r.table("display") {
+            var d = Reader(table: t, path: source, section: "display")
+            if let s = try d.string("size") {
+                guard let (w, h) = parseSize(s) else { throw d.bad("size", s, "WIDTHxHEIGHT, e.g. 800x480") }
+                p.width = w; p.height = h
+            }
+            if let s = try d.double("scale") {
+                guard s > 0 && s <= 8 else { throw d.bad("scale", "\(s)", "a number in (0, 8]") }
+                p.scale = s
+            }
+            if let f = try d.string("format") {
+                guard let pf = parseFormat(f) else { throw d.bad("format", f, "xrgb8888, argb8888 or rgb565") }
+                p.format = pf
+            }
+            if let c = try d.color("underlay") { p.underlayColor = c }
+            try d.finish()
+        }
+        if let t = try r.table("fonts") {
+            var f = Reader(table: t, path: source, section: "fonts")
+            var paths = p.style.fontPaths
+            if let primary = try f.string("primary") { paths[0] = primary }
+            if let fb = try f.strings("fallbacks") { paths = [paths[0]] + fb }
+            p.style.fontPaths = paths
+            try f.finish()
+        }
+        if let t = try r.table("style") {
+            var s = Reader(table: t, path: source, section: "style")
+            if let theme = try s.string("theme") {
+                switch theme {
+                case "light": break
+                case "dark":
+                    let d = HUDStyle.dark
+                    p.style.bezelColor = d.bezelColor; p.style.contentColor = d.contentColor
+                default: throw s.bad("theme", theme, "light or dark")
+                }
+            }
+            if let v = try s.double("margin") { p.style.margin = try s.nonNegative("margin", v) }
+            if let v = try s.double("padding") { p.style.padding = try s.nonNegative("padding", v) }
+            if let v = try s.double("corner_radius") { p.style.cornerRadius = try s.nonNegative("corner_radius", v) }
+            if let v = try s.double("label_size") { p.style.labelFontSize = try s.fontSize("label_size", v) }
+            if let v = try s.double("details_size") { p.style.detailsFontSize = try s.fontSize("details_size", v) }
+            if let v = try s.double("button_size") { p.style.buttonFontSize = try s.fontSize("button_size", v) }
+            if let c = try s.color("content_color") { p.style.contentColor = c }
+            if let c = try s.color("bezel_color") { p.style.bezelColor = c }
+            let blur = try s.double("blur_radius") ?? 10
+            if let b = try s.string("bezel") {
+                switch b {
+                case "solid": p.style.bezelStyle = .solid
+                case "blur": p.style.bezelStyle = .blur(radius: blur)
+                default: throw s.bad("bezel", b, "solid or blur")
+                }
+            }
+            let dim = try s.color("dim_color") ?? Color(white: 0, a: 0.5)
+            if let b = try s.string("background") {
+                guard let bg = parseBackground(b, dim: dim) else { throw s.bad("background", b, "none, dim or gradient") }
+                p.style.background = bg
+            }
+            if let v = try s.double("motion_depth") { p.style.motionDepth = try s.nonNegative("motion_depth", v) }
+            try s.finish()
+        }
+        if let t = try r.table("timing") {
+            var s = Reader(table: t, path: source, section: "timing")
+            if let v = try s.double("grace_time") { p.timing.graceTime = try s.nonNegative("grace_time", v) }
+            if let v = try s.double("min_show_time") { p.timing.minShowTime = try s.nonNegative("min_show_time", v) }
+            if let a = try s.string("animation") {
+                guard let k = parseAnimation(a) else { throw s.bad("animation", a, "fade, zoom, zoomIn or zoomOut") }
+                p.timing.animation = k
+            }
+            if let v = try s.double("animation_duration") { p.timing.animationDuration = try s.nonNegative("animation_duration", v) }
+            try s.finish()
+        }
+        p.style.scale = p.scale
+        return p
+    }
+
+    /// Reads typed keys from one table and remembers which were read.
+    struct Reader {
+        let table: TOMLTable
+        let path: String
+        let section: String?
+        var seen: Set<String> = []
+
+        init(table: TOMLTable, path: String, section: String?) { self.table = table; self.path = path; self.section = section }
+
+        func where_(_ key: String) -> String { "\(path): \(section.map { "[\($0)] " } ?? "")\(key)" }
+
+        func bad(_ key: String, _ value: String, _ expected: String) -> Error {
+            Error(description: "\(where_(key)) = \(value): expected \(expected)")
+        }
+
+        mutating func value(_ key: String) -> TOMLValueConvertible? {
+            seen.insert(key)
+            return table[key]
+        }
+
+        mutating func string(_ key: String) throws -> String? {
+            guard let v = value(key) else { return nil }
+            guard let s = v.string else { throw bad(key, "\(v)", "a string") }
+            return s
+        }
+
+        mutating func double(_ key: String) throws -> Double? {
+            guard let v = value(key) else { return nil }
+            if let d = v.double, d.isFinite { return d }
+            if let i = v.int { return Double(i) }
+            throw bad(key, "\(v)", "a number")
+        }
+
+        mutating func strings(_ key: String) throws -> [String]? {
+            guard let v = value(key) else { return nil }
+            guard let a = v.array else { throw bad(key, "\(v)", "an array of strings") }
+            return try a.map { e in
+                guard let s = e.string else { throw bad(key, "\(e)", "an array of strings") }
+                return s
+            }
+        }
+
+        mutating func table(_ key: String) throws -> TOMLTable? {
+            guard let v = value(key) else { return nil }
+            guard let t = v.table else { throw bad(key, "\(v)", "a table [\(key)]") }
+            return t
+        }
+
+        mutating func color(_ key: String) throws -> Color? {
+            guard let s = try string(key) else { return nil }
+            guard let c = parseColor(s) else { throw bad(key, s, "a colour #RRGGBB or #RRGGBBAA") }
+            return c
+        }
+
+        func nonNegative(_ key: String, _ v: Double) throws -> Double {
+            guard v >= 0 else { throw bad(key, "\(v)", "a number ≥ 0") }
+            return v
+        }
+
+        func fontSize(_ key: String, _ v: Double) throws -> Double {
+            guard v >= 1 && v <= 500 else { throw bad(key, "\(v)", "a font size from 1 to 500") }
+            return v
+        }
+
+        func finish(allowing extra: Set<String> = []) throws {
+            let unknown = table.keys.filter { !seen.contains($0) && !extra.contains($0) }.sorted()
+            if let k = unknown.first { throw Error(description: "\(where_(k)): unknown key") }
+        }
+    }
+}
+
+/// "800x480" → (800, 480); sides 1…16384.
+public func parseSize(_ s: String) -> (Int, Int)? {
+    let p = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard p.count == 2, let w = Int(p[0]), let h = Int(p[1]), (1...Bitmap.maxDimension).contains(w),
+          (1...Bitmap.maxDimension).contains(h) else { return nil }
+    return (w, h)
+}
+
+/// "#RRGGBB" or "#RRGGBBAA".
+public func parseColor(_ s: String) -> Color? {
+    var h = Substring(s)
+    if h.hasPrefix("#") { h = h.dropFirst() }
+    guard h.count == 6 || h.count == 8, let v = UInt32(h, radix: 16) else { return nil }
+    if h.count == 6 { return Color(rgb: v) }
+    return Color(rgb: v >> 8, a: Double(v & 0xFF) / 255)
+}
+
+public func parseFormat(_ s: String) -> PixelFormat? {
+    switch s.lowercased() {
+    case "xrgb8888": .xrgb8888
+    case "argb8888": .argb8888
+    case "rgb565": .rgb565
+    default: nil
+    }
+}
+
+public func parseBackground(_ s: String, dim: Color) -> HUDBackground? {
+    switch s {
+    case "none": HUDBackground.none
+    case "dim": .dim(dim)
+    case "gradient": .gradient
+    default: nil
+    }
+}
+
+public func parseAnimation(_ s: String) -> AnimationKind? {
+    switch s.lowercased() {
+    case "fade": .fade
+    case "zoom": .zoom
+    case "zoomin": .zoomIn
+    case "zoomout": .zoomOut
+    default: nil
+    }
+}

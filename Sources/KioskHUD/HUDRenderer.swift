@@ -1,0 +1,271 @@
+import KioskRaster
+import KioskText
+
+/// Everything about one frame that changes over time (the layout changes only with content or
+/// style). Produced by `HUD` from its state machines; tests build it by hand.
+public struct HUDFrameState: Sendable, Equatable {
+    /// Drawn at all (false before the grace time fires and after the hide completes).
+    public var visible = true
+    /// Opacity of bezel and background (show/hide animation).
+    public var opacity = 1.0
+    /// Bezel scale about its centre (zoom animations).
+    public var scale = 1.0
+    /// Displayed progress, 0…1.
+    public var progress = 0.0
+    /// Spinner phase, 0…11.
+    public var spinnerPhase = 0
+    /// Bezel offset in pixels from the motion effect (rounded to whole pixels when drawn).
+    public var motionX = 0.0, motionY = 0.0
+    /// The button is held down.
+    public var buttonPressed = false
+
+    public init(visible: Bool = true, opacity: Double = 1, scale: Double = 1, progress: Double = 0,
+                spinnerPhase: Int = 0, motionX: Double = 0, motionY: Double = 0, buttonPressed: Bool = false) {
+        self.visible = visible; self.opacity = opacity; self.scale = scale; self.progress = progress
+        self.spinnerPhase = spinnerPhase; self.motionX = motionX; self.motionY = motionY; self.buttonPressed = buttonPressed
+    }
+}
+
+/// Draws the HUD into a shadow buffer in ordinary memory and says which rectangles changed.
+///
+/// What lies under the HUD (`underlay`: black, or a picture) and the background dim/gradient are
+/// kept pre-composed in a `backdrop` bitmap, rebuilt only when the background's opacity changes.
+/// A frame compares its state and layout with the last one and damages only what moved: the old
+/// and new bezel boxes when the bezel moves, fades or zooms; the indicator box when only progress
+/// or the spinner changed; the button box when only the pressed state changed; everything when
+/// the background changes. Each damaged rectangle is redrawn from the backdrop with the clip set
+/// to it, so a frame updated by damage equals a full redraw pixel for pixel.
+public final class HUDRenderer {
+    public let width: Int, height: Int
+    /// The frame, in ordinary memory.
+    public let shadow: Bitmap
+    public let canvas: Canvas
+    public private(set) var style: HUDStyle
+    public private(set) var content: HUDContent
+    public private(set) var layout: HUDLayout
+    let engine: HUDLayoutEngine
+    let underlay: Bitmap
+    let backdrop: Bitmap
+    private var backdropOpacity = -1.0
+    private var blurCache: (box: IntRect, opacity: Double, bitmap: Bitmap)?
+    private var last: HUDFrameState?
+    private var layoutVersion = 0, lastLayoutVersion = -1
+
+    /// A renderer for a `width`×`height` frame in `format`.
+    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, fonts: FontLibrary,
+                style: HUDStyle = HUDStyle(), content: HUDContent = HUDContent()) throws {
+        self.width = width; self.height = height
+        shadow = try Bitmap(width: width, height: height, format: format)
+        underlay = try Bitmap(width: width, height: height, format: format)
+        backdrop = try Bitmap(width: width, height: height, format: format)
+        Canvas(underlay.surface).clear(to: .black)
+        canvas = Canvas(shadow.surface)
+        engine = HUDLayoutEngine(fonts: fonts)
+        self.style = style; self.content = content
+        layout = try engine.layout(content, style: style, width: width, height: height)
+    }
+
+    /// Sets what lies under the HUD: a colour, or a picture scaled to fill the frame.
+    public func setUnderlay(color: Color = .black, image: Bitmap? = nil) {
+        let c = Canvas(underlay.surface)
+        c.clear(to: Color(r: color.r, g: color.g, b: color.b, a: 1))
+        if let image {
+            c.draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        }
+        backdropOpacity = -1
+        last = nil
+    }
+
+    /// Changes content and/or style; the next `render` redraws what that changes.
+    public func update(content: HUDContent? = nil, style: HUDStyle? = nil) throws {
+        let newStyle = style ?? self.style, newContent = content ?? self.content
+        let relayout = newStyle != self.style || newContent.label != self.content.label
+            || newContent.details != self.content.details || newContent.mode != self.content.mode
+            || newContent.buttonTitle != self.content.buttonTitle || newContent.showsButton != self.content.showsButton
+            || newContent.image != self.content.image
+        if relayout {
+            layout = try engine.layout(newContent, style: newStyle, width: width, height: height)
+            layoutVersion += 1
+        }
+        if newStyle != self.style { last = nil; backdropOpacity = -1 }
+        self.style = newStyle
+        self.content = newContent
+    }
+
+    /// Draws the frame for `state` and returns what changed (empty if nothing did).
+    @discardableResult
+    public func render(_ state: HUDFrameState) -> DamageRegion {
+        let damage = self.damage(for: state)
+        last = state
+        lastLayoutVersion = layoutVersion
+        guard !damage.isEmpty else { return damage }
+        let bgOpacity = state.visible ? clamp01(state.opacity) : 0
+        if bgOpacity != backdropOpacity { rebuildBackdrop(opacity: bgOpacity) }
+        for r in damage.rects {
+            canvas.withClip(r) {
+                canvas.copy(from: backdrop.surface, rect: r)
+                drawBezel(state)
+            }
+        }
+        canvas.damage.removeAll()
+        return damage
+    }
+
+    /// Draws the whole frame for `state`, regardless of what changed.
+    @discardableResult
+    public func renderFull(_ state: HUDFrameState) -> DamageRegion {
+        last = nil
+        return render(state)
+    }
+
+    // MARK: Damage
+
+    func damage(for s: HUDFrameState) -> DamageRegion {
+        var d = DamageRegion()
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        guard let p = last else { d.add(full); return d }
+        let bgVisible = style.background != .none
+        let pOp = p.visible ? p.opacity : 0, sOp = s.visible ? s.opacity : 0
+        if bgVisible && pOp != sOp { d.add(full); return d }
+        let moved = lastLayoutVersion != layoutVersion || pOp != sOp || p.scale != s.scale
+            || motion(p) != motion(s)
+        if moved {
+            d.add(bezelBox(p)); d.add(bezelBox(s))
+            return d
+        }
+        guard s.visible && sOp > 0 else { return d }
+        let (mx, my) = motion(s)
+        let usesProgress = [.determinate, .annular, .bar].contains(content.mode)
+        if (usesProgress && p.progress != s.progress) || (content.mode == .indeterminate && p.spinnerPhase != s.spinnerPhase) {
+            d.add(grow(layout.indicatorBox, mx, my))
+        }
+        if p.buttonPressed != s.buttonPressed, let b = layout.button {
+            d.add(grow(b.enclosingPixels, mx, my))
+        }
+        return d.clipped(to: full)
+    }
+
+    func motion(_ s: HUDFrameState) -> (Int, Int) {
+        (Int(s.motionX.isFinite ? s.motionX.rounded() : 0), Int(s.motionY.isFinite ? s.motionY.rounded() : 0))
+    }
+
+    func grow(_ r: IntRect, _ dx: Int, _ dy: Int) -> IntRect {
+        r.isEmpty ? r : IntRect(x: r.x + dx - 1, y: r.y + dy - 1, width: r.width + 2, height: r.height + 2)
+    }
+
+    /// The pixels the bezel covers in state `s`.
+    func bezelBox(_ s: HUDFrameState) -> IntRect {
+        guard s.visible, s.opacity > 0 else { return .zero }
+        let (mx, my) = motion(s)
+        let b = layout.bezel, k = s.scale.isFinite && s.scale > 0 ? s.scale : 1
+        let r = Rect(x: b.midX - b.width * k / 2 + Double(mx), y: b.midY - b.height * k / 2 + Double(my),
+                     width: b.width * k, height: b.height * k)
+        return grow(r.enclosingPixels, 0, 0).intersection(IntRect(x: 0, y: 0, width: width, height: height))
+    }
+
+    // MARK: Drawing
+
+    private func rebuildBackdrop(opacity: Double) {
+        let c = Canvas(backdrop.surface)
+        c.copy(from: underlay.surface)
+        switch style.background {
+        case .none: break
+        case let .dim(color): c.fill(c.surface.bounds, .solid(color), opacity: opacity)
+        case .gradient:
+            let g = RadialGradient(center: Point(Double(width) / 2, Double(height) / 2),
+                                   radius: Double(min(width, height)),
+                                   stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
+            c.fill(c.surface.bounds, .radial(g), opacity: opacity)
+        }
+        backdropOpacity = opacity
+        blurCache = nil
+    }
+
+    private func drawBezel(_ s: HUDFrameState) {
+        guard s.visible, s.opacity > 0 else { return }
+        let (mx, my) = motion(s)
+        let op = clamp01(s.opacity), k = s.scale.isFinite && s.scale > 0 ? s.scale : 1
+        if op >= 1 && k == 1 {
+            drawContents(canvas, s, dx: mx, dy: my)
+            return
+        }
+        // Fading or zooming: draw the bezel into a layer, then put the layer on scaled and faded.
+        let b = layout.bezel
+        guard let layer = try? Bitmap(width: max(1, Int(b.width) + 2), height: max(1, Int(b.height) + 2), format: .argb8888)
+        else { return }
+        let lc = Canvas(layer.surface)
+        drawContents(lc, s, dx: 1 - Int(b.x), dy: 1 - Int(b.y), backdropOrigin: (Int(b.x) + mx - 1, Int(b.y) + my - 1))
+        let w = Double(layer.width) * k, h = Double(layer.height) * k
+        let dest = Rect(x: b.midX + Double(mx) - w / 2, y: b.midY + Double(my) - h / 2, width: w, height: h)
+        canvas.draw(layer, in: dest, opacity: op)
+    }
+
+    /// The bezel and everything on it, moved by (dx, dy).
+    private func drawContents(_ c: Canvas, _ s: HUDFrameState, dx: Int, dy: Int, backdropOrigin: (Int, Int)? = nil) {
+        let fx = Double(dx), fy = Double(dy)
+        let bezel = layout.bezel.offsetBy(dx: fx, dy: fy)
+        let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
+        let bezelPath = Path.roundedRect(bezel, radius: style.cornerRadius * sc)
+        if case let .blur(radius) = style.bezelStyle, radius > 0 {
+            // The backdrop under the (unmoved-by-layer) bezel, blurred.
+            let box = layout.bezel.offsetBy(dx: Double(motion(s).0), dy: Double(motion(s).1)).enclosingPixels
+            if let blurred = blurredBackdrop(box, radius: Int((radius * sc).rounded())) {
+                let o = backdropOrigin.map { (box.x - $0.0, box.y - $0.1) } ?? (box.x, box.y)
+                c.fill(bezelPath, .image(blurred, originX: o.0, originY: o.1))
+            }
+        }
+        c.fill(bezelPath, .solid(style.bezelColor))
+        let color = style.contentColor
+        if let ind = layout.indicator?.offsetBy(dx: fx, dy: fy) {
+            let center = Point(ind.midX, ind.midY)
+            let size = min(ind.width, ind.height)
+            let p = clamp01(s.progress)
+            switch content.mode {
+            case .indeterminate:
+                HUDDraw.spinner(c, center: center, size: size, phase: s.spinnerPhase, color: color)
+            case .determinate:
+                HUDDraw.pie(c, center: center, size: size, progress: p, lineWidth: style.ringLineWidth * sc, color: color)
+            case .annular:
+                HUDDraw.annular(c, center: center, size: size, progress: p, lineWidth: style.ringLineWidth * sc,
+                                color: color, track: Color(r: color.r, g: color.g, b: color.b, a: 0.1), cap: .square)
+            case .bar:
+                HUDDraw.bar(c, ind, progress: p, color: color, lineWidth: 2 * sc)
+            case .custom:
+                if let img = content.image { c.draw(img.bitmap, in: ind) }
+            case .success:
+                HUDDraw.checkmark(c, ind, color: color)
+            case .error:
+                HUDDraw.cross(c, ind, color: color)
+            case .text:
+                break
+            }
+        }
+        for t in [layout.label, layout.details] {
+            guard let t else { continue }
+            for (i, line) in t.text.lines.enumerated() {
+                HUDDraw.text(c, line, x: t.lineX[i] + dx, baseline: t.top + dy + t.text.baseline(ofLine: i), color: color)
+            }
+        }
+        if let b = layout.button?.offsetBy(dx: fx, dy: fy) {
+            HUDDraw.buttonFrame(c, b, color: color, pressed: s.buttonPressed, lineWidth: max(1, sc))
+            if let t = layout.buttonText, let line = t.text.lines.first {
+                HUDDraw.text(c, line, x: t.x + dx, baseline: t.top + dy + t.text.ascender, color: color)
+            }
+        }
+    }
+
+    private func blurredBackdrop(_ box: IntRect, radius: Int) -> Bitmap? {
+        let clipped = box.intersection(backdrop.surface.bounds)
+        guard !clipped.isEmpty else { return nil }
+        if let c = blurCache, c.box == clipped, c.opacity == backdropOpacity { return c.bitmap }
+        guard let bm = try? Bitmap(width: clipped.width, height: clipped.height, format: .argb8888) else { return nil }
+        for y in 0..<clipped.height {
+            for x in 0..<clipped.width {
+                bm.surface.row32(y)[x] = backdrop.surface.pixel(x: clipped.x + x, y: clipped.y + y)
+            }
+        }
+        Canvas(bm.surface).blur(bm.surface.bounds, radius: max(1, radius / 3))
+        blurCache = (clipped, backdropOpacity, bm)
+        return bm
+    }
+}

@@ -1,0 +1,21 @@
+import CPNG
+
+/// Runs `body` with a zeroed png_image (version set) and frees it afterwards,
+/// whatever happens. png_image_free is a no-op on an already freed image.
+func withPNGImage<R>(_ body: (inout png_image) throws(PNGError) -> R) throws(PNGError) -> R {
+    var image = png_image()
+    image.version = png_uint_32(PNG_IMAGE_VERSION)
+    defer { png_image_free(&image) }
+    return try body(&image)
+}
+
+extension png_image {
+    /// libpng's message (a NUL-terminated char[64]) or `fallback` if empty.
+    func errorMessage(or fallback: String) -> String {
+        var copy = message
+        let text = withUnsafeBytes(of: &copy) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? fallback : text
+    }
+}

@@ -1,0 +1,237 @@
+/// Receives the coverage of one path, row by row, left to right.
+public protocol SpanSink {
+    /// `count` pixels from (`x`, `y`) all have `coverage` (1…255).
+    mutating func span(x: Int, y: Int, count: Int, coverage: UInt32)
+}
+
+/// Turns a `Path` into coverage spans with exact-area anti-aliasing (the coverage of a pixel is
+/// the area of the shape inside it, up to float rounding).
+///
+/// Every edge is walked through the pixels ("cells") it crosses; each cell keeps `cover` (the
+/// edge's signed height inside it, which applies to every pixel to its right) and `area` (the part
+/// of that which applies to the cell's own pixel). Sweeping a row's sorted cells with a running
+/// sum gives each edge pixel's coverage, and one constant span between cells — the inside of a
+/// shape costs one span per row, whatever its width. Cells left of the clip are folded into one
+/// cell just left of it; cells right of it are dropped.
+///
+/// Reused between draws: keeps its scratch memory.
+public final class Rasterizer {
+    /// Scratch memory kept between draws. The hot loops run on a local `Builder` copy (a struct
+    /// in a local variable needs no run-time exclusivity checks, a class property does).
+    private var scratch = Builder()
+
+    public init() {}
+
+    deinit { scratch.release() }
+
+    /// Rasterizes `path` inside `clip` and hands the spans to `sink`.
+    public func fill<S: SpanSink>(_ path: Path, clip: IntRect, into sink: inout S) {
+        guard !clip.isEmpty, !path.isEmpty else { return }
+        var b = scratch
+        b.reset(clip)
+        var start = 0
+        path.points.withUnsafeBufferPointer { pts in
+            for end in path.contourEnds {
+                var prev = pts[end - 1]
+                for i in start..<end {
+                    let p = pts[i]
+                    b.addLine(prev.x, prev.y, p.x, p.y)
+                    prev = p
+                }
+                start = end
+            }
+        }
+        b.sweep(into: &sink)
+        scratch = b
+    }
+}
+
+@usableFromInline struct Cell {
+    var x: Int32, y: Int32
+    var cover: Float, area: Float
+}
+
+struct Builder {
+    var cells: UnsafeMutablePointer<Cell>
+    var sorted: UnsafeMutablePointer<Cell>
+    var capacity: Int
+    var count = 0
+    var rowStart: UnsafeMutablePointer<Int32>
+    var rowCapacity: Int
+    var clipX0 = 0, clipX1 = 0, clipY0 = 0, clipY1 = 0
+    var minRow = Int.max, maxRow = Int.min
+
+    init() {
+        capacity = 1024
+        cells = .allocate(capacity: capacity)
+        sorted = .allocate(capacity: capacity)
+        rowCapacity = 1024
+        rowStart = .allocate(capacity: rowCapacity + 2)
+    }
+
+    func release() {
+        cells.deallocate(); sorted.deallocate(); rowStart.deallocate()
+    }
+
+    mutating func reset(_ clip: IntRect) {
+        count = 0
+        clipX0 = clip.minX; clipX1 = clip.maxX; clipY0 = clip.minY; clipY1 = clip.maxY
+        minRow = Int.max; maxRow = Int.min
+    }
+
+    mutating func grow() {
+        let n = capacity * 2
+        let c = UnsafeMutablePointer<Cell>.allocate(capacity: n)
+        c.moveInitialize(from: cells, count: count)
+        cells.deallocate()
+        cells = c
+        sorted.deallocate()
+        sorted = .allocate(capacity: n)
+        capacity = n
+    }
+
+    @inline(__always)
+    mutating func addCell(_ x: Int, _ y: Int, _ cover: Double, _ area: Double) {
+        if x >= clipX1 { return }
+        let cx = x < clipX0 ? clipX0 - 1 : x
+        if count > 0 {
+            let last = cells + (count - 1)
+            if last.pointee.x == Int32(cx) && last.pointee.y == Int32(y) {
+                last.pointee.cover += Float(cover)
+                last.pointee.area += Float(area)
+                return
+            }
+        }
+        if count == capacity { grow() }
+        cells[count] = Cell(x: Int32(cx), y: Int32(y), cover: Float(cover), area: Float(area))
+        count += 1
+        if y < minRow { minRow = y }
+        if y > maxRow { maxRow = y }
+    }
+
+    mutating func addLine(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+        if ay == by { return }
+        var x0 = ax, y0 = ay, x1 = bx, y1 = by, sign = 1.0
+        if y0 > y1 { swap(&x0, &x1); swap(&y0, &y1); sign = -1 }
+        if y1 <= Double(clipY0) || y0 >= Double(clipY1) { return }
+        // Far outside horizontally: keep it finite and cheap.
+        let limit = Double(Bitmap.maxDimension) * 4
+        x0 = max(-limit, min(limit, x0)); x1 = max(-limit, min(limit, x1))
+        let dxdy = (x1 - x0) / (y1 - y0)
+        let r0 = max(clipY0, Int(y0.rounded(.down)))
+        let r1 = min(clipY1 - 1, Int(y1.rounded(.up)) - 1)
+        if r0 > r1 { return }
+        for row in r0...r1 {
+            let fy = Double(row)
+            let ya = max(y0, fy), yb = min(y1, fy + 1)
+            if yb <= ya { continue }
+            let xa = x0 + (ya - y0) * dxdy, xb = x0 + (yb - y0) * dxdy
+            walkRow(row, xa, xb, (yb - ya) * sign)
+        }
+    }
+
+    /// One edge piece inside row `row`, from x `xa` to `xb`, `dy` high (signed).
+    @inline(__always)
+    mutating func walkRow(_ row: Int, _ xa: Double, _ xb: Double, _ dy: Double) {
+        let ia = Int(xa.rounded(.down)), ib = Int(xb.rounded(.down))
+        if ia == ib {
+            let fa = Double(ia)
+            addCell(ia, row, dy, dy * (1 - ((xa + xb) * 0.5 - fa)))
+            return
+        }
+        let dydx = dy / (xb - xa)  // signed height per unit x (sign follows dy and direction)
+        if xb > xa {
+            var x = xa
+            var cell = ia
+            while cell < ib {
+                let nx = Double(cell + 1)
+                let h = (nx - x) * dydx
+                addCell(cell, row, h, h * (1 - ((x + nx) * 0.5 - Double(cell))))
+                x = nx; cell += 1
+                if cell >= clipX1 { return }
+            }
+            let h = (xb - x) * dydx
+            addCell(ib, row, h, h * (1 - ((x + xb) * 0.5 - Double(ib))))
+        } else {
+            var x = xa
+            var cell = ia
+            while cell > ib {
+                let nx = Double(cell)
+                let h = (x - nx) * -dydx
+                addCell(cell, row, h, h * (1 - ((x + nx) * 0.5 - Double(cell))))
+                x = nx; cell -= 1
+            }
+            let h = (x - xb) * -dydx
+            addCell(ib, row, h, h * (1 - ((x + xb) * 0.5 - Double(ib))))
+        }
+    }
+
+    @inline(__always)
+    static func coverage(_ acc: Float) -> UInt32 {
+        let a = abs(acc)
+        if a >= 1 - 1.0 / 1024 { return 255 }
+        return UInt32(a * 255 + 0.5)
+    }
+
+    mutating func sweep<S: SpanSink>(into sink: inout S) {
+        guard count > 0, minRow <= maxRow else { return }
+        let rows = maxRow - minRow + 1
+        if rows + 2 > rowCapacity {
+            rowStart.deallocate()
+            rowCapacity = rows + 2
+            rowStart = .allocate(capacity: rowCapacity + 2)
+        }
+        // Counting sort by row.
+        rowStart.initialize(repeating: 0, count: rows + 2)
+        for i in 0..<count { rowStart[Int(cells[i].y) - minRow + 2] += 1 }
+        for r in 0..<rows { rowStart[r + 2] += rowStart[r + 1] }
+        for i in 0..<count {
+            let r = Int(cells[i].y) - minRow + 1
+            sorted[Int(rowStart[r])] = cells[i]
+            rowStart[r] += 1
+        }
+        // rowStart[r] is now the start of row r, rowStart[r+1] its end.
+        for r in 0..<rows {
+            let s = Int(rowStart[r]), e = Int(rowStart[r + 1])
+            if s == e { continue }
+            // Insertion sort by x (rows hold a handful of cells).
+            if e - s > 1 {
+                for i in (s + 1)..<e {
+                    let c = sorted[i]
+                    var j = i - 1
+                    while j >= s && sorted[j].x > c.x {
+                        sorted[j + 1] = sorted[j]
+                        j -= 1
+                    }
+                    sorted[j + 1] = c
+                }
+            }
+            let y = r + minRow
+            var acc: Float = 0
+            var next = clipX0
+            var i = s
+            while i < e {
+                let x = Int(sorted[i].x)
+                var cover: Float = 0, area: Float = 0
+                while i < e && Int(sorted[i].x) == x {
+                    cover += sorted[i].cover; area += sorted[i].area
+                    i += 1
+                }
+                if x > next {
+                    let c = Builder.coverage(acc)
+                    if c > 0 { sink.span(x: next, y: y, count: x - next, coverage: c) }
+                }
+                if x >= clipX0 {
+                    let c = Builder.coverage(acc + area)
+                    if c > 0 { sink.span(x: x, y: y, count: 1, coverage: c) }
+                }
+                acc += cover
+                next = x + 1
+            }
+            if next < clipX1 {
+                let c = Builder.coverage(acc)
+                if c > 0 { sink.span(x: next, y: y, count: clipX1 - next, coverage: c) }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+// KioskText — FreeType text for the kiosk HUD: glyph bitmaps, line metrics
+// and MBProgressHUD-style label layout.
+//
+// Design
+// - Rendering rules are fixed so the output matches cairo + FreeType 2.12
+//   pixel for pixel: `FT_Set_Pixel_Sizes(face, 0, px)`, light hinting
+//   (`FT_LOAD_TARGET_LIGHT`), `FT_RENDER_MODE_NORMAL` 8-bit coverage, whole
+//   pixel advances `(advance.x + 32) >> 6`, and a glyph bitmap drawn at
+//   `(penX + left, baseline − top)`.
+// - Ownership (every FreeType object freed exactly once, in the right order):
+//   `FreeTypeLibrary` owns the `FT_Library`; each `FontFace` owns one
+//   `FT_Face` and keeps the library alive; each `SizedFace` owns one
+//   `FT_Size` (FT_SIZES_H) and keeps its face alive. A face file is opened
+//   once per `FontLibrary` and shared by every `Font` (pixel size) using it;
+//   each `Font` activates its own `FT_Size` before loading glyphs.
+// - `FontLibrary` caches one `Font` per `FontSpec`; a `Font` is a fallback
+//   chain (primary first). The primary is opened eagerly (its metrics define
+//   the line box, and a missing primary is an error); fallbacks are opened
+//   lazily the first time a character is missing from the faces before them,
+//   and a fallback that is missing or unreadable is skipped.
+// - Each `Font` caches glyphs by (face index in chain, glyph index) and maps
+//   scalars to that key, so a repeated character returns the same `Glyph`
+//   object without touching FreeType.
+// - Layout works on grapheme clusters (never splits a Character) with simple
+//   rules: break at spaces, between CJK ideographs, at a character boundary
+//   inside a word wider than the line, and at newlines; tail ellipsis "…"
+//   when text is cut. No shaping (one glyph per scalar), no bidi.
+// - No Foundation (start-up cost); Glibc only for `access(2)`.
+// - Threading: the classes holding FreeType pointers are not Sendable and
+//   must be used from one thread (or actor) at a time. `Glyph` is immutable
+//   and Sendable, so laid-out text can be handed to a renderer elsewhere.

@@ -1,0 +1,72 @@
+import CFreeType
+
+/// An error from loading fonts or rendering glyphs.
+///
+/// FreeType failures carry the name of the failing call and FreeType's error
+/// code, e.g. `FT_New_Face failed: error 0x02 (unknown file format) [/path]`.
+public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// A font file that must exist (the primary of a chain) does not.
+        case fontNotFound(path: String)
+        /// A FreeType call returned a non-zero error code.
+        case freetype(call: String, code: Int32, path: String?)
+        /// An argument is out of range (e.g. a pixel size ≤ 0, no font paths).
+        case invalidArgument(String)
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+
+    /// Creates an error of the given kind.
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// A font file that must exist does not.
+    public static func fontNotFound(_ path: String) -> TextError {
+        TextError(.fontNotFound(path: path))
+    }
+
+    /// A FreeType call failed with `code`, optionally while handling `path`.
+    public static func freetype(call: String, code: Int32, path: String? = nil) -> TextError {
+        TextError(.freetype(call: call, code: code, path: path))
+    }
+
+    /// An argument is out of range.
+    public static func invalidArgument(_ message: String) -> TextError {
+        TextError(.invalidArgument(message))
+    }
+
+    /// The font path involved, if any.
+    public var path: String? {
+        switch kind {
+        case .fontNotFound(let path): path
+        case .freetype(_, _, let path): path
+        case .invalidArgument: nil
+        }
+    }
+
+    /// A one-line, human-readable message.
+    public var description: String {
+        switch kind {
+        case .fontNotFound(let path):
+            return "font file not found: \(path)"
+        case .freetype(let call, let code, let path):
+            let message = String(cString: kiosk_ft_error_string(FT_Error(code)))
+            let where_ = path.map { " [\($0)]" } ?? ""
+            return "\(call) failed: FreeType error \(hex(code)) (\(message))\(where_)"
+        case .invalidArgument(let message):
+            return "invalid argument: \(message)"
+        }
+    }
+}
+
+private func hex(_ code: Int32) -> String {
+    let digits = String(UInt32(bitPattern: code), radix: 16)
+    return "0x" + (digits.count < 2 ? "0" + digits : digits)
+}
+
+/// Throws `TextError.freetype` when a FreeType call returned an error.
+@inline(__always)
+func ftCheck(_ code: FT_Error, _ call: StaticString, path: String? = nil) throws(TextError) {
+    if code != 0 { throw .freetype(call: "\(call)", code: code, path: path) }
+}

@@ -1,0 +1,162 @@
+// kiosk-hud-bench — times the canonical HUD scene (shared/bench/scene.md §4) with KioskRaster,
+// next to the memset/memcpy floor measured in the same run, and — when the C peers are built —
+// next to cairo and pixman drawing the same scene on the same machine.
+//
+//   swift run -c release kiosk-hud-bench [--seconds S] [--peer DIR] [--sizes 800x480,1920x1080]
+//
+// Medians of batched samples (a batch lasts ≥ 20 µs), like the peers' harness (common.h).
+import Glibc
+import KioskHUD
+import KioskRaster
+import KioskText
+
+func nowNs() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+var targetSeconds = 1.0
+var peerDir: String?
+var sizes = [(800, 480), (1920, 1080)]
+var only: String?
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    switch a {
+    case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
+    case "--peer": peerDir = args.popFirst()
+    case "--only": only = args.popFirst()
+    case "--sizes":
+        sizes = (args.popFirst() ?? "").split(separator: ",").compactMap { s in
+            let p = s.split(separator: "x").compactMap { Int($0) }
+            return p.count == 2 ? (p[0], p[1]) : nil
+        }
+    case "-h", "--help":
+        print("usage: kiosk-hud-bench [--seconds S] [--peer DIR-with-hud_cairo-hud_pixman-floor] [--sizes WxH,…]")
+        exit(0)
+    default:
+        print("kiosk-hud-bench: unknown argument \(a)"); exit(2)
+    }
+}
+
+/// Median ns per call.
+@MainActor func bench(_ body: (Int) -> Void) -> Double {
+    var it = 0
+    let t0 = nowNs()
+    while it < 20 || nowNs() - t0 < 150_000_000 { body(it); it += 1 }
+    let per = Double(nowNs() - t0) / Double(it)
+    let k = max(1, Int((20_000 / per).rounded(.up)))
+    let n = min(200_000, max(50, Int(targetSeconds * 1e9 / (per * Double(k)))))
+    var samples = [Double](repeating: 0, count: n)
+    for i in 0..<n {
+        let a = nowNs()
+        for _ in 0..<k { body(it); it += 1 }
+        samples[i] = Double(nowNs() - a) / Double(k)
+    }
+    samples.sort()
+    return n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2
+}
+
+func tickProgress(_ i: Int) -> Double { 0.6 + 0.001 * Double(i % 100) }
+
+/// Runs a peer binary's `bench WxH S` and returns name → median ns.
+func peer(_ cmd: String) -> [String: Double] {
+    guard let p = popen(cmd + " 2>/dev/null", "r") else { return [:] }
+    defer { pclose(p) }
+    var out: [String: Double] = [:]
+    var buf = [CChar](repeating: 0, count: 4096)
+    while fgets(&buf, Int32(buf.count), p) != nil {
+        let line = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let f = line.split(separator: "\t").map { $0.trimmingCharacters() }
+        if f.count >= 4, !f[0].hasPrefix("#"), let v = Double(f[3]) { out[String(f[0])] = v }
+    }
+    return out
+}
+
+extension Substring {
+    func trimmingCharacters() -> String { String(self.drop { $0 == " " }.reversed().drop { $0 == " " || $0 == "\n" }.reversed()) }
+}
+
+@MainActor func row(_ name: String, _ ns: @autoclosure () -> Double, _ pixels: Int, _ refs: @autoclosure () -> [(String, Double?)]) {
+    if let only, only != name { return }
+    let ns = ns(), refs = refs()
+    var s = name.padding(24) + String(format1(ns / 1000)).leftPad(10) + " µs"
+    s += (pixels > 0 ? format3(ns / Double(pixels)) : "-").leftPad(9)
+    for (label, r) in refs {
+        if let r { s += "   \(label) " + format1(r / 1000).leftPad(8) + " µs  ×" + format2(ns / r) } else { s += "   \(label)        n/a" }
+    }
+    print(s)
+}
+
+extension String {
+    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}
+func fmt(_ v: Double, _ digits: Int) -> String {
+    var buf = [CChar](repeating: 0, count: 64)
+    _ = withVaList([v]) { vsnprintf(&buf, 64, "%.\(digits)f", $0) }
+    return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+func format1(_ v: Double) -> String { fmt(v, 1) }
+func format2(_ v: Double) -> String { fmt(v, 2) }
+func format3(_ v: Double) -> String { fmt(v, 3) }
+
+let fonts = try FontLibrary()
+print("kiosk-hud-bench: median per call; ns/px over the pixels the operation covers; × = ours / peer")
+for (w, h) in sizes {
+    let scene = try BenchScene(width: w, height: h, fonts: fonts)
+    let frame = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
+    let c = Canvas(frame.surface)
+    // Caches: gradient only; gradient + dim; everything but the ring.
+    let content = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
+    scene.drawGradient(Canvas(content.surface))
+    let bg = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
+    let bgc = Canvas(bg.surface)
+    scene.drawGradient(bgc); scene.drawDim(bgc)
+    let noring = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
+    let nrc = Canvas(noring.surface)
+    nrc.copy(from: bg.surface)
+    scene.drawHUD(nrc, ringProgress: 0, ring: false)
+    let src = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
+    for y in 0..<h { for x in 0..<w { src.surface.row32(y)[x] = UInt32(truncatingIfNeeded: (y * w + x) &* 2_654_435_761 >> 8) } }
+
+    var cairo: [String: Double] = [:], pixman: [String: Double] = [:], floorRef: [String: Double] = [:]
+    if let d = peerDir {
+        cairo = peer("\(d)/hud_cairo bench \(w)x\(h) \(targetSeconds)")
+        pixman = peer("\(d)/hud_pixman bench \(w)x\(h) \(targetSeconds)")
+    }
+    let px = w * h
+    print("\n\(w)x\(h)".padding(25) + "ours".leftPad(13) + "    ns/px")
+    func refs(_ op: String) -> [(String, Double?)] {
+        peerDir == nil ? [] : [("cairo", cairo["cairo_\(op)_\(w)x\(h)"]), ("pixman", pixman["pixman_\(op)_\(w)x\(h)"])]
+    }
+    scene.drawFull(c)
+    row("full", bench { _ in scene.drawFull(c) }, px, refs("full"))
+    row("full_blitbg", bench { _ in
+        c.copy(from: content.surface, dim: Color(white: 0, a: 0.5))  // (a) SOURCE blit and (b) dim, one pass
+        scene.drawHUD(c, ringProgress: 0.6)
+    }, px, refs("full_blitbg"))
+    scene.drawFull(c)
+    row("tick_bezel", bench { i in
+        c.copy(from: bg.surface, rect: scene.bezelRect)
+        scene.drawHUD(c, ringProgress: tickProgress(i))
+    }, 200 * 160, refs("tick_bezel"))
+    scene.drawFull(c)
+    row("tick_ring", bench { i in
+        c.copy(from: noring.surface, rect: scene.ringBox)
+        scene.drawRing(c, progress: tickProgress(i))
+    }, scene.ringBox.area, refs("tick_ring"))
+    scene.drawFull(c)
+    row("text2", bench { _ in scene.drawLabels(c) }, 0, refs("text2"))
+    row("el_gradient", bench { _ in scene.drawGradient(c) }, px, refs("el_gradient"))
+    row("el_dim", bench { _ in scene.drawDim(c) }, px, refs("el_dim"))
+    row("el_copy+dim", bench { _ in c.copy(from: content.surface, dim: Color(white: 0, a: 0.5)) }, px, [])
+    row("el_bezel", bench { _ in HUDDraw.bezel(c, scene.bezelRect.rect, radius: 5, color: Color(white: 0.9, a: 0.8)) },
+        200 * 160, refs("el_bezel"))
+    row("el_ring", bench { _ in scene.drawRing(c, progress: 0.6) }, 0, refs("el_ring"))
+    row("el_hud", bench { _ in scene.drawHUD(c, ringProgress: 0.6) }, 200 * 160, refs("el_hud_c-g"))
+    c.damage.removeAll()
+    let bytes = w * h * 4
+    row("floor memset", bench { i in memset(frame.surface.base, Int32(i & 0xFF), bytes) }, px, [])
+    row("floor memcpy", bench { _ in memcpy(frame.surface.base, src.surface.base, bytes) }, px, [])
+}

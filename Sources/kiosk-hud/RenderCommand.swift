@@ -1,0 +1,197 @@
+import ArgumentParser
+import Glibc
+import KioskBoards
+import KioskHUD
+import KioskPNG
+import KioskRaster
+import KioskText
+
+/// Options that describe a HUD, shared by the commands that show one.
+struct HUDOptions: ParsableArguments {
+    @Option(help: "Board profile (TOML); default: the built-in generic profile.")
+    var board: String?
+    @Option(help: "indeterminate, determinate, annular, bar, text, custom, success or error.")
+    var mode: String = "indeterminate"
+    @Option(help: "Progress 0…1 (determinate, annular, bar).")
+    var progress: Double = 0
+    @Option(help: "The label (one line).")
+    var label: String = ""
+    @Option(help: "The details label (wraps).")
+    var details: String = ""
+    @Option(help: "The button's title (e.g. Cancel).")
+    var button: String = ""
+    @Option(help: "Picture for --mode custom (PNG).")
+    var image: String?
+    @Option(help: "Canvas size WIDTHxHEIGHT.")
+    var size: String?
+    @Option(help: "Pixels per point (e.g. 2).")
+    var scale: Double?
+    @Option(help: "none, dim or gradient.")
+    var background: String?
+    @Option(help: "solid or blur.")
+    var bezel: String?
+    @Option(help: "light or dark.")
+    var theme: String?
+    @Option(help: "Bezel offset from the centre in points, X,Y (1000000 pins to an edge).")
+    var offset: String?
+    @Option(help: "Smallest bezel WIDTHxHEIGHT in points.")
+    var minSize: String?
+    @Flag(help: "Square bezel.")
+    var square = false
+    @Option(help: "Picture under the HUD (PNG), scaled to the canvas.")
+    var underlay: String?
+    @Option(help: "Pixel format of the frame: xrgb8888, argb8888 or rgb565.")
+    var format: String?
+
+    /// The profile with these options applied.
+    func resolve() throws -> (BoardProfile, HUDContent, underlay: Bitmap?) {
+        var p: BoardProfile
+        if let board {
+            guard let text = readTextFile(board) else { throw ValidationError("cannot read board profile \(board): \(errnoText())") }
+            do { p = try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error {
+                throw ValidationError(e.description)
+            }
+        } else {
+            p = try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "built-in generic profile")
+        }
+        if let size {
+            guard let (w, h) = parseSize(size) else { throw ValidationError("--size \(size): expected WIDTHxHEIGHT, each 1…\(Bitmap.maxDimension)") }
+            p.width = w; p.height = h
+        }
+        if let scale {
+            guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale \(scale): expected a number in (0, 8]") }
+            p.scale = scale; p.style.scale = scale
+        }
+        if let format {
+            guard let f = parseFormat(format) else { throw ValidationError("--format \(format): expected xrgb8888, argb8888 or rgb565") }
+            p.format = f
+        }
+        if let background {
+            let dim: Color = { if case let .dim(c) = p.style.background { return c }; return Color(white: 0, a: 0.5) }()
+            guard let b = parseBackground(background, dim: dim) else { throw ValidationError("--background \(background): expected none, dim or gradient") }
+            p.style.background = b
+        }
+        if let bezel {
+            switch bezel {
+            case "solid": p.style.bezelStyle = .solid
+            case "blur": p.style.bezelStyle = .blur(radius: 10)
+            default: throw ValidationError("--bezel \(bezel): expected solid or blur")
+            }
+        }
+        if let theme {
+            switch theme {
+            case "light": p.style.bezelColor = HUDStyle.light.bezelColor; p.style.contentColor = HUDStyle.light.contentColor
+            case "dark": p.style.bezelColor = HUDStyle.dark.bezelColor; p.style.contentColor = HUDStyle.dark.contentColor
+            default: throw ValidationError("--theme \(theme): expected light or dark")
+            }
+        }
+        if let offset {
+            let parts = offset.split(separator: ",").map { Double($0.trimmingSpaces()) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                throw ValidationError("--offset \(offset): expected X,Y in points")
+            }
+            p.style.offsetX = x; p.style.offsetY = y
+        }
+        if let minSize {
+            let parts = minSize.lowercased().split(separator: "x").map { Double($0) }
+            guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 0, h >= 0, w.isFinite, h.isFinite else {
+                throw ValidationError("--min-size \(minSize): expected WIDTHxHEIGHT in points")
+            }
+            p.style.minWidth = w; p.style.minHeight = h
+        }
+        if square { p.style.square = true }
+        guard let m = HUDMode(rawValue: mode) else {
+            throw ValidationError("--mode \(mode): expected one of \(HUDMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard !progress.isNaN else { throw ValidationError("--progress nan: expected a number from 0 to 1") }
+        var content = HUDContent(mode: m, progress: min(max(progress, 0), 1), label: label, details: details,
+                                 buttonTitle: button, buttonHasAction: !button.isEmpty)
+        if m == .custom {
+            guard let image else { throw ValidationError("--mode custom needs --image FILE.png") }
+            content.image = HUDImage(bitmap: try loadPNG(image, what: "--image"))
+        } else if image != nil {
+            throw ValidationError("--image goes with --mode custom")
+        }
+        let under = try underlay.map { try loadPNG($0, what: "--underlay") }
+        return (p, content, under)
+    }
+}
+
+func loadPNG(_ path: String, what: String) throws -> Bitmap {
+    do {
+        let img = try PNG.read(path: path)
+        return try Bitmap(width: img.width, height: img.height, rgba: img.rgba)
+    } catch {
+        throw ValidationError("\(what) \(path): \(error)")
+    }
+}
+
+func writePNG(_ bitmap: Bitmap, to path: String) throws {
+    do {
+        try PNG.write(PNGImage(width: bitmap.width, height: bitmap.height, rgba: bitmap.rgbaBytes()), path: path)
+    } catch {
+        throw ValidationError("cannot write \(path): \(error)")
+    }
+}
+
+func readTextFile(_ path: String) -> String? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&buf, 1, buf.count, f)
+        if n > 0 { bytes.append(contentsOf: buf[0..<n]) }
+        if n < buf.count { break }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }
+
+extension Substring {
+    func trimmingSpaces() -> String { String(String(drop { $0 == " " }.reversed()).drop { $0 == " " }.reversed()) }
+}
+
+/// `kiosk-hud render`: draws one frame of the HUD offscreen and writes it as a PNG.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Draw the HUD offscreen and write a PNG.",
+        discussion: "With --scene bench, draws the canonical benchmark scene (shared/bench/scene.md) instead.")
+
+    @OptionGroup var hud: HUDOptions
+    @Option(help: "bench: the canonical benchmark scene instead of a HUD.")
+    var scene: String?
+    @Option(help: "Spinner phase 0…11 for --mode indeterminate.")
+    var phase: Int = 0
+    @Option(name: .shortAndLong, help: "Output PNG.")
+    var out: String
+
+    func run() throws {
+        let fonts: FontLibrary
+        do { fonts = try FontLibrary() } catch { throw ValidationError("\(error)") }
+        if let scene {
+            guard scene == "bench" else { throw ValidationError("--scene \(scene): the only scene is bench") }
+            let (w, h) = try hud.size.map { s -> (Int, Int) in
+                guard let v = parseSize(s), v.0 >= 200, v.1 >= 160 else { throw ValidationError("--size \(s): the bench scene needs at least 200x160") }
+                return v
+            } ?? (800, 480)
+            let bm = try Bitmap(width: w, height: h, format: .xrgb8888)
+            let s: BenchScene
+            do { s = try BenchScene(width: w, height: h, fonts: fonts) } catch { throw ValidationError("\(error)") }
+            s.drawFull(Canvas(bm.surface))
+            try writePNG(bm, to: out)
+            return
+        }
+        let (profile, content, underlay) = try hud.resolve()
+        let r: HUDRenderer
+        do {
+            r = try HUDRenderer(width: profile.width, height: profile.height, format: profile.format, fonts: fonts,
+                                style: profile.style, content: content)
+        } catch { throw ValidationError("\(error)") }
+        r.setUnderlay(color: profile.underlayColor, image: underlay)
+        r.render(HUDFrameState(progress: content.progress, spinnerPhase: ((phase % 12) + 12) % 12))
+        try writePNG(r.shadow, to: out)
+    }
+}
