@@ -264,7 +264,7 @@ public final class HUDRenderer {
                 bm.surface.row32(y)[x] = backdrop.surface.pixel(x: clipped.x + x, y: clipped.y + y)
             }
         }
-        Canvas(bm.surface).blur(bm.surface.bounds, radius: max(1, radius / 3))
+        Canvas(bm.surface).blur(bm.surface.bounds, radius: max(1, radius))
         blurCache = (clipped, backdropOpacity, bm)
         return bm
     }

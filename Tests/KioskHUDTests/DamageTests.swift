@@ -1,0 +1,100 @@
+import KioskDevices
+import KioskEmbedded
+import KioskHUD
+import KioskRaster
+import KioskText
+import Testing
+
+/// A frame updated by damage only must equal a full redraw, pixel for pixel: the offscreen
+/// display copies only the damaged rectangles, like the DRM backend does.
+@Suite struct DamageTests {
+    static let content = HUDContent(mode: .indeterminate, progress: 0.2, label: "Loading…", details: "Step 1 of 3",
+                                    buttonTitle: "Cancel", buttonHasAction: true)
+
+    func replay(style: HUDStyle, steps: [(HUDContent?, HUDFrameState)]) throws -> [(DamageRegion, Int)] {
+        let fonts = try FontLibrary()
+        let display = try OffscreenDisplay(width: 320, height: 240)
+        let r = try HUDRenderer(width: 320, height: 240, fonts: fonts, style: style, content: Self.content)
+        var log: [(DamageRegion, Int)] = []
+        for (i, (content, state)) in steps.enumerated() {
+            if let content { try r.update(content: content) }
+            let damage = r.render(state)
+            try display.present(r.shadow.surface, damage: damage)
+            // Reference: a fresh renderer drawing the whole frame.
+            let ref = try HUDRenderer(width: 320, height: 240, fonts: fonts, style: style, content: r.content)
+            ref.renderFull(state)
+            var differ = 0
+            for y in 0..<240 {
+                for x in 0..<320 where display.screen.surface.pixel(x: x, y: y) != ref.shadow.surface.pixel(x: x, y: y) {
+                    differ += 1
+                }
+            }
+            #expect(differ == 0, "step \(i): \(differ) pixels differ from a full redraw")
+            log.append((damage, damage.area))
+        }
+        return log
+    }
+
+    @Test func everyKindOfChange() throws {
+        var c2 = Self.content
+        c2.mode = .annular
+        var c3 = c2
+        c3.label = "Almost done, please wait"
+        var steps: [(HUDContent?, HUDFrameState)] = []
+        steps.append((nil, HUDFrameState(opacity: 0, scale: 0.5)))
+        steps.append((nil, HUDFrameState(opacity: 0.4, scale: 0.8)))            // show animation
+        steps.append((nil, HUDFrameState(opacity: 1, scale: 1)))
+        steps.append((nil, HUDFrameState(spinnerPhase: 1)))                      // spinner tick
+        steps.append((nil, HUDFrameState(spinnerPhase: 2, motionX: 4.4, motionY: -3)))  // motion
+        steps.append((nil, HUDFrameState(spinnerPhase: 2, motionX: 4.4, motionY: -3, buttonPressed: true)))
+        steps.append((c2, HUDFrameState(progress: 0.3, motionX: 4.4, motionY: -3)))  // mode change
+        steps.append((nil, HUDFrameState(progress: 0.55, motionX: 4.4, motionY: -3)))  // progress
+        steps.append((c3, HUDFrameState(progress: 0.55)))                       // relayout
+        steps.append((nil, HUDFrameState(opacity: 0.5, scale: 1.4, progress: 0.55)))  // hide animation
+        steps.append((nil, HUDFrameState(visible: false, opacity: 0, progress: 0.55)))
+        let log = try replay(style: HUDStyle(), steps: steps)
+        // The spinner tick damages only the indicator, not the bezel.
+        #expect(log[3].1 > 0 && log[3].1 < 45 * 45)
+        // The button press damages only the button.
+        #expect(log[5].1 > 0 && log[5].1 < 100 * 40)
+        // The progress change damages only the indicator.
+        #expect(log[7].1 > 0 && log[7].1 < 45 * 45)
+    }
+
+    @Test func dimBackgroundFadesWholeScreen() throws {
+        var style = HUDStyle()
+        style.background = .dim(Color(white: 0, a: 0.5))
+        let log = try replay(style: style, steps: [
+            (nil, HUDFrameState(opacity: 0.2)), (nil, HUDFrameState(opacity: 0.7)), (nil, HUDFrameState(opacity: 1)),
+            (nil, HUDFrameState(spinnerPhase: 5)),
+        ])
+        #expect(log[1].1 == 320 * 240)
+        #expect(log[3].1 < 45 * 45)
+    }
+
+    @Test func blurredBezelMoves() throws {
+        var style = HUDStyle()
+        style.bezelStyle = .blur(radius: 6)
+        style.background = .gradient
+        _ = try replay(style: style, steps: [
+            (nil, HUDFrameState()), (nil, HUDFrameState(motionX: 7, motionY: 2)), (nil, HUDFrameState(motionX: -9, motionY: 9)),
+            (nil, HUDFrameState(opacity: 0.6, scale: 0.7, motionX: -9, motionY: 9)),
+        ])
+    }
+
+    @Test func nothingChangedNothingDamaged() throws {
+        let r = try HUDRenderer(width: 200, height: 150, fonts: FontLibrary(), content: Self.content)
+        #expect(!r.render(HUDFrameState()).isEmpty)
+        #expect(r.render(HUDFrameState()).isEmpty)
+    }
+
+    @Test func motionDamagesOldAndNewBezelOnly() throws {
+        let r = try HUDRenderer(width: 400, height: 300, fonts: FontLibrary(), content: Self.content)
+        r.render(HUDFrameState())
+        let bezel = r.layout.bezel.enclosingPixels
+        let d = r.render(HUDFrameState(motionX: 10, motionY: 0))
+        let bound = IntRect(x: bezel.x - 1, y: bezel.y - 1, width: bezel.width + 12, height: bezel.height + 2)
+        #expect(bound.contains(d.bounds), "damage \(d.bounds) outside old ∪ new bezel \(bound)")
+        #expect(d.area <= bound.area)
+    }
+}
