@@ -48,6 +48,8 @@ let package = Package(
         .testTarget(name: "KioskTextTests", dependencies: ["KioskText", "KioskPNG"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD"]),
-        .testTarget(name: "KioskHUDTests", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"]),
+        .testTarget(name: "KioskHUDTests",
+                    dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
+                    exclude: ["Goldens", "Fixtures"]),
     ]
 )

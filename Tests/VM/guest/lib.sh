@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# lib.sh — bash functions for tests running inside run-in-vm.sh's guest.
+#   . "$KIOSK_VM_GUEST/lib.sh"
+#   vm_request KIND ARGS...     raw request to the host helper (vmhost.py); the
+#                               answer's detail goes to stdout; 0 ok, 1 error, 2 timeout
+#   vm_screendump NAME [HEAD]   QMP screendump -> prints $VM_OUT/NAME.ppm (.png if NAME ends so)
+#   vm_pointer [tap|move|down|up] X Y   virtio-tablet event, X/Y absolute 0..32767
+#   vm_qmp JSON                 one raw QMP command, prints QEMU's JSON reply
+# No external commands on the request path (a fork+exec costs ~60 ms under TCG).
+# Protocol: write "$KIOSK_VM_CTL/req/ID.req" = one line ending in "\n" (the
+# host ignores it until the newline is there), wait for ID.done = "ok [DETAIL]"
+# or "error MESSAGE". Timeout: KIOSK_VM_REQ_TIMEOUT seconds (default 60).
+
+vm_sleep() {  # fork-free sleep (bash read -t on a pipe nobody writes)
+  [ -n "${_vm_sleep_fd:-}" ] || exec {_vm_sleep_fd}<> <(:)
+  read -r -t "$1" -u "$_vm_sleep_fd" _ || true
+}
+
+vm_request() {
+  local ctl=${KIOSK_VM_CTL:-} id req answer n=0 limit
+  if [ -z "$ctl" ] || [ ! -d "$ctl/req" ]; then
+    echo "vm_request: not inside run-in-vm.sh (KIOSK_VM_CTL unset)" >&2; return 2
+  fi
+  id="$$-$BASHPID-$RANDOM$RANDOM"
+  req="$ctl/req/$id"
+  printf '%s\n' "$*" > "$req.req" || return 2
+  limit=$(( ${KIOSK_VM_REQ_TIMEOUT:-60} * 100 ))
+  while [ ! -e "$req.done" ]; do
+    n=$((n + 1))
+    if [ "$n" -gt "$limit" ]; then
+      echo "vm_request: no answer from the host for '$1' (is vmhost.py running?)" >&2; return 2
+    fi
+    vm_sleep 0.01
+  done
+  IFS= read -r answer < "$req.done"
+  case $answer in
+    ok*) answer=${answer#ok}; answer=${answer# }; [ -z "$answer" ] || printf '%s\n' "$answer"; return 0 ;;
+    *) echo "vm_request: $answer" >&2; return 1 ;;
+  esac
+}
+
+vm_screendump() {
+  local name f
+  name=$(vm_request screendump "$@") || return $?
+  f="${VM_OUT:?VM_OUT unset}/$name"
+  [ -s "$f" ] || { echo "vm_screendump: $f is missing" >&2; return 1; }
+  printf '%s\n' "$f"
+}
+
+vm_pointer() {
+  local op=tap
+  case ${1:-} in tap|move|down|up) op=$1; shift ;; esac
+  [ $# -eq 2 ] || { echo "usage: vm_pointer [tap|move|down|up] X Y" >&2; return 2; }
+  vm_request pointer "$op" "$1" "$2" >/dev/null
+}
+
+vm_qmp() { vm_request qmp "$1"; }

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# run-in-vm.sh — run one command inside a QEMU VM that boots Debian's own
+# kernel (real DRM/KMS, uinput, IIO, udev), with the host's root filesystem as
+# the guest's (read-only 9p + tmpfs overlay), so host-built binaries run as-is.
+#
+#   Tests/VM/run-in-vm.sh [options] [--] CMD [ARGS...]
+#
+# Options
+#   --gpu bochs|virtio|none  display device (default bochs): bochs = -device VGA
+#                            (bochs-drm), virtio = virtio-vga (virtio_gpu)
+#   --outputs N              virtio-gpu heads (max_outputs), default 1; heads 2..N
+#                            are forced on in the guest (video=Virtual-K:1024x768e)
+#   --out DIR                host DIR, mounted read-write at the same path in the
+#                            guest; $VM_OUT=DIR there. Without it $VM_OUT is a
+#                            scratch dir that is thrown away.
+#   --qmp SOCKET             also expose a QMP unix socket for host-side scripts
+#   --tablet                 add a virtio-tablet (pointer via QMP input-send-event)
+#   --mem MiB                guest RAM, default 2048
+#   --smp N                  guest CPUs, default 1
+#   --timeout SECONDS        kill QEMU and fail (exit 124) after this long; default 600
+#   --env NAME=VALUE | NAME  pass a variable (NAME alone: the host's value); repeatable
+#   --accel kvm|tcg          default: kvm if /dev/kvm works (not kvm_pvm), else tcg
+#   --no-udev                don't start systemd-udevd in the guest
+#   --udev-autoload          let udev modprobe drivers for devices (off by default)
+#   --udev-full              replay add events for all devices, not just the
+#                            drm graphics input misc iio i2c-dev subsystems
+#   --console                print the guest console (kernel log) to stderr afterwards
+#   --keep                   keep the per-run control dir (path printed to stderr)
+#   -v, --verbose            print boot timing and the QEMU command line
+#
+# Exit status: CMD's own exit status; 124 timeout; 125 the VM/harness failed
+# (message and console tail on stderr).
+#
+# Guest environment: env -i, then PATH HOME USER LOGNAME LANG LC_ALL TERM TZ and
+# every KIOSK_* variable of the host, then --env ones, then:
+#   VM_OUT=dir for outputs   KIOSK_VM=1   KIOSK_VM_GPU=bochs|virtio|none
+#   KIOSK_VM_CTL=/run/kiosk-vm (control share)   KIOSK_VM_GUEST=<this dir>/guest
+# The cwd is the host's cwd. stdin is /dev/null. stdout/stderr of CMD are
+# streamed to ours (files on the control share, followed with tail).
+#
+# Host <-> guest requests (screendump, pointer input, raw QMP): the guest
+# writes "$KIOSK_VM_CTL/req/ID.req", one line ending in a newline:
+# "screendump NAME [HEAD]", "pointer tap|move|down|up X Y" or "qmp JSON"; the
+# host helper vmhost.py (always started; polls every 20 ms, has its own QMP
+# socket) carries it out and writes ID.done ("ok [DETAIL]" or "error MSG").
+# Screendumps land in $VM_OUT/NAME(.ppm), complete before the "ok". Use
+# guest/screendump.sh, guest/pointer.sh, guest/qmp.sh or the bash functions in
+# guest/lib.sh rather than the raw protocol.
+#
+# Kernel/initramfs/modeset come from prepare.sh's cache ($KIOSK_VM_CACHE,
+# default <repo>/.build-vm); prepare.sh is run first and is a no-op when fresh.
+# Modules in the guest: the initramfs loads virtio/9p/overlay/drm (bochs,
+# virtio-gpu)/evdev/virtio_input/uinput/i2c-dev; anything else via `modprobe`
+# (e.g. modprobe i2c-stub chip_addr=0x15; modprobe mxc4005).
+# Other knobs (env): KIOSK_VM_ACCEL=kvm|tcg, KIOSK_VM_APPEND="kernel args",
+# KIOSK_VM_QEMU_ARGS="extra qemu args", KIOSK_VM_BIOS=seabios (default qboot).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
+
+GPU=bochs OUTPUTS=1 OUT='' QMP_USER='' TABLET=0 MEM=2048 SMP=1 TIMEOUT=600 ACCEL=${KIOSK_VM_ACCEL:-}
+UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' CONSOLE=0 KEEP=0 VERBOSE=0
+ENV_ARGS=()
+usage() { sed -n "2,55p" "$0" >&2; exit "${1:-125}"; }
+need() { [ $# -ge 2 ] || { echo "run-in-vm: $1 needs a value" >&2; exit 125; }; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    --gpu) need "$@"; GPU=$2; shift 2 ;;
+    --outputs) need "$@"; OUTPUTS=$2; shift 2 ;;
+    --out) need "$@"; OUT=$2; shift 2 ;;
+    --qmp) need "$@"; QMP_USER=$2; shift 2 ;;
+    --tablet) TABLET=1; shift ;;
+    --mem) need "$@"; MEM=$2; shift 2 ;;
+    --smp) need "$@"; SMP=$2; shift 2 ;;
+    --timeout) need "$@"; TIMEOUT=$2; shift 2 ;;
+    --env) need "$@"; ENV_ARGS+=("$2"); shift 2 ;;
+    --accel) need "$@"; ACCEL=$2; shift 2 ;;
+    --no-udev) UDEV=0; shift ;;
+    --udev-autoload) AUTOLOAD=1; shift ;;
+    --udev-full) UDEV_TRIGGER=all; shift ;;
+    --console) CONSOLE=1; shift ;;
+    --keep) KEEP=1; shift ;;
+    -v|--verbose) VERBOSE=1; shift ;;
+    -h|--help) usage 0 ;;
+    --) shift; break ;;
+    -*) echo "run-in-vm: unknown option $1" >&2; exit 125 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { echo "run-in-vm: no command given" >&2; usage; }
+case $GPU in bochs|virtio|none) ;; *) echo "run-in-vm: --gpu must be bochs, virtio or none" >&2; exit 125 ;; esac
+[[ $OUTPUTS =~ ^[1-9][0-9]*$ ]] || { echo "run-in-vm: --outputs needs a number" >&2; exit 125; }
+[ "$OUTPUTS" = 1 ] || [ "$GPU" = virtio ] || { echo "run-in-vm: --outputs needs --gpu virtio" >&2; exit 125; }
+
+"$HERE/prepare.sh" --quiet || { echo "run-in-vm: prepare.sh failed" >&2; exit 125; }
+KVER=$(cat "$CACHE/kernel.version")
+KMOD_DIR=$(realpath "$CACHE/kernel-$KVER/lib/modules/$KVER")
+
+if [ -z "$ACCEL" ]; then
+  if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] && [ ! -e /sys/module/kvm_pvm ]; then
+    ACCEL=kvm
+  else
+    ACCEL=tcg
+  fi
+fi
+case $ACCEL in kvm) CPU=host ;; tcg) CPU=max ;; *) echo "run-in-vm: --accel kvm|tcg" >&2; exit 125 ;; esac
+
+CTL=$(mktemp -d /tmp/kiosk-vm.XXXXXX)
+mkdir -p "$CTL/req" "$CTL/out"
+QPID='' HPID='' TPID1='' TPID2=''
+cleanup() {
+  for p in $QPID $HPID $TPID1 $TPID2; do kill "$p" 2>/dev/null; done
+  if [ "$KEEP" = 1 ]; then echo "run-in-vm: control dir kept: $CTL" >&2; else rm -rf "$CTL"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -n "$OUT" ]; then
+  mkdir -p "$OUT" || exit 125
+  OUT=$(realpath "$OUT")
+  case $OUT in *,*) echo "run-in-vm: --out path must not contain a comma (QEMU option syntax)" >&2; exit 125 ;; esac
+  HOST_OUT=$OUT GUEST_OUT=$OUT
+else
+  HOST_OUT=$CTL/out GUEST_OUT=/run/kiosk-vm/out
+fi
+
+# --- the command script the guest runs (bash, via env -i) ---------------------
+{
+  printf 'export %q\n' "PATH=$PATH" "HOME=${HOME:-/root}"
+  for v in USER LOGNAME LANG LC_ALL TERM TZ $(compgen -e | grep '^KIOSK_' || true); do
+    [ -n "${!v+x}" ] && printf 'export %q\n' "$v=${!v}"
+  done
+  for e in "${ENV_ARGS[@]}"; do
+    case $e in
+      *=*) printf 'export %q\n' "$e" ;;
+      *) [ -n "${!e+x}" ] && printf 'export %q\n' "$e=${!e}" ;;
+    esac
+  done
+  printf 'export %q\n' "VM_OUT=$GUEST_OUT" KIOSK_VM=1 "KIOSK_VM_GPU=$GPU" \
+    KIOSK_VM_CTL=/run/kiosk-vm "KIOSK_VM_GUEST=$HERE/guest"
+  printf 'cd -- %q || { echo "run-in-vm: cannot cd to %s in the guest" >&2; exit 125; }\n' "$PWD" "$PWD"
+  printf 'exec'; printf ' %q' "$@"; printf '\n'
+} > "$CTL/cmd.sh"
+{
+  printf 'KMOD_DIR=%q\n' "$KMOD_DIR"
+  printf 'OUT_DIR=%q\n' "$OUT"
+  printf 'UDEV=%s\nUDEV_AUTOLOAD=%s\nUDEV_TRIGGER=%s\n' "$UDEV" "$AUTOLOAD" "$UDEV_TRIGGER"
+} > "$CTL/vm.conf"
+: > "$CTL/stdout"; : > "$CTL/stderr"
+
+# --- QEMU ---------------------------------------------------------------------
+# qboot instead of SeaBIOS: ~0.3 s less firmware time; KIOSK_VM_BIOS=seabios to opt out.
+BIOS=()
+QBOOT=/usr/share/qemu/qboot.rom
+[ "${KIOSK_VM_BIOS:-qboot}" = qboot ] && [ -f "$QBOOT" ] && BIOS=(-bios "$QBOOT")
+APPEND="console=ttyS0 loglevel=4 panic=-1 rdinit=/init mitigations=off random.trust_cpu=on"
+# QEMU enables virtio-gpu heads >1 only when a UI asks; force them on in the guest.
+if [ "$GPU" = virtio ]; then
+  for ((k = 2; k <= OUTPUTS; k++)); do APPEND+=" video=Virtual-$k:1024x768e"; done
+fi
+APPEND+=" ${KIOSK_VM_APPEND:-}"
+Q=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
+   -machine pc -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM"
+   "${BIOS[@]}"
+   -kernel "$CACHE/vmlinux-$KVER" -initrd "$CACHE/initramfs-$KVER.cpio"
+   -append "$APPEND"
+   -serial "file:$CTL/console.log"
+   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+   -virtfs "local,path=$CTL,mount_tag=kioskctl,security_model=none"
+   -qmp "unix:$CTL/qmp.sock,server=on,wait=off")
+[ -n "$OUT" ] && Q+=(-virtfs "local,path=$OUT,mount_tag=kioskout,security_model=none")
+case $GPU in
+  bochs) Q+=(-device VGA,id=gpu0) ;;
+  virtio) Q+=(-device "virtio-vga,id=gpu0,max_outputs=$OUTPUTS") ;;
+esac
+[ "$TABLET" = 1 ] && Q+=(-device virtio-tablet-pci,id=tablet0)
+[ -n "$QMP_USER" ] && Q+=(-qmp "unix:$QMP_USER,server=on,wait=off")
+# shellcheck disable=SC2206
+[ -n "${KIOSK_VM_QEMU_ARGS:-}" ] && Q+=($KIOSK_VM_QEMU_ARGS)
+[ "$VERBOSE" = 1 ] && echo "run-in-vm: ${Q[*]}" >&2
+
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+T0=$(date +%s.%N)
+timeout -k 5 "$TIMEOUT" "${Q[@]}" >"$CTL/qemu.log" 2>&1 &
+QPID=$!
+"$PY" "$HERE/vmhost.py" "$CTL" "$HOST_OUT" "$QPID" 2>>"$CTL/vmhost.log" &
+HPID=$!
+tail -q -s 0.1 -n +1 -f --pid="$QPID" "$CTL/stdout" &
+TPID1=$!
+tail -q -s 0.1 -n +1 -f --pid="$QPID" "$CTL/stderr" >&2 &
+TPID2=$!
+wait "$QPID"; QRC=$?
+QPID=
+wait "$TPID1" "$TPID2" 2>/dev/null
+TPID1='' TPID2=''
+T1=$(date +%s.%N)
+
+show_console() {
+  echo "----- guest console (last ${1:-40} lines) -----" >&2
+  if [ -s "$CTL/console.log" ]; then tail -n "${1:-40}" "$CTL/console.log" >&2; else echo "(empty)" >&2; fi
+}
+[ "$CONSOLE" = 1 ] && show_console 100000
+if [ "$VERBOSE" = 1 ] && [ -s "$CTL/timing" ]; then
+  echo "run-in-vm: guest uptime at: $(tr '\n' ' ' < "$CTL/timing")| qemu wall $(awk "BEGIN{printf \"%.2f\", $T1 - $T0}")s ($ACCEL)" >&2
+fi
+
+if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then
+  echo "run-in-vm: TIMEOUT: the VM ran longer than ${TIMEOUT}s and was killed" >&2
+  show_console
+  exit 124
+fi
+if [ -s "$CTL/rc" ]; then
+  exit "$(cat "$CTL/rc")"
+fi
+echo "run-in-vm: VM FAILED: no exit code came back (qemu exit $QRC)" >&2
+[ -s "$CTL/harness-error" ] && sed 's/^/run-in-vm: guest: /' "$CTL/harness-error" >&2
+[ -s "$CTL/qemu.log" ] && sed 's/^/run-in-vm: qemu: /' "$CTL/qemu.log" >&2
+show_console
+exit 125
