@@ -16,6 +16,7 @@ let package = Package(
         // C libraries from Debian packages.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
 
         // Pure layers: no Glibc, no Foundation.
         .target(name: "KioskRaster"),
@@ -32,6 +33,14 @@ let package = Package(
         .target(name: "KioskDevices", dependencies: ["KioskRaster"]),
         .target(name: "KioskEmbedded", dependencies: ["KioskDevices", "KioskRaster"]),
 
+        // Linux backends: the only code that makes system calls (KioskSys wraps each one once).
+        .target(name: "CKioskSys"),
+        .target(name: "KioskSys", dependencies: ["CKioskSys"]),
+        // The display: DRM/KMS dumb buffers (fbdev fallback).
+        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"]),
+        // The tilt: IIO accelerometers from sysfs.
+        .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskDevices", "KioskBehavior"]),
+
         // Board profiles (TOML).
         .target(name: "KioskBoards", dependencies: [
             "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior",
@@ -39,7 +48,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskHUD", "KioskBoards", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded",
+            "KioskHUD", "KioskBoards", "KioskDRM", "KioskIIO", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText"]),
@@ -47,6 +56,8 @@ let package = Package(
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG"]),
         .testTarget(name: "KioskTextTests", dependencies: ["KioskText", "KioskPNG"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
+        .testTarget(name: "KioskDRMTests", dependencies: ["KioskDRM", "KioskSys", "KioskDevices", "KioskRaster"]),
+        .testTarget(name: "KioskIIOTests", dependencies: ["KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD"]),
         .testTarget(name: "KioskHUDTests",
                     dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],

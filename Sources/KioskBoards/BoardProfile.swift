@@ -128,7 +128,7 @@ public struct BoardProfile {
             if let v = try s.double("button_size") { p.style.buttonFontSize = try s.fontSize("button_size", v) }
             if let c = try s.color("content_color") { p.style.contentColor = c }
             if let c = try s.color("bezel_color") { p.style.bezelColor = c }
-            let blur = try s.double("blur_radius") ?? 10
+            let blur = try s.nonNegative("blur_radius", try s.double("blur_radius") ?? 10)
             if let b = try s.string("bezel") {
                 switch b {
                 case "solid": p.style.bezelStyle = .solid
@@ -233,16 +233,17 @@ public struct BoardProfile {
 /// "800x480" → (800, 480); sides 1…16384.
 public func parseSize(_ s: String) -> (Int, Int)? {
     let p = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard p.count == 2, let w = Int(p[0]), let h = Int(p[1]), (1...Bitmap.maxDimension).contains(w),
+    guard p.count == 2, p.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+          let w = Int(p[0]), let h = Int(p[1]), (1...Bitmap.maxDimension).contains(w),
           (1...Bitmap.maxDimension).contains(h) else { return nil }
     return (w, h)
 }
 
 /// "#RRGGBB" or "#RRGGBBAA".
 public func parseColor(_ s: String) -> Color? {
-    var h = Substring(s)
-    if h.hasPrefix("#") { h = h.dropFirst() }
-    guard h.count == 6 || h.count == 8, let v = UInt32(h, radix: 16) else { return nil }
+    guard s.hasPrefix("#") else { return nil }
+    let h = s.dropFirst()
+    guard h.count == 6 || h.count == 8, h.allSatisfy(\.isHexDigit), let v = UInt32(h, radix: 16) else { return nil }
     if h.count == 6 { return Color(rgb: v) }
     return Color(rgb: v >> 8, a: Double(v & 0xFF) / 255)
 }

@@ -109,7 +109,9 @@ public struct HUDLayoutEngine {
         func place(_ size: Double, _ screen: Double, _ offset: Double) -> Double {
             let o = offset.isFinite ? offset : (offset > 0 ? HUDStyle.maxOffset : -HUDStyle.maxOffset)
             let want = (screen - size) / 2 + o * s
-            let lo = m, hi = max(m, screen - m - size)
+            let lo = m, hi = screen - m - size
+            // A screen smaller than the margins: centre the (empty) bezel on it.
+            if hi < lo { return max(0, ((screen - size) / 2).rounded(.down)) }
             return min(max(want, lo), hi).rounded(.down)
         }
         let bx = place(bw, W, style.offsetX), by = place(bh, H, style.offsetY)

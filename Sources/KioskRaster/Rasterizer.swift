@@ -60,8 +60,11 @@ struct Builder {
     var rowCapacity: Int
     var clipX0 = 0, clipX1 = 0, clipY0 = 0, clipY1 = 0
     var minRow = Int.max, maxRow = Int.min
+    var dense: UnsafeMutablePointer<Float>
+    var denseCapacity = 256
 
     init() {
+        dense = .allocate(capacity: denseCapacity)
         capacity = 1024
         cells = .allocate(capacity: capacity)
         sorted = .allocate(capacity: capacity)
@@ -70,7 +73,7 @@ struct Builder {
     }
 
     func release() {
-        cells.deallocate(); sorted.deallocate(); rowStart.deallocate()
+        cells.deallocate(); sorted.deallocate(); rowStart.deallocate(); dense.deallocate()
     }
 
     mutating func reset(_ clip: IntRect) {
@@ -118,8 +121,8 @@ struct Builder {
         let limit = Double(Bitmap.maxDimension) * 4
         x0 = max(-limit, min(limit, x0)); x1 = max(-limit, min(limit, x1))
         let dxdy = (x1 - x0) / (y1 - y0)
-        let r0 = max(clipY0, Int(y0.rounded(.down)))
-        let r1 = min(clipY1 - 1, Int(y1.rounded(.up)) - 1)
+        let r0 = max(clipY0, floorInt(max(y0, Double(clipY0))))
+        let r1 = min(clipY1 - 1, ceilInt(min(y1, Double(clipY1))) - 1)
         if r0 > r1 { return }
         for row in r0...r1 {
             let fy = Double(row)
@@ -133,7 +136,7 @@ struct Builder {
     /// One edge piece inside row `row`, from x `xa` to `xb`, `dy` high (signed).
     @inline(__always)
     mutating func walkRow(_ row: Int, _ xa: Double, _ xb: Double, _ dy: Double) {
-        let ia = Int(xa.rounded(.down)), ib = Int(xb.rounded(.down))
+        let ia = floorInt(xa), ib = floorInt(xb)
         if ia == ib {
             let fa = Double(ia)
             addCell(ia, row, dy, dy * (1 - ((xa + xb) * 0.5 - fa)))
@@ -194,44 +197,112 @@ struct Builder {
         for r in 0..<rows {
             let s = Int(rowStart[r]), e = Int(rowStart[r + 1])
             if s == e { continue }
-            // Insertion sort by x (rows hold a handful of cells).
-            if e - s > 1 {
-                for i in (s + 1)..<e {
-                    let c = sorted[i]
-                    var j = i - 1
-                    while j >= s && sorted[j].x > c.x {
-                        sorted[j + 1] = sorted[j]
-                        j -= 1
-                    }
-                    sorted[j + 1] = c
-                }
-            }
-            let y = r + minRow
-            var acc: Float = 0
-            var next = clipX0
-            var i = s
-            while i < e {
+            var lo = Int(sorted[s].x), hi = lo
+            for i in (s + 1)..<max(s + 1, e) {
                 let x = Int(sorted[i].x)
-                var cover: Float = 0, area: Float = 0
-                while i < e && Int(sorted[i].x) == x {
-                    cover += sorted[i].cover; area += sorted[i].area
-                    i += 1
-                }
-                if x > next {
-                    let c = Builder.coverage(acc)
-                    if c > 0 { sink.span(x: next, y: y, count: x - next, coverage: c) }
-                }
-                if x >= clipX0 {
-                    let c = Builder.coverage(acc + area)
-                    if c > 0 { sink.span(x: x, y: y, count: 1, coverage: c) }
-                }
-                acc += cover
-                next = x + 1
+                if x < lo { lo = x } else if x > hi { hi = x }
             }
-            if next < clipX1 {
-                let c = Builder.coverage(acc)
-                if c > 0 { sink.span(x: next, y: y, count: clipX1 - next, coverage: c) }
+            if hi - lo + 1 <= 4 * (e - s) + 16 {
+                denseRow(s, e, lo, hi, r + minRow, &sink)
+            } else {
+                sparseRow(s, e, r + minRow, &sink)
             }
         }
     }
+
+    /// A row whose cells are close together (curves, thin rings): accumulate into a small dense
+    /// buffer and prefix-sum it — no sorting.
+    @inline(__always)
+    mutating func denseRow<S: SpanSink>(_ s: Int, _ e: Int, _ lo: Int, _ hi: Int, _ y: Int, _ sink: inout S) {
+        let w = hi - lo + 2
+        if w > denseCapacity {
+            dense.deallocate()
+            denseCapacity = max(w, denseCapacity * 2)
+            dense = .allocate(capacity: denseCapacity)
+        }
+        dense.update(repeating: 0, count: w)
+        for i in s..<e {
+            let c = sorted[i]
+            let k = Int(c.x) &- lo
+            dense[k] += c.area
+            dense[k &+ 1] += c.cover - c.area
+        }
+        var acc: Float = 0
+        var runX = 0, runLen = 0
+        var runCov: UInt32 = 0
+        let first = max(lo, clipX0)
+        // Cells left of the clip were folded into clipX0 − 1; its sum still counts.
+        if first > lo { for k in 0..<(first - lo) { acc += dense[k] } }
+        for x in first...hi {
+            acc += dense[x &- lo]
+            let c = Builder.coverage(acc)
+            if c == runCov && runLen > 0 && runX &+ runLen == x {
+                runLen &+= 1
+            } else {
+                if runLen > 0 && runCov > 0 { sink.span(x: runX, y: y, count: runLen, coverage: runCov) }
+                runX = x; runLen = 1; runCov = c
+            }
+        }
+        if runLen > 0 && runCov > 0 { sink.span(x: runX, y: y, count: runLen, coverage: runCov) }
+        acc += dense[hi &+ 1 &- lo]
+        let next = hi + 1
+        if next < clipX1 {
+            let c = Builder.coverage(acc)
+            if c > 0 { sink.span(x: next, y: y, count: clipX1 - next, coverage: c) }
+        }
+    }
+
+    /// A row with few cells far apart (a big shape's two sides): sort them and emit one span
+    /// between each pair.
+    @inline(__always)
+    mutating func sparseRow<S: SpanSink>(_ s: Int, _ e: Int, _ y: Int, _ sink: inout S) {
+        if e - s > 1 {
+            for i in (s + 1)..<e {
+                let c = sorted[i]
+                var j = i - 1
+                while j >= s && sorted[j].x > c.x {
+                    sorted[j + 1] = sorted[j]
+                    j -= 1
+                }
+                sorted[j + 1] = c
+            }
+        }
+        var acc: Float = 0
+        var next = clipX0
+        var i = s
+        while i < e {
+            let x = Int(sorted[i].x)
+            var cover: Float = 0, area: Float = 0
+            while i < e && Int(sorted[i].x) == x {
+                cover += sorted[i].cover; area += sorted[i].area
+                i += 1
+            }
+            if x > next {
+                let c = Builder.coverage(acc)
+                if c > 0 { sink.span(x: next, y: y, count: x - next, coverage: c) }
+            }
+            if x >= clipX0 {
+                let c = Builder.coverage(acc + area)
+                if c > 0 { sink.span(x: x, y: y, count: 1, coverage: c) }
+            }
+            acc += cover
+            next = x + 1
+        }
+        if next < clipX1 {
+            let c = Builder.coverage(acc)
+            if c > 0 { sink.span(x: next, y: y, count: clipX1 - next, coverage: c) }
+        }
+    }
+}
+
+/// floor and ceil for values well inside Int's range, without a libm call (x86-64's baseline
+/// has no rounding instruction, so `rounded(.down)` is a function call there).
+@inline(__always) func floorInt(_ x: Double) -> Int {
+    let i = Int(x)
+    return Double(i) > x ? i &- 1 : i
+}
+
+@inline(__always) func ceilInt(_ x: Double) -> Int {
+    let i = Int(x)
+    return Double(i) < x ? i &+ 1 : i
 }

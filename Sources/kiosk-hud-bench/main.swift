@@ -20,12 +20,16 @@ var targetSeconds = 1.0
 var peerDir: String?
 var sizes = [(800, 480), (1920, 1080)]
 var only: String?
+/// With --count N, each operation runs exactly N times untimed (for instruction counts under
+/// valgrind --tool=callgrind, which are repeatable where times on a shared machine are not).
+var fixedCount: Int?
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
     case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
     case "--peer": peerDir = args.popFirst()
     case "--only": only = args.popFirst()
+    case "--count": fixedCount = Int(args.popFirst() ?? "")
     case "--sizes":
         sizes = (args.popFirst() ?? "").split(separator: ",").compactMap { s in
             let p = s.split(separator: "x").compactMap { Int($0) }
@@ -41,6 +45,10 @@ while let a = args.popFirst() {
 
 /// Median ns per call.
 @MainActor func bench(_ body: (Int) -> Void) -> Double {
+    if let n = fixedCount {
+        for i in 0..<n { body(i) }
+        return 0
+    }
     var it = 0
     let t0 = nowNs()
     while it < 20 || nowNs() - t0 < 150_000_000 { body(it); it += 1 }

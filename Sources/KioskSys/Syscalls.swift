@@ -1,0 +1,149 @@
+// KioskSys — every system call the Linux backends make, wrapped once, swift-system style: a
+// Swift-named throwing function over the one place that calls into C, retrying on EINTR, with
+// the failing call's name (and path, where there is one) in the error. Backends call these, never
+// Glibc directly, so that a test can see and fake the calls where a backend takes a `Kernel`.
+import CKioskSys
+import Glibc
+
+/// A failed system call: which call, on what, and errno.
+public struct SysError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The call, e.g. "open", "ioctl(DRM_IOCTL_MODE_CREATE_DUMB)".
+    public var call: String
+    public var errno: Int32
+    /// The path or device concerned, if any.
+    public var target: String?
+
+    public init(call: String, errno: Int32, target: String? = nil) {
+        self.call = call; self.errno = errno; self.target = target
+    }
+
+    public var description: String {
+        let what = target.map { " \($0)" } ?? ""
+        return "\(call)\(what) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+    }
+}
+
+/// Runs `body` until it does not fail with EINTR; a result of -1 throws `SysError(call, errno)`.
+@inline(__always)
+func retrying<T: BinaryInteger>(_ call: @autoclosure () -> String, _ target: String? = nil, _ body: () -> T) throws(SysError) -> T {
+    while true {
+        let r = body()
+        if r != -1 { return r }
+        let e = Glibc.errno
+        if e == EINTR { continue }
+        throw SysError(call: call(), errno: e, target: target)
+    }
+}
+
+/// An open file descriptor. Closed by `close()`; a `FileDescriptor` is a plain value (like
+/// swift-system's), so the owner decides when.
+public struct FileDescriptor: Hashable, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// open(2). `flags` are O_* (O_CLOEXEC is always added).
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SysError) -> FileDescriptor {
+        let fd = try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// close(2). Never retried (Linux closes the descriptor even when interrupted).
+    public func close() throws(SysError) {
+        if Glibc.close(rawValue) == -1 && Glibc.errno != EINTR {
+            throw SysError(call: "close", errno: Glibc.errno)
+        }
+    }
+
+    /// ioctl(2) with a pointer argument; `name` names the request in errors.
+    @discardableResult
+    public func ioctl(_ request: UInt, _ arg: UnsafeMutableRawPointer?, name: String) throws(SysError) -> Int32 {
+        try retrying("ioctl(\(name))") { kiosk_ioctl(rawValue, request, arg) }
+    }
+
+    /// pread(2) into `buffer`; returns the bytes read.
+    public func pread(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SysError) -> Int {
+        try retrying("pread") { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// read(2) into `buffer`; returns the bytes read (0 at end of file).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SysError) -> Int {
+        try retrying("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// write(2) of all of `bytes` (loops on short writes).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SysError) {
+        var done = 0
+        while done < bytes.count {
+            let n = try retrying("write") { Glibc.write(rawValue, bytes.baseAddress! + done, bytes.count - done) }
+            done += n
+        }
+    }
+
+    /// mmap(2) of `length` bytes at `offset`, shared, read/write.
+    public func mmap(length: Int, offset: Int, prot: Int32 = PROT_READ | PROT_WRITE) throws(SysError) -> UnsafeMutableRawPointer {
+        let p = Glibc.mmap(nil, length, prot, MAP_SHARED, rawValue, off_t(offset))
+        if p == MAP_FAILED || p == nil { throw SysError(call: "mmap", errno: Glibc.errno) }
+        return p!
+    }
+}
+
+/// munmap(2).
+public func unmap(_ p: UnsafeMutableRawPointer, length: Int) throws(SysError) {
+    if Glibc.munmap(p, length) == -1 { throw SysError(call: "munmap", errno: Glibc.errno) }
+}
+
+/// poll(2) on `fds` (events in, revents out) for up to `timeoutMs` (−1 = forever); EINTR counts
+/// as a timeout with no events. Returns how many descriptors have events.
+public func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> Int {
+    let n = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
+    if n == -1 {
+        if Glibc.errno == EINTR { return 0 }
+        throw SysError(call: "poll", errno: Glibc.errno)
+    }
+    return Int(n)
+}
+
+/// The whole of a small text file (sysfs attributes), or a SysError naming the path.
+public func readSmallFile(_ path: String, limit: Int = 4096) throws(SysError) -> String {
+    let fd = try FileDescriptor.open(path, O_RDONLY)
+    defer { try? fd.close() }
+    var buf = [UInt8](repeating: 0, count: limit)
+    let r: Result<Int, SysError> = buf.withUnsafeMutableBytes { b in Result { () throws(SysError) in try fd.pread(into: b, at: 0) } }
+    switch r {
+    case let .success(n): return String(decoding: buf[0..<n], as: UTF8.self)
+    case let .failure(e): throw SysError(call: e.call, errno: e.errno, target: path)
+    }
+}
+
+/// Writes a small text file (a sysfs attribute).
+public func writeSmallFile(_ path: String, _ text: String) throws(SysError) {
+    let fd = try FileDescriptor.open(path, O_WRONLY)
+    defer { try? fd.close() }
+    let bytes = Array(text.utf8)
+    let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
+    if case let .failure(e) = r { throw SysError(call: e.call, errno: e.errno, target: path) }
+}
+
+/// The names in a directory (without "." and ".."), sorted; nil if it cannot be opened.
+public func listDirectory(_ path: String) -> [String]? {
+    guard let d = opendir(path) else { return nil }
+    defer { closedir(d) }
+    var names: [String] = []
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+/// Whether `path` exists.
+public func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+/// Seconds on CLOCK_MONOTONIC.
+public func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
