@@ -15,11 +15,16 @@ public enum HUDDraw {
     public static func annular(_ c: Canvas, center: Point, size: Double, progress: Double, lineWidth: Double,
                                color: Color, track: Color, cap: LineCap = .butt) {
         let r = (size - lineWidth) / 2
-        c.fill(Path.annulus(center: center, inner: r - lineWidth / 2, outer: r + lineWidth / 2), .solid(track))
+        c.fillArcBand(center: center, inner: r - lineWidth / 2, outer: r + lineWidth / 2, color: track)
         let p = clamp01(progress)
         if p > 0 {
-            c.fill(Path.arc(center: center, radius: r, lineWidth: lineWidth, start: -.pi / 2, sweep: p * 2 * .pi, cap: cap),
-                   .solid(color))
+            if cap == .butt {
+                c.fillArcBand(center: center, inner: r - lineWidth / 2, outer: r + lineWidth / 2,
+                              start: -.pi / 2, sweep: p * 2 * .pi, color: color)
+            } else {
+                c.fill(Path.arc(center: center, radius: r, lineWidth: lineWidth, start: -.pi / 2, sweep: p * 2 * .pi, cap: cap),
+                       .solid(color))
+            }
         }
     }
 
@@ -63,14 +68,18 @@ public enum HUDDraw {
     /// One line of text with its pen at (`x`, `baseline`).
     public static func text(_ c: Canvas, _ line: TextLine, x: Int, baseline: Int, color: Color) {
         let s = color.premultiplied.argb
+        var box = IntRect.zero
         for g in line.glyphs {
             let gl = g.glyph
             if gl.width == 0 || gl.height == 0 { continue }
+            let r = IntRect(x: x + g.penX + gl.left, y: baseline - gl.top, width: gl.width, height: gl.height)
+            box = box.union(r)
             gl.coverage.withUnsafeBufferPointer { m in
                 c.drawMask(m.baseAddress!, width: gl.width, height: gl.height, pitch: gl.width,
-                           x: x + g.penX + gl.left, y: baseline - gl.top, premultiplied: s)
+                           x: r.x, y: r.y, premultiplied: s, reportDamage: false)
             }
         }
+        c.damage.add(box.intersection(c.clip))
     }
 
     /// UIActivityIndicatorView-style spinner: `spokes` rounded bars; the one at `phase` is fully

@@ -10,6 +10,7 @@ public final class Canvas {
     public var damage = DamageRegion()
 
     let rasterizer = Rasterizer()
+    let table = CoverageTable()
     private var scratch: UnsafeMutablePointer<UInt32>
     private var scratchCount: Int
 
@@ -41,7 +42,8 @@ public final class Canvas {
             if s == 0 { return }
             switch surface.format {
             case .xrgb8888, .argb8888:
-                var sink = SolidSink32(surface: surface, color: s, opaqueOr: surface.format == .xrgb8888 ? 0xFF00_0000 : 0)
+                table.prepare(s)
+                var sink = SolidSink32(surface: surface, table: table, opaqueOr: surface.format == .xrgb8888 ? 0xFF00_0000 : 0)
                 rasterizer.fill(path, clip: box, into: &sink)
             case .rgb565:
                 var sink = SolidSink16(surface: surface, color: s)
@@ -117,20 +119,33 @@ public final class Canvas {
     }
 
     /// `drawMask` with an already premultiplied `0xAARRGGBB` colour (the hot path for text).
+    /// `reportDamage: false` leaves damage to the caller (text adds one box per line, not one
+    /// per glyph).
     public func drawMask(_ mask: UnsafePointer<UInt8>, width: Int, height: Int, pitch: Int, x: Int, y: Int,
-                         premultiplied s: UInt32) {
+                         premultiplied s: UInt32, reportDamage: Bool = true) {
         let box = IntRect(x: x, y: y, width: width, height: height).intersection(clip)
         guard !box.isEmpty, s != 0 else { return }
         let mx = box.minX - x
-        for row in box.minY..<box.maxY {
-            let m = mask + (row - y) * pitch + mx
-            switch surface.format {
-            case .xrgb8888: Row32(surface.row32(row), opaqueOr: 0xFF00_0000).fill(box.minX, mask: m, box.width, s)
-            case .argb8888: Row32(surface.row32(row), opaqueOr: 0).fill(box.minX, mask: m, box.width, s)
-            case .rgb565: Row16(surface.row16(row)).fill(box.minX, mask: m, box.width, s)
+        if surface.format == .rgb565 {
+            for row in box.minY..<box.maxY {
+                Row16(surface.row16(row)).fill(box.minX, mask: mask + (row - y) * pitch + mx, box.width, s)
+            }
+        } else {
+            table.prepare(s)
+            let scaled = table.scaled, inverse = table.inverse
+            let or: UInt32 = surface.format == .xrgb8888 ? 0xFF00_0000 : 0
+            let w = box.width
+            for row in box.minY..<box.maxY {
+                let m = mask + (row - y) * pitch + mx
+                let d = surface.row32(row) + box.minX
+                for i in 0..<w {
+                    let c = Int(m[i])
+                    if c == 0 { continue }
+                    d[i] = (scaled[c] &+ Blend.mul4(d[i], inverse[c])) | or
+                }
             }
         }
-        damage.add(box)
+        if reportDamage { damage.add(box) }
     }
 
     // MARK: Copies
@@ -223,17 +238,27 @@ public final class Canvas {
 
 struct SolidSink32: SpanSink {
     let surface: Surface
-    let color: UInt32
     let opaqueOr: UInt32
+    let scaled: UnsafeMutablePointer<UInt32>
+    let inverse: UnsafeMutablePointer<UInt32>
+
+    init(surface: Surface, table: CoverageTable, opaqueOr: UInt32) {
+        self.surface = surface; self.opaqueOr = opaqueOr
+        scaled = table.scaled; inverse = table.inverse
+    }
 
     @inline(__always)
     mutating func span(x: Int, y: Int, count: Int, coverage: UInt32) {
-        let row = Row32(surface.row32(y), opaqueOr: opaqueOr)
-        if count == 1 {
-            let s = coverage == 255 ? color : Blend.mul4(color, coverage)
-            row.p[x] = (s &+ Blend.mul4(row.p[x], 255 &- (s >> 24))) | opaqueOr
+        let p = surface.row32(y) + x
+        let s = scaled[Int(coverage)], ia = inverse[Int(coverage)]
+        if count < 8 {
+            if ia == 0 {
+                p.update(repeating: s | opaqueOr, count: count)
+            } else {
+                for i in 0..<count { p[i] = (s &+ Blend.mul4(p[i], ia)) | opaqueOr }
+            }
         } else {
-            row.fill(x, count, coverage == 255 ? color : Blend.mul4(color, coverage))
+            Row32(p, opaqueOr: opaqueOr).fill(0, count, s)
         }
     }
 }

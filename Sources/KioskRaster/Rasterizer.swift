@@ -232,8 +232,8 @@ struct Builder {
         var runCov: UInt32 = 0
         let first = max(lo, clipX0)
         // Cells left of the clip were folded into clipX0 − 1; its sum still counts.
-        if first > lo { for k in 0..<(first - lo) { acc += dense[k] } }
-        for x in first...hi {
+        if first > lo { for k in 0..<min(first - lo, hi - lo + 1) { acc += dense[k] } }
+        for x in stride(from: first, through: hi, by: 1) {
             acc += dense[x &- lo]
             let c = Builder.coverage(acc)
             if c == runCov && runLen > 0 && runX &+ runLen == x {
