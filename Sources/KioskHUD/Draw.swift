@@ -7,7 +7,7 @@ import KioskText
 public enum HUDDraw {
     /// The bezel: a rounded rectangle.
     public static func bezel(_ c: Canvas, _ r: Rect, radius: Double, color: Color) {
-        c.fill(Path.roundedRect(r, radius: radius), .solid(color))
+        c.fillRoundedRect(RoundedRectShape(r, radius: radius), color: color)
     }
 
     /// MBRoundProgressView, annular: a full track ring in `track` colour, then the progress arc
@@ -43,15 +43,12 @@ public enum HUDDraw {
     public static func bar(_ c: Canvas, _ r: Rect, progress: Double, color: Color, lineWidth: Double = 2) {
         let lw = lineWidth
         let outer = r.insetBy(lw / 2), inner = r.insetBy(lw * 1.5)
-        var outline = Path()
-        outline.addRoundedRect(outer, radii: CornerRadii(outer.height / 2))
-        outline.addRoundedRect(inner, radii: CornerRadii(inner.height / 2), clockwise: false)
-        c.fill(outline, .solid(color))
+        c.fillRoundedRect(RoundedRectShape(outer, radius: outer.height / 2),
+                          minus: RoundedRectShape(inner, radius: inner.height / 2), color: color)
         let p = clamp01(progress)
         if p > 0 {
             let f = r.insetBy(lw * 2)
-            let fill = Path.roundedRect(f, radius: f.height / 2).clipped(maxX: r.x + p * r.width)
-            c.fill(fill, .solid(color))
+            c.fillRoundedRect(RoundedRectShape(f, radius: f.height / 2), maxX: r.x + p * r.width, color: color)
         }
     }
 
@@ -60,9 +57,10 @@ public enum HUDDraw {
     public static func buttonFrame(_ c: Canvas, _ r: Rect, color: Color, pressed: Bool, lineWidth: Double = 1) {
         let radius = (r.height / 2).rounded(.up)
         if pressed {
-            c.fill(Path.roundedRect(r, radius: radius), .solid(Color(r: color.r, g: color.g, b: color.b, a: 0.1)))
+            c.fillRoundedRect(RoundedRectShape(r, radius: radius), color: Color(r: color.r, g: color.g, b: color.b, a: 0.1))
         }
-        c.fill(Path.border(r, radii: CornerRadii(radius), width: lineWidth), .solid(color))
+        c.fillRoundedRect(RoundedRectShape(r, radius: radius),
+                          minus: RoundedRectShape(r.insetBy(lineWidth), radius: max(0, radius - lineWidth)), color: color)
     }
 
     /// One line of text with its pen at (`x`, `baseline`).

@@ -1,0 +1,115 @@
+/// A rounded rectangle for the analytic fast path: rectangle and one corner radius.
+public struct RoundedRectShape: Sendable, Equatable {
+    public var rect: Rect
+    public var radius: Double
+    public init(_ rect: Rect, radius: Double) {
+        self.rect = rect
+        self.radius = max(0, min(radius, min(rect.width, rect.height) / 2))
+    }
+
+    /// Coverage of the pixel whose centre is (px, py): ½ minus the signed distance to the outline
+    /// (exact on straight edges, within a few levels on corners).
+    @inline(__always)
+    func coverage(_ px: Double, _ py: Double) -> Double {
+        let hw = rect.width / 2, hh = rect.height / 2
+        let qx = abs(px - (rect.x + hw)) - (hw - radius), qy = abs(py - (rect.y + hh)) - (hh - radius)
+        let ox = max(qx, 0), oy = max(qy, 0)
+        let outside = (ox * ox + oy * oy).squareRoot()
+        let d = outside + min(max(qx, qy), 0) - radius
+        return min(1, max(0, 0.5 - d))
+    }
+}
+
+extension Canvas {
+    /// Fast path for the HUD's rounded rectangles (bezel, button, bar): fills `outer` less `inner`
+    /// (a border when given), left of `maxX`. Only columns near a rounded end or a cut are
+    /// evaluated per pixel; everything between is a span of one coverage, found once per row and
+    /// blended eight pixels at a time — a 200-px bezel row costs two short corner runs and one
+    /// span, with no edge walking or sorting.
+    public func fillRoundedRect(_ outer: RoundedRectShape, minus inner: RoundedRectShape? = nil,
+                                maxX: Double = .infinity, color: Color) {
+        let o = outer.rect
+        guard !o.isEmpty, o.x.isFinite, o.y.isFinite, o.width.isFinite, o.height.isFinite, !maxX.isNaN else { return }
+        let right = min(o.maxX, maxX)
+        let box = Rect(x: o.x, y: o.y, width: max(0, right - o.x), height: o.height).enclosingPixels.intersection(clip)
+        guard !box.isEmpty else { return }
+        let s = color.premultiplied.argb
+        if s == 0 { return }
+        let inner = inner.flatMap { $0.rect.isEmpty ? nil : $0 }
+        let shapes = [outer] + (inner.map { [$0] } ?? [])
+        let cut = maxX < o.maxX
+        table.prepare(s)
+        let scaled = table.scaled, inverse = table.inverse
+        let is565 = surface.format == .rgb565
+        let or: UInt32 = surface.format == .xrgb8888 ? 0xFF00_0000 : 0
+
+        @inline(__always) func cov(_ x: Int, _ py: Double) -> Int {
+            let px = Double(x) + 0.5
+            var c = outer.coverage(px, py)
+            if let inner { c -= inner.coverage(px, py) }
+            if cut { c *= min(1, max(0, maxX - Double(x))) }
+            return c <= 0 ? 0 : Int(c * 255 + 0.5)
+        }
+        // Per row: columns that need per-pixel work (near a rounded end, on a fractional edge, at
+        // the cut), sorted and merged into at most a few zones; between them, one span each.
+        var zs = [Int](repeating: 0, count: 12), ze = [Int](repeating: 0, count: 12)
+        for y in box.minY..<box.maxY {
+            let py = Double(y) + 0.5
+            var n = 0
+            func addZone(_ a: Double, _ b: Double) {
+                let lo = max(box.minX, floorInt(a)), hi = min(box.maxX, ceilInt(b))
+                guard lo < hi else { return }
+                var i = n
+                while i > 0 && zs[i - 1] > lo { zs[i] = zs[i - 1]; ze[i] = ze[i - 1]; i -= 1 }
+                zs[i] = lo; ze[i] = hi; n += 1
+            }
+            for sh in shapes {
+                let r = sh.rect
+                if Double(y) >= r.maxY || Double(y + 1) <= r.minY { continue }
+                let straight = Double(y) >= r.minY + sh.radius && Double(y + 1) <= r.maxY - sh.radius
+                if straight {
+                    addZone(r.minX, r.minX); addZone(r.maxX, r.maxX)
+                    if r.minX != r.minX.rounded(.down) { addZone(r.minX, r.minX + 1) }
+                    if r.maxX != r.maxX.rounded(.down) { addZone(r.maxX - 1, r.maxX) }
+                } else {
+                    addZone(r.minX, r.minX + sh.radius + 1); addZone(r.maxX - sh.radius - 1, r.maxX)
+                }
+            }
+            if cut { addZone(maxX - 1, maxX + 1) }
+            var x = box.minX
+            var zi = 0
+            while x < box.maxX {
+                while zi < n && ze[zi] <= x { zi += 1 }
+                if zi < n && x >= zs[zi] {
+                    // Per-pixel columns.
+                    let end = ze[zi]
+                    while x < end {
+                        let c = cov(x, py)
+                        if c > 0 {
+                            if is565 {
+                                Row16(surface.row16(y)).put(x, scaled[c])
+                            } else {
+                                let p = surface.row32(y)
+                                p[x] = (scaled[c] &+ Blend.mul4(p[x], inverse[c])) | or
+                            }
+                        }
+                        x += 1
+                    }
+                } else {
+                    // A run of columns with one coverage.
+                    let end = zi < n ? zs[zi] : box.maxX
+                    let c = cov(x, py)
+                    if c > 0 {
+                        if is565 {
+                            Row16(surface.row16(y)).fill(x, end - x, scaled[c])
+                        } else {
+                            Row32(surface.row32(y), opaqueOr: or).fill(x, end - x, scaled[c])
+                        }
+                    }
+                    x = end
+                }
+            }
+        }
+        damage.add(box)
+    }
+}
