@@ -158,8 +158,9 @@ public final class HUDRenderer {
         guard s.visible, s.opacity > 0 else { return .zero }
         let (mx, my) = motion(s)
         let b = layout.bezel, k = s.scale.isFinite && s.scale > 0 ? s.scale : 1
-        let r = Rect(x: b.midX - b.width * k / 2 + Double(mx), y: b.midY - b.height * k / 2 + Double(my),
-                     width: b.width * k, height: b.height * k)
+        // While zooming the bezel is drawn as a layer with a 1 px margin: cover all of it.
+        let w = (k == 1 ? b.width : b.width + 2) * k, h = (k == 1 ? b.height : b.height + 2) * k
+        let r = Rect(x: b.midX - w / 2 + Double(mx), y: b.midY - h / 2 + Double(my), width: w, height: h)
         return grow(r.enclosingPixels, 0, 0).intersection(IntRect(x: 0, y: 0, width: width, height: height))
     }
 

@@ -68,9 +68,9 @@ extension Canvas {
                 if Double(y) >= r.maxY || Double(y + 1) <= r.minY { continue }
                 let straight = Double(y) >= r.minY + sh.radius && Double(y + 1) <= r.maxY - sh.radius
                 if straight {
-                    addZone(r.minX, r.minX); addZone(r.maxX, r.maxX)
-                    if r.minX != r.minX.rounded(.down) { addZone(r.minX, r.minX + 1) }
-                    if r.maxX != r.maxX.rounded(.down) { addZone(r.maxX - 1, r.maxX) }
+                    // Only the edge columns; each run between zones then lies wholly inside or
+                    // wholly outside every shape.
+                    addZone(r.minX, r.minX + 1); addZone(r.maxX - 1, r.maxX)
                 } else {
                     addZone(r.minX, r.minX + sh.radius + 1); addZone(r.maxX - sh.radius - 1, r.maxX)
                 }

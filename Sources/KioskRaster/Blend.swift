@@ -42,12 +42,12 @@ public enum Blend {
         let ia = 255 &- (s >> 24)
         var i = 0
         if n >= 8 {
-            let sv = SIMD8<UInt32>(repeating: s | opaqueOr)
+            let sv = SIMD8<UInt32>(repeating: s), orv = SIMD8<UInt32>(repeating: opaqueOr)
             let iav = SIMD16<UInt16>(repeating: UInt16(ia))
             let rs = UnsafeRawPointer(src), rd = UnsafeMutableRawPointer(dst)
             while i &+ 8 <= n {
                 let v = rs.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-                rd.storeBytes(of: sv &+ mul4(v, iav), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+                rd.storeBytes(of: (sv &+ mul4(v, iav)) | orv, toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
                 i &+= 8
             }
         }
@@ -55,6 +55,18 @@ public enum Blend {
             dst[i] = (s &+ mul4(src[i], ia)) | opaqueOr
             i &+= 1
         }
+    }
+
+    /// Four pixels; see the eight-pixel `mul4`.
+    @inlinable @inline(__always)
+    static func mul4(_ x: SIMD4<UInt32>, _ a: SIMD8<UInt16>) -> SIMD4<UInt32> {
+        let m = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+        let h = SIMD8<UInt16>(repeating: 128)
+        var rb = unsafeBitCast(x & m, to: SIMD8<UInt16>.self) &* a &+ h
+        rb = (rb &+ (rb &>> 8)) &>> 8
+        var ag = unsafeBitCast((x &>> 8) & m, to: SIMD8<UInt16>.self) &* a &+ h
+        ag = (ag &+ (ag &>> 8)) &>> 8
+        return unsafeBitCast(rb, to: SIMD4<UInt32>.self) | (unsafeBitCast(ag, to: SIMD4<UInt32>.self) &<< 8)
     }
 
     /// One pixel: premultiplied source `s` (with its alpha in the top byte) over `d`.

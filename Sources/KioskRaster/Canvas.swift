@@ -132,16 +132,47 @@ public final class Canvas {
             }
         } else {
             table.prepare(s)
-            let scaled = table.scaled, inverse = table.inverse
+            let scaled = table.scaled, inverse = table.inverse, inverse2 = table.inverse2
             let or: UInt32 = surface.format == .xrgb8888 ? 0xFF00_0000 : 0
             let w = box.width
             for row in box.minY..<box.maxY {
                 let m = mask + (row - y) * pitch + mx
                 let d = surface.row32(row) + box.minX
-                for i in 0..<w {
+                var i = 0
+                // Eight pixels at a time: skip an all-zero run with one load; otherwise gather
+                // the colour and the inverse alpha (both halves of each lane) from the table.
+                while i &+ 8 <= w {
+                    let raw = UnsafeRawPointer(m + i).loadUnaligned(as: UInt64.self)
+                    if raw != 0 {
+                        @inline(__always) func c(_ k: Int) -> Int { Int(truncatingIfNeeded: raw >> (k &* 8)) & 0xFF }
+                        let sv = SIMD8<UInt32>(scaled[c(0)], scaled[c(1)], scaled[c(2)], scaled[c(3)],
+                                               scaled[c(4)], scaled[c(5)], scaled[c(6)], scaled[c(7)])
+                        let iv = SIMD8<UInt32>(inverse2[c(0)], inverse2[c(1)], inverse2[c(2)], inverse2[c(3)],
+                                               inverse2[c(4)], inverse2[c(5)], inverse2[c(6)], inverse2[c(7)])
+                        let dp = UnsafeMutableRawPointer(d + i)
+                        let dv = dp.loadUnaligned(as: SIMD8<UInt32>.self)
+                        let out = (sv &+ Blend.mul4(dv, unsafeBitCast(iv, to: SIMD16<UInt16>.self))) | SIMD8(repeating: or)
+                        dp.storeBytes(of: out, as: SIMD8<UInt32>.self)
+                    }
+                    i &+= 8
+                }
+                if i &+ 4 <= w {
+                    let raw = UnsafeRawPointer(m + i).loadUnaligned(as: UInt32.self)
+                    if raw != 0 {
+                        @inline(__always) func c(_ k: Int) -> Int { Int(truncatingIfNeeded: raw >> (k &* 8)) & 0xFF }
+                        let sv = SIMD4<UInt32>(scaled[c(0)], scaled[c(1)], scaled[c(2)], scaled[c(3)])
+                        let iv = SIMD4<UInt32>(inverse2[c(0)], inverse2[c(1)], inverse2[c(2)], inverse2[c(3)])
+                        let dp = UnsafeMutableRawPointer(d + i)
+                        let dv = dp.loadUnaligned(as: SIMD4<UInt32>.self)
+                        let out = (sv &+ Blend.mul4(dv, unsafeBitCast(iv, to: SIMD8<UInt16>.self))) | SIMD4(repeating: or)
+                        dp.storeBytes(of: out, as: SIMD4<UInt32>.self)
+                    }
+                    i &+= 4
+                }
+                while i < w {
                     let c = Int(m[i])
-                    if c == 0 { continue }
-                    d[i] = (scaled[c] &+ Blend.mul4(d[i], inverse[c])) | or
+                    if c != 0 { d[i] = (scaled[c] &+ Blend.mul4(d[i], inverse[c])) | or }
+                    i &+= 1
                 }
             }
         }

@@ -29,7 +29,7 @@ public struct Color: Sendable, Equatable, Hashable {
     public var premultiplied: PremultipliedColor {
         let a = clamp01(self.a)
         func q(_ v: Double) -> UInt8 { UInt8(Int((clamp01(v) * 65535 + 0.5).rounded(.down)) >> 8) }
-        return PremultipliedColor(r: q(r * a), g: q(g * a), b: q(b * a), a: q(a))
+        return PremultipliedColor(r: q(clamp01(r) * a), g: q(clamp01(g) * a), b: q(clamp01(b) * a), a: q(a))
     }
 }
 

@@ -7,13 +7,16 @@ final class CoverageTable {
     private var valid = false
     let scaled: UnsafeMutablePointer<UInt32>
     let inverse: UnsafeMutablePointer<UInt32>
+    /// `inverse` in both 16-bit halves (for the SIMD lanes of `Blend.mul4`).
+    let inverse2: UnsafeMutablePointer<UInt32>
 
     init() {
         scaled = .allocate(capacity: 256)
         inverse = .allocate(capacity: 256)
+        inverse2 = .allocate(capacity: 256)
     }
 
-    deinit { scaled.deallocate(); inverse.deallocate() }
+    deinit { scaled.deallocate(); inverse.deallocate(); inverse2.deallocate() }
 
     /// Makes the table describe `s`.
     @inline(__always)
@@ -23,6 +26,7 @@ final class CoverageTable {
             let v = Blend.mul4(s, UInt32(c))
             scaled[c] = v
             inverse[c] = 255 &- (v >> 24)
+            inverse2[c] = inverse[c] | inverse[c] << 16
         }
         color = s
         valid = true

@@ -45,7 +45,10 @@ public struct DamageRegion: Sendable, Equatable {
 
     /// Only the parts inside `clip`.
     public func clipped(to clip: IntRect) -> DamageRegion {
-        DamageRegion(rects.map { $0.intersection(clip) })
+        var d = DamageRegion()
+        d.maxRects = maxRects
+        for r in rects { d.add(r.intersection(clip)) }
+        return d
     }
 
     public mutating func removeAll() { rects.removeAll(keepingCapacity: true) }

@@ -85,16 +85,26 @@ public struct Path: Sendable {
         guard r > 0, sweep.isFinite else { return 1 }
         // chord error e = r(1 − cos(θ/2)) ≈ rθ²/8  →  θ = 2·√(2e/r) (slightly finer than exact).
         let step = 2 * (2 * tolerance / r).squareRoot()
-        return max(1, min(4096, Int((abs(sweep) / step).rounded(.up))))
+        let n = (abs(sweep) / step).rounded(.up)
+        return n.isFinite ? max(1, Int(min(4096, n))) : 4096
     }
 
     /// Points on the arc from `start` sweeping `sweep` radians (positive = clockwise on screen),
-    /// both ends included.
-    static func arcPoints(_ c: Point, _ r: Double, _ start: Double, _ sweep: Double, into out: inout [Point]) {
-        let n = segments(radius: r, sweep: sweep)
+    /// both ends included. The vertices sit at the radius that gives the polygon the circle's
+    /// own area (r·√(θ / sin θ) for segments of angle θ), not on the circle, where every chord
+    /// would cut a sliver off (−1.2 % of a disc of radius 10 at the 0.1 px tolerance).
+    static func arcPoints(_ c: Point, _ r0: Double, _ start: Double, _ sweep: Double, into out: inout [Point]) {
+        let n = segments(radius: r0, sweep: sweep)
+        let theta = abs(sweep) / Double(n)
+        let sinTheta = sinCos(theta).sin
+        let r = theta > 1e-6 && sinTheta > 0 ? r0 * (theta / sinTheta).squareRoot() : r0
+        // The ends of an open arc stay on the circle: they join straight edges (rounded-rect
+        // corners, caps) that must not move.
+        let open = abs(sweep) < 2 * .pi - 1e-9
         for i in 0...n {
             let (s, co) = sinCos(start + sweep * Double(i) / Double(n))
-            out.append(Point(c.x + r * co, c.y + r * s))
+            let ri = open && (i == 0 || i == n) ? r0 : r
+            out.append(Point(c.x + ri * co, c.y + ri * s))
         }
     }
 

@@ -32,13 +32,18 @@ public final class Rasterizer {
         var start = 0
         path.points.withUnsafeBufferPointer { pts in
             for end in path.contourEnds {
+                defer { start = end }
+                // A contour with a non-finite point is dropped whole (half of it would leak
+                // winding into every row below).
+                var finite = true
+                for i in start..<end where !(pts[i].x.isFinite && pts[i].y.isFinite) { finite = false; break }
+                if !finite { continue }
                 var prev = pts[end - 1]
                 for i in start..<end {
                     let p = pts[i]
                     b.addLine(prev.x, prev.y, p.x, p.y)
                     prev = p
                 }
-                start = end
             }
         }
         b.sweep(into: &sink)
@@ -117,9 +122,20 @@ struct Builder {
         var x0 = ax, y0 = ay, x1 = bx, y1 = by, sign = 1.0
         if y0 > y1 { swap(&x0, &x1); swap(&y0, &y1); sign = -1 }
         if y1 <= Double(clipY0) || y0 >= Double(clipY1) { return }
-        // Far outside horizontally: keep it finite and cheap.
+        // Far outside horizontally: the part beyond ±limit becomes a vertical edge at ±limit
+        // over the same rows (same winding for everything inside), so nothing overflows.
         let limit = Double(Bitmap.maxDimension) * 4
-        x0 = max(-limit, min(limit, x0)); x1 = max(-limit, min(limit, x1))
+        if x0 < -limit || x0 > limit || x1 < -limit || x1 > limit {
+            for edge in [-limit, limit] where (x0 - edge) * (x1 - edge) < 0 {
+                let yc = y0 + (edge - x0) / (x1 - x0) * (y1 - y0)
+                let (ax, ay, bx, by) = sign > 0 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
+                let cy = yc
+                addLine(ax, ay, edge, cy)
+                addLine(edge, cy, bx, by)
+                return
+            }
+            x0 = max(-limit, min(limit, x0)); x1 = max(-limit, min(limit, x1))
+        }
         let dxdy = (x1 - x0) / (y1 - y0)
         let r0 = max(clipY0, floorInt(max(y0, Double(clipY0))))
         let r1 = min(clipY1 - 1, ceilInt(min(y1, Double(clipY1))) - 1)
