@@ -3,6 +3,12 @@ import KioskDevices
 import KioskRaster
 import KioskText
 
+/// What the button reports.
+public enum HUDButtonEvent: Sendable, Equatable {
+    case pressed
+    case tappedOutside
+}
+
 /// A HUD on a display: MBProgressHUD's API over the pure state machines of KioskBehavior, the
 /// renderer, and the device seams. Single-threaded: call it from one place (the frame loop).
 ///
@@ -25,8 +31,15 @@ public final class HUD {
     private var firstPresent = true
     /// Called once each time a hide completes (MBProgressHUD's completionBlock).
     public var onCompletion: (() -> Void)?
+    /// Called when the button is pressed (touch-up inside, mouse, or an activation key).
+    public var onButton: (() -> Void)?
+    /// Called on a tap outside the bezel, when `buttonConfig.tapOutside` is on.
+    public var onTapOutside: (() -> Void)?
     /// The button is drawn pressed.
     public var buttonPressed = false
+    private var tracker = ButtonTracker()
+    private var streams: [AsyncStream<HUDButtonEvent>.Continuation] = []
+    private var pointer: (x: Double, y: Double) = (0, 0)
 
     /// Timing rules: grace time, minimum show time, animation.
     public var presentationConfig: PresentationConfig {
@@ -75,6 +88,69 @@ public final class HUD {
 
     /// Tilt from the motion source, each axis −1…1; moved by ±`style.motionDepth` points.
     public func setMotion(x: Double, y: Double) { motion = (x, y) }
+
+    // MARK: Input
+
+    /// How the button reacts to touches, the mouse and keys.
+    public var buttonConfig: ButtonTrackerConfig {
+        get { tracker.config }
+        set { tracker.config = newValue }
+    }
+
+    /// Button presses (and taps outside) as an async sequence; each call makes a new stream.
+    public func buttonEvents() -> AsyncStream<HUDButtonEvent> {
+        let (stream, continuation) = AsyncStream<HUDButtonEvent>.makeStream()
+        streams.append(continuation)
+        return stream
+    }
+
+    /// Feeds input events (picture coordinates) to the button. Touches land where the button is
+    /// drawn now, motion offset included; while the HUD is hidden or animating out, the button
+    /// takes nothing. Nothing is passed on: the HUD owns the screen.
+    public func handle(_ events: [TimedInputEvent]) {
+        updateTrackerGeometry()
+        for e in events {
+            let pe: PointerEvent?
+            switch e.event {
+            case let .touchDown(slot, x, y): pe = .down(id: slot, x: x, y: y)
+            case let .touchMotion(slot, x, y): pe = .move(id: slot, x: x, y: y)
+            case let .touchUp(slot): pe = .up(id: slot)
+            case let .touchCancel(slot): pe = .cancel(id: slot)
+            case .touchFrame: pe = nil
+            case let .pointerMotion(x, y):
+                pointer = (x, y)
+                pe = .move(id: -1, x: x, y: y)
+            case let .pointerButton(pressed): pe = pressed ? .down(id: -1, x: pointer.x, y: pointer.y) : .up(id: -1)
+            case let .key(code, pressed): pe = .key(code: code, pressed: pressed)
+            }
+            if let pe { apply(tracker.handle(pe, at: e.time)) }
+        }
+    }
+
+    private func updateTrackerGeometry() {
+        let state = frameState()
+        let usable = state.visible && state.opacity >= 1 && presentation.phase == .shown
+        let dx = state.motionX.isFinite ? state.motionX.rounded() : 0, dy = state.motionY.isFinite ? state.motionY.rounded() : 0
+        func hit(_ r: Rect?) -> HitRect? {
+            r.map { HitRect(x: $0.x + dx, y: $0.y + dy, width: $0.width, height: $0.height) }
+        }
+        let button = usable && renderer.content.showsButton ? hit(renderer.layout.button) : nil
+        apply(tracker.setGeometry(button: button, bezel: hit(renderer.layout.bezel)))
+    }
+
+    private func apply(_ actions: [ButtonAction]) {
+        for a in actions {
+            switch a {
+            case let .highlight(on): buttonPressed = on
+            case .activate:
+                onButton?()
+                for c in streams { c.yield(.pressed) }
+            case .tapOutside:
+                onTapOutside?()
+                for c in streams { c.yield(.tappedOutside) }
+            }
+        }
+    }
 
     // MARK: Show and hide
 

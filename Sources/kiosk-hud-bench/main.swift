@@ -6,6 +6,8 @@
 //
 // Medians of batched samples (a batch lasts ≥ 20 µs), like the peers' harness (common.h).
 import Glibc
+import KioskDevices
+import KioskEmbedded
 import KioskHUD
 import KioskRaster
 import KioskText
@@ -164,6 +166,32 @@ for (w, h) in sizes {
     row("el_ring", bench { _ in scene.drawRing(c, progress: 0.6) }, 0, refs("el_ring"))
     row("el_hud", bench { _ in scene.drawHUD(c, ringProgress: 0.6) }, 200 * 160, refs("el_hud_c-g"))
     c.damage.removeAll()
+    // Input latency, our own time: touch-down → pressed frame presented (offscreen display),
+    // and touch-up → the button's action.
+    let display = try OffscreenDisplay(width: w, height: h)
+    let clock = ManualClock(0)
+    let hud = try HUD(display: display, clock: clock, fonts: fonts,
+                      content: HUDContent(mode: .annular, progress: 0.5, label: "Updating", buttonTitle: "Cancel",
+                                          buttonHasAction: true))
+    hud.show(animated: false)
+    _ = try hud.tick()
+    let b = hud.renderer.layout.button!
+    var actions = 0
+    hud.onButton = { actions += 1 }
+    var t = 0.0
+    let down = [TimedInputEvent(time: 0, event: .touchDown(slot: 0, x: b.midX, y: b.midY))]
+    let up = [TimedInputEvent(time: 0, event: .touchUp(slot: 0))]
+    row("touch_down_to_frame", bench { _ in
+        hud.handle(down)
+        _ = try? hud.tick()
+        hud.handle(up)
+        t += 0.001; clock.set(t)
+        _ = try? hud.tick()
+    } / 2, 0, [])
+    row("touch_up_to_action", bench { _ in
+        hud.handle(down)
+        hud.handle(up)
+    }, 0, [])
     let bytes = w * h * 4
     row("floor memset", bench { i in memset(frame.surface.base, Int32(i & 0xFF), bytes) }, px, [])
     row("floor memcpy", bench { _ in memcpy(frame.surface.base, src.surface.base, bytes) }, px, [])
