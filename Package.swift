@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "KioskBehavior"),
 
         // Text (FreeType) and PNG (libpng) codecs.
-        .target(name: "KioskText", dependencies: ["CFreeType"]),
+        .target(name: "KioskText", dependencies: ["CFreeType", "KioskSys"]),
         .target(name: "KioskPNG", dependencies: ["CPNG"]),
 
         // HUD model, layout and rendering.

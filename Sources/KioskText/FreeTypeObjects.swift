@@ -1,11 +1,5 @@
 import CFreeType
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import KioskSys
 
 // Owners of raw FreeType objects. Each frees its object in `deinit` and holds
 // a strong reference to the object it depends on, so destruction order is
@@ -34,7 +28,7 @@ final class FontFace {
 
     /// Opens face 0 of `path` (the first face of a .ttc collection).
     init(library: FreeTypeLibrary, path: String) throws(TextError) {
-        guard access(path, F_OK) == 0 else { throw .fontNotFound(path) }
+        guard KioskSys.fileExists(path) else { throw .fontNotFound(path) }
         var face: FT_Face?
         // On failure FreeType frees whatever it allocated and leaves `face` nil.
         try ftCheck(FT_New_Face(library.raw, path, 0, &face), "FT_New_Face", path: path)
@@ -110,4 +104,4 @@ final class FaceStore {
 }
 
 /// True when a file exists at `path`.
-func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+func fileExists(_ path: String) -> Bool { KioskSys.fileExists(path) }

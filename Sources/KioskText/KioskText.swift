@@ -25,7 +25,7 @@
 //   rules: break at spaces, between CJK ideographs, at a character boundary
 //   inside a word wider than the line, and at newlines; tail ellipsis "…"
 //   when text is cut. No shaping (one glyph per scalar), no bidi.
-// - No Foundation (start-up cost); Glibc only for `access(2)`.
+// - No Foundation (start-up cost), no Glibc: the existence check goes through KioskSys.
 // - Threading: the classes holding FreeType pointers are not Sendable and
 //   must be used from one thread (or actor) at a time. `Glyph` is immutable
 //   and Sendable, so laid-out text can be handed to a renderer elsewhere.
