@@ -18,6 +18,8 @@ public struct BoardProfile {
     public var style = HUDStyle()
     public var underlayColor = Color.black
     public var timing = PresentationConfig()
+    /// `[motion]`: the tilt effect's accelerometer and filter (its depth is `style.motionDepth`).
+    public var motion = MotionProfile()
 
     public init() {}
 
@@ -56,13 +58,22 @@ public struct BoardProfile {
     blur_radius = 10.0
     background = "none"
     dim_color = "#00000080"
-    motion_depth = 10.0
 
     [timing]
     grace_time = 0.0
     min_show_time = 0.0
     animation = "fade"
     animation_duration = 0.3
+
+    [motion]
+    # The bezel slides up to `depth` points as the board tilts (IIO accelerometer; 0 = off).
+    # accel = "accel-display"   # iio:deviceN, label or name; default: label accel-display, else the first
+    # mount_matrix = "1, 0, 0; 0, 1, 0; 0, 0, 1"   # rows; default: udev ACCEL_MOUNT_MATRIX, then sysfs
+    depth = 10.0
+    rate = 30.0
+    time_constant = 0.15
+    dead_zone = 1.5
+    reduce_motion = false
 
     """
 
@@ -80,9 +91,10 @@ public struct BoardProfile {
             throw Error(description: "\(source):\(e.source.begin.line):\(e.source.begin.column): \(e.description)")
         }
         var p = BoardProfile()
+        var styleHasDepth = false
         var r = Reader(table: root, path: source, section: nil)
         if let n = try r.string("name") { p.name = n }
-        try r.finish(allowing: ["display", "fonts", "style", "timing"])
+        try r.finish(allowing: ["display", "fonts", "style", "timing", "motion"])
 
         if let t = try r.table("display") {
             var d = Reader(table: t, path: source, section: "display")
@@ -141,7 +153,7 @@ public struct BoardProfile {
                 guard let bg = parseBackground(b, dim: dim) else { throw s.bad("background", b, "none, dim or gradient") }
                 p.style.background = bg
             }
-            if let v = try s.double("motion_depth") { p.style.motionDepth = try s.nonNegative("motion_depth", v) }
+            if let v = try s.double("motion_depth") { p.style.motionDepth = try s.nonNegative("motion_depth", v); styleHasDepth = true }
             try s.finish()
         }
         if let t = try r.table("timing") {
@@ -154,6 +166,36 @@ public struct BoardProfile {
             }
             if let v = try s.double("animation_duration") { p.timing.animationDuration = try s.nonNegative("animation_duration", v) }
             try s.finish()
+        }
+        if let t = try r.table("motion") {
+            var m = Reader(table: t, path: source, section: "motion")
+            if let a = try m.string("accel") {
+                guard !a.isEmpty else { throw m.bad("accel", "\"\"", "iio:deviceN, a label or a name") }
+                p.motion.accel = a
+            }
+            if let text = try m.string("mount_matrix") {
+                do { p.motion.mountMatrix = try MountMatrix.parse(text) } catch {
+                    throw m.bad("mount_matrix", "\"\(text)\"", "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\" (\(error.reason))")
+                }
+            }
+            if let v = try m.double("depth") {
+                if styleHasDepth { throw Error(description: "\(m.where_("depth")): also given as [style] motion_depth; keep one") }
+                p.style.motionDepth = try m.nonNegative("depth", v)
+            }
+            if let v = try m.double("rate") {
+                guard v > 0 && v <= 1000 else { throw m.bad("rate", "\(v)", "samples per second in (0, 1000]") }
+                p.motion.rate = v
+            }
+            if let v = try m.double("time_constant") {
+                guard v >= 0 && v <= 10 else { throw m.bad("time_constant", "\(v)", "seconds from 0 to 10") }
+                p.motion.timeConstant = v
+            }
+            if let v = try m.double("dead_zone") {
+                guard v >= 0 && v <= 45 else { throw m.bad("dead_zone", "\(v)", "degrees from 0 to 45") }
+                p.motion.deadZone = v
+            }
+            if let b = try m.bool("reduce_motion") { p.motion.reduceMotion = b }
+            try m.finish()
         }
         p.style.scale = p.scale
         return p
@@ -192,6 +234,12 @@ public struct BoardProfile {
             throw bad(key, "\(v)", "a number")
         }
 
+        mutating func bool(_ key: String) throws -> Bool? {
+            guard let v = value(key) else { return nil }
+            guard let b = v.bool else { throw bad(key, "\(v)", "true or false") }
+            return b
+        }
+
         mutating func strings(_ key: String) throws -> [String]? {
             guard let v = value(key) else { return nil }
             guard let a = v.array else { throw bad(key, "\(v)", "an array of strings") }
@@ -228,6 +276,24 @@ public struct BoardProfile {
             if let k = unknown.first { throw Error(description: "\(where_(k)): unknown key") }
         }
     }
+}
+
+/// `[motion]` of a board profile: which accelerometer, its mounting, and the tilt filter.
+public struct MotionProfile: Sendable, Equatable {
+    /// `iio:deviceN`, a label or a name; nil: the one labelled accel-display, else the first.
+    public var accel: String?
+    /// Overrides udev's ACCEL_MOUNT_MATRIX and the sysfs mount matrix.
+    public var mountMatrix: MountMatrix?
+    /// Samples per second.
+    public var rate = 30.0
+    /// Low-pass time constant, seconds.
+    public var timeConstant = TiltFilter.Config().timeConstant
+    /// Dead zone, degrees.
+    public var deadZone = TiltFilter.Config().deadZone
+    /// No tilt motion.
+    public var reduceMotion = false
+
+    public init() {}
 }
 
 /// "800x480" → (800, 480); sides 1…16384.

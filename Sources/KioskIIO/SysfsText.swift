@@ -1,0 +1,84 @@
+// Reading and parsing sysfs attribute text, strictly: a value is the whole file bar one trailing
+// newline (and surrounding blanks); anything else is garbage.
+import Glibc
+import KioskSys
+
+/// The text of an attribute with surrounding blanks and newlines removed; nil if it cannot be read
+/// (missing, EIO, …).
+func readAttribute(_ path: String) -> String? {
+    guard let s = try? readSmallFile(path) else { return nil }
+    return trimmed(s)
+}
+
+/// The text of an attribute (trimmed), or the failing call.
+func readAttributeOrThrow(_ path: String) throws(IIOError) -> String {
+    do { return trimmed(try readSmallFile(path)) } catch { throw .sys(error) }
+}
+
+func trimmed<S: StringProtocol>(_ s: S) -> String {
+    func blank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+    var sub = Substring(s)
+    while let c = sub.first, blank(c) { sub = sub.dropFirst() }
+    while let c = sub.last, blank(c) { sub = sub.dropLast() }
+    return String(sub)
+}
+
+/// A decimal number as IIO writes scales, offsets and frequencies: `[+-]?digits[.digits]` with an
+/// optional exponent. No `nan`, `inf` or hex (which `Double.init` would take).
+func parseDecimal(_ s: String) -> Double? {
+    var u = Substring(s).utf8[...]
+    func digits() -> Int {
+        let n = u.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+        u = u.dropFirst(n)
+        return n
+    }
+    if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
+    var mantissa = digits()
+    if u.first == 0x2E { u = u.dropFirst(); mantissa += digits() }
+    guard mantissa > 0 else { return nil }
+    if let c = u.first, c == 0x65 || c == 0x45 {
+        u = u.dropFirst()
+        if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
+        guard digits() > 0 else { return nil }
+    }
+    guard u.isEmpty, let v = Double(s), v.isFinite else { return nil }
+    return v
+}
+
+/// An integer from raw bytes as an `_raw` attribute holds it: optional blanks, an optional sign,
+/// 1–18 digits, optional trailing blanks/newline. Parsed without allocating.
+func parseInteger(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    var i = 0
+    let n = bytes.count
+    func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    while i < n, isBlank(bytes[i]) { i += 1 }
+    var negative = false
+    if i < n, bytes[i] == 0x2D || bytes[i] == 0x2B { negative = bytes[i] == 0x2D; i += 1 }
+    var value = 0, count = 0
+    while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+        count += 1
+        if count > 18 { return nil }
+        value = value * 10 + Int(bytes[i] - 0x30)
+        i += 1
+    }
+    guard count > 0 else { return nil }
+    while i < n, isBlank(bytes[i]) { i += 1 }
+    guard i == n else { return nil }
+    return negative ? -value : value
+}
+
+/// Writes an attribute: open(O_WRONLY | O_TRUNC), one write (sysfs ignores the truncation; a
+/// plain file — a test's fake tree — is replaced, not overwritten in part).
+func writeAttribute(_ path: String, _ text: String) throws(SysError) {
+    let fd = try FileDescriptor.open(path, O_WRONLY | O_TRUNC)
+    defer { try? fd.close() }
+    let bytes = Array(text.utf8)
+    let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
+    if case let .failure(e) = r { throw SysError(call: e.call, errno: e.errno, target: path) }
+}
+
+/// Formats a number for writing to sysfs (`25`, `12.5`).
+func sysfsNumber(_ v: Double) -> String {
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    return String(v)
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import KioskBehavior
+import KioskBoards
+import KioskDevices
+import KioskIIO
+
+/// The tilt effect's options, shared by `tilt` and `show` (`@OptionGroup var motion: MotionOptions`).
+/// Each overrides the board profile's `[motion]` section.
+struct MotionOptions: ParsableArguments {
+    @Option(name: .customLong("iio-root"), help: ArgumentHelp("A directory standing for / when looking for IIO devices and the udev database (tests).", valueName: "dir"))
+    var iioRoot: String?
+    @Option(help: ArgumentHelp("The accelerometer: iio:deviceN, a label or a name (default: the profile's, else the one labelled accel-display, else the first).", valueName: "name"))
+    var accel: String?
+    @Option(help: ArgumentHelp("Accelerometer samples per second (default 30).", valueName: "hz"))
+    var rate: Double?
+    @Option(help: ArgumentHelp("Mount matrix \"x1, y1, z1; x2, y2, z2; x3, y3, z3\" (rows; panel = M · reading), instead of udev's or sysfs's.", valueName: "matrix"))
+    var mountMatrix: String?
+    @Option(help: ArgumentHelp("How far the bezel moves each way, in points (default 10; 0 = off).", valueName: "points"))
+    var depth: Double?
+    @Option(help: ArgumentHelp("Tilt low-pass time constant in seconds (default 0.15).", valueName: "s"))
+    var timeConstant: Double?
+    @Option(help: ArgumentHelp("Tilt dead zone in degrees (default 1.5).", valueName: "deg"))
+    var deadZone: Double?
+    @Flag(inversion: .prefixedNo, help: "No tilt motion (default: the profile's reduce_motion, else off).")
+    var reduceMotion: Bool?
+}
+
+/// The tilt effect's settings after the board profile and the options.
+struct MotionSetup {
+    var sampler: IIOSampler.Settings
+    var filter: TiltFilter.Config
+    /// Points each way (`HUDStyle.motionDepth`); 0 = off.
+    var depth: Double
+    /// False with depth 0 or reduce motion: don't start the accelerometer at all.
+    var enabled: Bool { depth > 0 && !filter.reduceMotion }
+}
+
+extension MotionOptions {
+    /// Applies the options over `profile`'s `[motion]` (and `style.motionDepth`), for a display
+    /// rotated by `rotation`.
+    func resolve(profile: BoardProfile, rotation: Rotation) throws -> MotionSetup {
+        let m = profile.motion
+        var matrix = m.mountMatrix
+        if let text = mountMatrix {
+            do { matrix = try MountMatrix.parse(text) } catch { throw ValidationError("--mount-matrix: \(error)") }
+        }
+        let rate = self.rate ?? m.rate
+        guard rate.isFinite, rate > 0, rate <= 1000 else { throw ValidationError("--rate \(rate): expected samples per second in (0, 1000]") }
+        let depth = self.depth ?? profile.style.motionDepth
+        guard depth.isFinite, depth >= 0 else { throw ValidationError("--depth \(depth): expected points ≥ 0") }
+        let tc = timeConstant ?? m.timeConstant
+        guard tc.isFinite, tc >= 0, tc <= 10 else { throw ValidationError("--time-constant \(tc): expected seconds from 0 to 10") }
+        let dz = deadZone ?? m.deadZone
+        guard dz.isFinite, dz >= 0, dz <= 45 else { throw ValidationError("--dead-zone \(dz): expected degrees from 0 to 45") }
+        if let a = accel, a.isEmpty { throw ValidationError("--accel: expected iio:deviceN, a label or a name") }
+        let sampler = IIOSampler.Settings(root: iioRoot.map(IIORoot.init) ?? .system, accel: accel ?? m.accel,
+                                          mountMatrix: matrix, rate: rate)
+        let filter = TiltFilter.Config(timeConstant: tc, deadZone: dz, quarterTurns: rotation.rawValue / 90,
+                                       reduceMotion: reduceMotion ?? m.reduceMotion)
+        return MotionSetup(sampler: sampler, filter: filter, depth: depth)
+    }
+
+    /// Starts the accelerometer (its own thread) and returns the tracker for the frame loop, or
+    /// nil when the effect is off (depth 0, reduce motion). No accelerometer is not an error: the
+    /// source logs one line and the tilt stays centred (it attaches if one appears).
+    ///
+    ///     if let (tracker, _) = try motion.start(profile: p, rotation: r, clock: clock, log: log) {
+    ///         let t = tracker.update(at: clock.now); hud.setMotion(x: t.x, y: t.y)
+    ///     }
+    func start(profile: BoardProfile, rotation: Rotation, clock: any Clock & Sendable,
+               log: @escaping @Sendable (String) -> Void) throws -> (tracker: TiltTracker, source: IIOMotionSource, setup: MotionSetup)? {
+        let setup = try resolve(profile: profile, rotation: rotation)
+        guard setup.enabled else { return nil }
+        let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: log)
+        return (TiltTracker(source: source, config: setup.filter), source, setup)
+    }
+}

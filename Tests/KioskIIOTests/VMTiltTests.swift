@@ -1,0 +1,76 @@
+// Real kernel: the mxc4005 IIO driver on i2c-stub in the QEMU harness (Tests/VM), read by the
+// built `kiosk-hud tilt` while Tests/VM/guest/tilt-mxc4005.sh tilts it with i2cset. Loud failure
+// if the VM cannot run, unless KIOSK_VM_ALLOW_SKIP=1.
+import Foundation
+import Testing
+
+/// Tests/KioskIIOTests/<this file> → the package root.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+@Suite struct VMTiltTests {
+    @Test(.timeLimit(.minutes(4)))
+    func mxc4005OnI2cStubMovesTheOffsetAndBack() throws {
+        let allowSkip = ProcessInfo.processInfo.environment["KIOSK_VM_ALLOW_SKIP"] == "1"
+        func cannotRun(_ why: String) {
+            if allowSkip { print("SKIP VMTiltTests: the VM cannot run here: \(why)") } else {
+                Issue.record("the VM cannot run here (set KIOSK_VM_ALLOW_SKIP=1 to skip): \(why)")
+            }
+        }
+        // `swift test` builds the executables next to the test bundle.
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let bin = exe.deletingLastPathComponent().appendingPathComponent("kiosk-hud").path
+        guard FileManager.default.isExecutableFile(atPath: bin) else {
+            Issue.record("no kiosk-hud beside the tests at \(bin) (swift test should have built it)")
+            return
+        }
+        let runner = packageRoot.appendingPathComponent("Tests/VM/run-in-vm.sh").path
+        let guest = packageRoot.appendingPathComponent("Tests/VM/guest/tilt-mxc4005.sh").path
+
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: runner)
+        p.arguments = ["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"]
+        p.currentDirectoryURL = packageRoot
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let started = Date()
+        try p.run()
+        // Read both pipes to the end (a full pipe would block the harness).
+        let errData = PipeDrain()
+        let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        errThread.start()
+        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        while !errData.done { usleep(10_000) }
+        let errText = String(decoding: errData.get(), as: UTF8.self)
+        let seconds = Date().timeIntervalSince(started)
+
+        let lines = outText.split(separator: "\n").map(String.init)
+        let oks = lines.filter { $0.hasPrefix("ok ") }
+        let fails = lines.filter { $0.hasPrefix("FAIL ") }
+        for l in lines where l.hasPrefix("info ") { print("vm: \(l.dropFirst(5))") }
+        print("vm: \(oks.count) ok, \(fails.count) failed, exit \(p.terminationStatus), \(Int(seconds)) s")
+
+        let status = p.terminationStatus
+        if (status == 124 || status == 125) && oks.isEmpty {
+            cannotRun("run-in-vm.sh exit \(status): \(errText.split(separator: "\n").suffix(15).joined(separator: "\n"))")
+            return
+        }
+        for f in fails { Issue.record("\(f)") }
+        #expect(status == 0, "guest script exit \(status); stderr:\n\(errText.suffix(3000))")
+        let want = ["mxc4005-iio", "level", "right-45", "level-again", "left-45", "top-down-45", "bottom-down-45",
+                    "right-15", "level-3", "right-before-removal", "eased-back-after-removal", "lost-logged",
+                    "reattached", "reattach-logged", "level-after-reattach"]
+        #expect(oks.map { String($0.dropFirst(3)) } == want, "\(outText)")
+    }
+}
+
+/// A one-shot box for the stderr reader thread.
+private final class PipeDrain: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    var done: Bool { lock.lock(); defer { lock.unlock() }; return data != nil }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data ?? Data() }
+}
