@@ -37,6 +37,8 @@ public struct TiltFilter: Sendable {
         /// Samples whose magnitude lies outside this range (in g) carry no tilt (shaking, free
         /// fall) and are ignored.
         public var gravityWindow: ClosedRange<Double>
+        /// Which attitude counts as level.
+        public var neutral: Neutral = .faceUp
 
         /// Defaults: 0.15 s time constant, 1.5° dead zone, full depth at 30°, 0.25 s release.
         public init(timeConstant: Double = 0.15, deadZone: Double = 1.5, fullTilt: Double = 30,
@@ -47,6 +49,20 @@ public struct TiltFilter: Sendable {
             self.releaseTimeConstant = releaseTimeConstant; self.gravityWindow = gravityWindow
         }
     }
+
+    /// The attitude at which the bezel sits in the centre.
+    public enum Neutral: Sendable, Equatable {
+        /// Lying face up (a table-top or tablet HUD).
+        case faceUp
+        /// However the panel rests when the first good sample arrives: a kiosk standing upright or
+        /// hanging on a wall moves the bezel only when it is tilted away from that.
+        case firstSample
+        /// A given resting gravity vector (panel frame, any length).
+        case gravity(x: Double, y: Double, z: Double)
+    }
+
+    /// The resting direction tilts are measured from (unit vector), once known.
+    public private(set) var reference: (x: Double, y: Double, z: Double)?
 
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
@@ -77,8 +93,30 @@ public struct TiltFilter: Sendable {
         guard x.isFinite, y.isFinite, z.isFinite else { return false }
         let mag = (x * x + y * y + z * z).squareRoot()
         guard mag.isFinite, mag > 0, config.gravityWindow.contains(mag / Self.standardGravity) else { return false }
-        // Downhill direction on the panel, in its pixel axes (x right, y down).
-        let tilt = (x: degrees(arcsine(-x / mag)), y: degrees(arcsine(y / mag)))
+        // Downhill direction on the panel, in its pixel axes (x right, y down), relative to the
+        // neutral attitude: about the panel's vertical axis, the change of the x component's
+        // angle; about its horizontal axis, the angle turned in the y–z plane. Face up, for a
+        // small tilt, these are asin(−x/|a|) and asin(y/|a|).
+        let n = (x: x / mag, y: y / mag, z: z / mag)
+        let r: (x: Double, y: Double, z: Double)
+        switch config.neutral {
+        case .faceUp: r = (0, 0, 1)
+        case .firstSample:
+            if reference == nil { reference = n }
+            r = reference!
+        case let .gravity(gx, gy, gz):
+            let m = (gx * gx + gy * gy + gz * gz).squareRoot()
+            r = m > 0 && m.isFinite ? (gx / m, gy / m, gz / m) : (0, 0, 1)
+        }
+        reference = r
+        // Face up this is exactly asin of each component; from any other rest the vertical axis
+        // is measured as the turn in the y–z plane (asin loses the sign of a tilt around ±90°).
+        let tilt: (x: Double, y: Double)
+        if r == (0, 0, 1) {
+            tilt = (degrees(arcsine(-n.x)), degrees(arcsine(n.y)))
+        } else {
+            tilt = (degrees(arcsine(-n.x) - arcsine(-r.x)), degrees(planeAngle(from: (r.y, r.z), to: (n.y, n.z))))
+        }
         lastTilt = tilt
         let dz = deadZone
         var h = held ?? tilt
@@ -205,4 +243,14 @@ func kioskAtan(_ x: Double) -> Double {
     var r = shift + sum
     if invert { r = pi / 2 - r }
     return x < 0 ? -r : r
+}
+
+/// The signed angle (radians, −π…π, positive from +z towards +y) turning 2-D vector `a` into `b`.
+func planeAngle(from a: (Double, Double), to b: (Double, Double)) -> Double {
+    let la = (a.0 * a.0 + a.1 * a.1).squareRoot(), lb = (b.0 * b.0 + b.1 * b.1).squareRoot()
+    guard la > 0, lb > 0 else { return 0 }
+    // a, b as (y, z): the angle of (y, z) measured from +z towards +y.
+    let sinD = (b.0 * a.1 - b.1 * a.0) / (la * lb), cosD = (b.0 * a.0 + b.1 * a.1) / (la * lb)
+    let s = arcsine(Swift.max(-1, Swift.min(1, sinD)))
+    return cosD >= 0 ? s : (s >= 0 ? pi - s : -pi - s)
 }

@@ -73,6 +73,7 @@ public struct BoardProfile {
     rate = 30.0
     time_constant = 0.15
     dead_zone = 1.5
+    neutral = "resting"   # resting (however the board stands at start) or face-up
     reduce_motion = false
 
     """
@@ -194,6 +195,10 @@ public struct BoardProfile {
                 guard v >= 0 && v <= 45 else { throw m.bad("dead_zone", "\(v)", "degrees from 0 to 45") }
                 p.motion.deadZone = v
             }
+            if let n = try m.string("neutral") {
+                guard let v = MotionProfile.neutral(named: n) else { throw m.bad("neutral", n, "resting or face-up") }
+                p.motion.neutral = v
+            }
             if let b = try m.bool("reduce_motion") { p.motion.reduceMotion = b }
             try m.finish()
         }
@@ -292,8 +297,20 @@ public struct MotionProfile: Sendable, Equatable {
     public var deadZone = TiltFilter.Config().deadZone
     /// No tilt motion.
     public var reduceMotion = false
+    /// The attitude at which the bezel is centred: how the board rests when the HUD starts (a
+    /// kiosk upright or on a wall), or face up.
+    public var neutral = TiltFilter.Neutral.firstSample
 
     public init() {}
+
+    /// "resting" or "face-up".
+    public static func neutral(named name: String) -> TiltFilter.Neutral? {
+        switch name {
+        case "resting": .firstSample
+        case "face-up": .faceUp
+        default: nil
+        }
+    }
 }
 
 /// "800x480" → (800, 480); sides 1…16384.

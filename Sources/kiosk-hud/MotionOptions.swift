@@ -21,6 +21,8 @@ struct MotionOptions: ParsableArguments {
     var timeConstant: Double?
     @Option(help: ArgumentHelp("Tilt dead zone in degrees (default 1.5).", valueName: "deg"))
     var deadZone: Double?
+    @Option(help: ArgumentHelp("Attitude with the bezel centred: resting (how the board stands at start) or face-up.", valueName: "attitude"))
+    var neutral: String?
     @Flag(inversion: .prefixedNo, help: "No tilt motion (default: the profile's reduce_motion, else off).")
     var reduceMotion: Bool?
 }
@@ -55,8 +57,13 @@ extension MotionOptions {
         if let a = accel, a.isEmpty { throw ValidationError("--accel: expected iio:deviceN, a label or a name") }
         let sampler = IIOSampler.Settings(root: iioRoot.map(IIORoot.init) ?? .system, accel: accel ?? m.accel,
                                           mountMatrix: matrix, rate: rate)
-        let filter = TiltFilter.Config(timeConstant: tc, deadZone: dz, quarterTurns: rotation.rawValue / 90,
+        var filter = TiltFilter.Config(timeConstant: tc, deadZone: dz, quarterTurns: rotation.rawValue / 90,
                                        reduceMotion: reduceMotion ?? m.reduceMotion)
+        filter.neutral = m.neutral
+        if let n = neutral {
+            guard let v = MotionProfile.neutral(named: n) else { throw ValidationError("--neutral \(n): expected resting or face-up") }
+            filter.neutral = v
+        }
         return MotionSetup(sampler: sampler, filter: filter, depth: depth)
     }
 

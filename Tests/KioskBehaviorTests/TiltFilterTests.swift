@@ -284,3 +284,69 @@ private extension TiltFilter {
         #expect(approx(h.value(at: 0).x, 1.0 / 3, 1e-9))   // infinite dead zone treated as 0
     }
 }
+
+/// The neutral attitude: a kiosk standing upright, or hung on a wall, is "level" where it rests.
+@Suite struct TiltNeutralTests {
+    /// Upright panel (top edge up): the reaction to gravity points towards the top edge (+y).
+    /// Tilting the top edge back by `back` degrees (away from the viewer) turns it towards −z.
+    func upright(back: Double = 0, right: Double = 0) -> (x: Double, y: Double, z: Double) {
+        let b = back * pi / 180, r = right * pi / 180
+        // Small-angle-safe series are not needed: these angles are moderate; use the filter's
+        // own conventions only through the public API.
+        func s(_ a: Double) -> Double {
+            var t = a, sum = a, n = 1.0
+            for _ in 0..<20 {
+                let k: Double = (n + 1) * (n + 2)
+                t *= -a * a / k
+                n += 2
+                sum += t
+            }
+            return sum
+        }
+        func c(_ a: Double) -> Double { s(a + pi / 2) }
+        let x: Double = -s(r) * g
+        let y: Double = c(r) * c(b) * g
+        let z: Double = -c(r) * s(b) * g
+        return (x, y, z)
+    }
+
+    @Test func faceUpNeutralPinsAnUprightPanel() {
+        var f = TiltFilter(config: .init(timeConstant: 0))
+        let u = upright()
+        _ = f.add(x: u.x, y: u.y, z: u.z, at: 1)
+        #expect(abs(f.value(at: 1).y) == 1, "face-up neutral: an upright panel reads as tilted 90°")
+    }
+
+    @Test func restingNeutralCentresAnUprightPanel() {
+        var cfg = TiltFilter.Config(timeConstant: 0)
+        cfg.neutral = .firstSample
+        var f = TiltFilter(config: cfg)
+        let u = upright()
+        _ = f.add(x: u.x, y: u.y, z: u.z, at: 1)
+        let v0 = f.value(at: 1)
+        #expect(v0.x == 0 && v0.y == 0)
+        // Tilting the top back 15° moves the bezel half way (full at 30°), on the vertical axis.
+        let b = upright(back: 15)
+        _ = f.add(x: b.x, y: b.y, z: b.z, at: 2)
+        let v = f.value(at: 2)
+        let expected: Double = (15 - 1.5) / (30 - 1.5)
+        let dy: Double = abs(v.y)
+        #expect(abs(dy - expected) < 0.01, "got \(v.x), \(v.y)")
+        #expect(v.x == 0)
+        // Turning it right 30° about the vertical axis moves it fully sideways.
+        let r = upright(right: 30)
+        _ = f.add(x: r.x, y: r.y, z: r.z, at: 3)
+        let dx: Double = abs(f.value(at: 3).x)
+        #expect(abs(dx - 1) < 0.01)
+    }
+
+    @Test func givenGravityNeutral() {
+        var cfg = TiltFilter.Config(timeConstant: 0)
+        cfg.neutral = .gravity(x: 0, y: 1, z: 0)
+        var f = TiltFilter(config: cfg)
+        let u = upright()
+        _ = f.add(x: u.x, y: u.y, z: u.z, at: 1)
+        let v = f.value(at: 1)
+        #expect(v.x == 0 && v.y == 0)
+    }
+}
