@@ -46,7 +46,7 @@ let package = Package(
 
         // Board profiles (TOML).
         .target(name: "KioskBoards", dependencies: [
-            "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior",
+            "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices",
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 

@@ -3,6 +3,7 @@
 // accelerometer mounting). Read with TOMLKit; strict: unknown keys and bad values are errors
 // that name the file, section and key.
 import KioskBehavior
+import KioskDevices
 import KioskHUD
 import KioskRaster
 import KioskText
@@ -20,6 +21,10 @@ public struct BoardProfile {
     public var timing = PresentationConfig()
     /// `[motion]`: the tilt effect's accelerometer and filter (its depth is `style.motionDepth`).
     public var motion = MotionProfile()
+    /// `[display]` for a real screen: which card, connectors and mode, and the rotation.
+    public var display = DisplayProfile()
+    /// `[touch]`: calibration and what the button answers to.
+    public var touch = TouchProfile()
 
     public init() {}
 
@@ -34,6 +39,16 @@ public struct BoardProfile {
     scale = 1.0
     format = "xrgb8888"
     underlay = "#000000"
+    # card = "/dev/dri/card0"   # default: the first card with dumb buffers
+    # connectors = ["HDMI-A-1"] # default: every connected one
+    # mode = "800x480@60"       # default: preferred, else active, else first
+    # rotation = 0              # 0, 90, 180, 270; default: the panel's orientation property
+
+    [touch]
+    # matrix = "1, 0, 0, 0, 1, 0"   # libinput calibration (a b c d e f); default: udev's
+    # device = "ft5x06"             # only this touch device (name or sysname part)
+    keys = [28, 57, 1, 96]          # Enter, Space, Escape, keypad Enter press the button
+    tap_outside = false             # report taps outside the bezel instead of ignoring them
 
     [fonts]
     primary = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -95,7 +110,7 @@ public struct BoardProfile {
         var styleHasDepth = false
         var r = Reader(table: root, path: source, section: nil)
         if let n = try r.string("name") { p.name = n }
-        try r.finish(allowing: ["display", "fonts", "style", "timing", "motion"])
+        try r.finish(allowing: ["display", "fonts", "style", "timing", "touch", "motion"])
 
         if let t = try r.table("display") {
             var d = Reader(table: t, path: source, section: "display")
@@ -112,7 +127,40 @@ public struct BoardProfile {
                 p.format = pf
             }
             if let c = try d.color("underlay") { p.underlayColor = c }
+            if let c = try d.string("card") {
+                guard c.hasPrefix("/") else { throw d.bad("card", c, "a device path such as /dev/dri/card0") }
+                p.display.card = c
+            }
+            if let cs = try d.strings("connectors") { p.display.connectors = cs }
+            if let m = try d.string("mode") {
+                guard DisplayProfile.isModeString(m) else { throw d.bad("mode", m, "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ") }
+                p.display.mode = m
+            }
+            if let v = try d.double("rotation") {
+                guard v == v.rounded(), let r = Rotation(rawValue: Int(v)) else { throw d.bad("rotation", "\(v)", "0, 90, 180 or 270") }
+                p.display.rotation = r
+            }
             try d.finish()
+        }
+        if let t = try r.table("touch") {
+            var tr = Reader(table: t, path: source, section: "touch")
+            if let m = try tr.string("matrix") {
+                guard let v = TouchProfile.parseMatrix(m) else { throw tr.bad("matrix", m, "six numbers a, b, c, d, e, f") }
+                p.touch.matrix = v
+            }
+            if let dev = try tr.string("device") {
+                guard !dev.isEmpty else { throw tr.bad("device", "\"\"", "part of a device name or sysname") }
+                p.touch.device = dev
+            }
+            if let v = try tr.value("keys") {
+                guard let a = v.array else { throw tr.bad("keys", "\(v)", "an array of Linux key codes") }
+                p.touch.keys = try a.map { e in
+                    guard let k = e.int, (1...767).contains(k) else { throw tr.bad("keys", "\(e)", "Linux key codes from 1 to 767") }
+                    return k
+                }
+            }
+            if let b = try tr.bool("tap_outside") { p.touch.tapOutside = b }
+            try tr.finish()
         }
         if let t = try r.table("fonts") {
             var f = Reader(table: t, path: source, section: "fonts")
@@ -356,5 +404,49 @@ public func parseAnimation(_ s: String) -> AnimationKind? {
     case "zoomin": .zoomIn
     case "zoomout": .zoomOut
     default: nil
+    }
+}
+
+/// `[display]` of a board profile, for a real screen.
+public struct DisplayProfile: Sendable, Equatable {
+    /// The DRM card; nil: the first with dumb buffers.
+    public var card: String?
+    /// Only these connectors (e.g. "HDMI-A-1"); empty: every connected one.
+    public var connectors: [String] = []
+    /// "WIDTHxHEIGHT[@HZ]"; nil: preferred, else active, else first.
+    public var mode: String?
+    /// The picture's rotation on the panel; nil: the connector's panel orientation.
+    public var rotation: Rotation?
+
+    public init() {}
+
+    /// Whether `s` reads as WIDTHxHEIGHT or WIDTHxHEIGHT@HZ.
+    public static func isModeString(_ s: String) -> Bool {
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, parseSize(String(parts[0])) != nil else { return false }
+        if parts.count == 2 { return Double(parts[1]).map { $0 > 0 && $0 < 1000 } ?? false }
+        return true
+    }
+}
+
+/// `[touch]` of a board profile.
+public struct TouchProfile: Sendable, Equatable {
+    /// libinput calibration matrix (a, b, c, d, e, f); nil: what udev gives (or identity).
+    public var matrix: [Double]?
+    /// Only the touch device whose name or sysname contains this.
+    public var device: String?
+    /// Keys that press the button.
+    public var keys: [Int] = [28, 57, 1, 96]
+    /// Report taps outside the bezel.
+    public var tapOutside = false
+
+    public init() {}
+
+    /// "a, b, c, d, e, f" (commas and/or spaces) → six finite numbers, or nil.
+    public static func parseMatrix(_ s: String) -> [Double]? {
+        let parts = s.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        guard parts.count == 6 else { return nil }
+        let v = parts.compactMap { Double($0) }.filter(\.isFinite)
+        return v.count == 6 ? v : nil
     }
 }

@@ -222,7 +222,7 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
     static let unknownKeys: [Bad] = [
         Bad("colour = \"red\"", "colour", "unknown key"),
         Bad("[displays]\nsize = \"1x1\"", "displays", "unknown key"),
-        Bad("[display]\nrotation = 90", "[display] rotation", "unknown key"),
+        Bad("[display]\nrotate = 90", "[display] rotate", "unknown key"),
         Bad("[fonts]\nprimery = \"/a.ttf\"", "[fonts] primery", "unknown key"),
         Bad("[style]\nmargn = 3", "[style] margn", "unknown key"),
         Bad("[timing]\ngrace = 1", "[timing] grace", "unknown key"),
@@ -310,5 +310,68 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
     @Test func sizeWithASignIsRejected() {
         let message = errorText("[display]\nsize = \"+800x+480\"", source: "t.toml")
         #expect(message.contains("[display] size"))
+    }
+}
+
+/// Every profile shipped in Boards/ parses, and the display/touch sections are applied.
+@Suite struct ShippedBoardsTests {
+    static let boardsDir: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/KioskBoardsTests/file
+        return parts.joined(separator: "/") + "/Boards"
+    }()
+
+    static func read(_ name: String) throws -> String {
+        let path = boardsDir + "/" + name
+        guard let f = fopen(path, "rb") else { Issue.record("cannot open \(path)"); return "" }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            bytes += buf[0..<n]
+            if n < buf.count { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test(arguments: ["generic.toml", "rpi-touch-display.toml", "rpi-touch-display-2.toml", "tablet-accelerometer.toml"])
+    func parses(_ name: String) throws {
+        let p = try BoardProfile.parse(try Self.read(name), source: name)
+        #expect(p.name + ".toml" == name)
+    }
+
+    @Test func displayAndTouchKeys() throws {
+        let p = try BoardProfile.parse(try Self.read("rpi-touch-display-2.toml"), source: "t")
+        #expect(p.display.rotation == .quarter)
+        #expect(p.display.connectors == ["DSI-1"])
+        #expect(p.scale == 1.5 && p.width == 1280)
+        let q = try BoardProfile.parse("""
+            [display]
+            card = "/dev/dri/card1"
+            mode = "1024x600@60"
+            rotation = 270
+            [touch]
+            matrix = "0, -1, 1, 1, 0, 0"
+            device = "Goodix"
+            keys = [28]
+            tap_outside = true
+            """, source: "t")
+        #expect(q.display.card == "/dev/dri/card1" && q.display.mode == "1024x600@60" && q.display.rotation == .threeQuarters)
+        #expect(q.touch.matrix == [0, -1, 1, 1, 0, 0] && q.touch.device == "Goodix" && q.touch.keys == [28] && q.touch.tapOutside)
+    }
+
+    @Test(arguments: [
+        ("[display]\nrotation = 45", "rotation"), ("[display]\nmode = \"fast\"", "mode"), ("[display]\ncard = \"card0\"", "card"),
+        ("[touch]\nmatrix = \"1, 2, 3\"", "matrix"), ("[touch]\nkeys = [0]", "keys"), ("[touch]\nkeys = \"enter\"", "keys"),
+        ("[touch]\nbutton = 1", "button"),
+    ])
+    func badDisplayAndTouchValues(_ text: String, _ key: String) {
+        do {
+            _ = try BoardProfile.parse(text, source: "t.toml")
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect("\(error)".contains(key), "\(error)")
+        }
     }
 }
