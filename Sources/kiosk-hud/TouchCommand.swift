@@ -1,7 +1,158 @@
 import ArgumentParser
+import Glibc
+import KioskDevices
+import KioskInput
+import KioskSys
 
 /// `kiosk-hud touch`: prints input events as the HUD sees them (bring-up aid for calibration).
+///
+/// One line per event on stdout, in picture coordinates (after calibration and rotation):
+/// `down SLOT X Y`, `motion SLOT X Y`, `up SLOT`, `cancel SLOT`, `frame`, `pointer X Y`,
+/// `button pressed|released`, `key CODE pressed|released`. Devices, calibration and a latency
+/// summary on stderr; "touch: listening …" on stderr once the devices present are set up.
 struct TouchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "touch", abstract: "Print touch, pointer and key events in screen coordinates.")
-    func run() throws { throw ValidationError("touch: not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "touch", abstract: "Print touch, pointer and key events in screen coordinates.",
+        discussion: """
+        --size is the panel's own size (the display mode, before rotation); by default the mode \
+        of the first connected DRM connector (--output picks one), from /sys/class/drm. \
+        --touch-matrix takes libinput's six calibration numbers a,b,c,d,e,f (or rotate-90, \
+        rotate-180, rotate-270 for a sensor mounted rotated); without it, udev's \
+        LIBINPUT_CALIBRATION_MATRIX applies. --bind-touch DEVICE=OUTPUT (DEVICE: event5 or part \
+        of the device name) ties a touch screen to an output: devices bound to another output \
+        than --output are ignored.
+        """)
+
+    @Option(help: "udev seat (hotplug).")
+    var seat = "seat0"
+    @Option(name: .customLong("input"), help: ArgumentHelp("A device node instead of the seat; repeatable.", valueName: "/dev/input/eventN"))
+    var inputs: [String] = []
+    @Option(help: ArgumentHelp("Panel size in pixels (the display mode, before rotation).", valueName: "WxH"))
+    var size: String?
+    @Option(help: "Display rotation: 0, 90, 180 or 270 (clockwise).")
+    var rotate = 0
+    @Option(name: .customLong("touch-matrix"), help: ArgumentHelp("Calibration matrix for touch devices.", valueName: "a,b,c,d,e,f"))
+    var touchMatrix: String?
+    @Option(help: ArgumentHelp("The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default).", valueName: "NAME"))
+    var output: String?
+    @Option(name: .customLong("bind-touch"), help: ArgumentHelp("Bind a touch device to an output; repeatable.", valueName: "DEVICE=OUTPUT"))
+    var bindings: [String] = []
+    @Option(help: "Stop after this many events (exit 1 if --timeout comes first).")
+    var count: Int?
+    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "s"))
+    var timeout: Double?
+
+    func run() throws {
+        guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0, (0..<360).contains(rotate) else {
+            throw ValidationError("--rotate \(rotate): expected 0, 90, 180 or 270")
+        }
+        if let count, count < 1 { throw ValidationError("--count \(count): expected ≥ 1") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): expected seconds > 0") }
+        let (pw, ph, sizeSource) = try panelSize()
+        var options = LibinputOptions(transform: DisplayTransform(
+            rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
+            height: rotation == .none || rotation == .half ? ph : pw))
+        options.backend = inputs.isEmpty ? .udev(seat: seat) : .path(inputs)
+        options.output = output
+        do {
+            options.calibration = try touchMatrix.map { text throws(CalibrationMatrix.ParseError) in try CalibrationMatrix(parsing: text) }
+            options.bindings = try bindings.map { text throws(LibinputError) in try TouchBinding(parsing: text) }
+        } catch let e as CalibrationMatrix.ParseError { throw ValidationError(e.description) }
+        catch let e as LibinputError { throw ValidationError(e.description) }
+        options.log = { say($0, to: 2) }
+
+        let signals = try signalDescriptor([SIGINT, SIGTERM])
+        defer { try? signals.close() }
+        let source: LibinputSource
+        source = try LibinputSource(options: options)
+        defer { source.close() }
+        let t = source.transform
+        let start = monotonicSeconds()
+        say("touch: listening on \(inputs.isEmpty ? seat : inputs.joined(separator: " ")) (\(source.devices.count) device(s)); "
+            + "panel \(pw)x\(ph) (\(sizeSource)), rotate \(rotate) → picture \(t.width)x\(t.height)"
+            + (options.calibration.map { ", touch matrix \($0)" } ?? ""), to: 2)
+
+        var printed = 0
+        var latency: [Double] = []
+        var fds = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0)]
+        var reason = "interrupted"
+        loop: while true {
+            var ms: Int32 = -1
+            if let timeout {
+                let left = start + timeout - monotonicSeconds()
+                if left <= 0 { reason = "timeout"; break }
+                ms = Int32(min(left * 1000 + 1, 1e9))
+            }
+            _ = try poll(&fds, timeoutMs: ms)
+            if fds[1].revents != 0 { break }
+            if fds[0].revents != 0 {
+                try source.dispatch()
+                let now = monotonicSeconds()
+                for e in source.takeAll() {
+                    latency.append(now - e.time)
+                    say(describe(e.event), to: 1)
+                    printed += 1
+                    if let count, printed >= count { reason = "count"; break loop }
+                }
+            }
+        }
+        let mean = latency.isEmpty ? 0 : latency.reduce(0, +) / Double(latency.count)
+        say("touch: \(printed) event(s), \(reason); event→queue latency mean \(touchFmt(mean * 1000)) ms, "
+            + "max \(touchFmt((latency.max() ?? 0) * 1000)) ms", to: 2)
+        if let count, printed < count, reason == "timeout" {
+            say("touch: timeout after \(touchFmt(timeout ?? 0)) s with \(printed) of \(count) events", to: 2)
+            throw ExitCode(1)
+        }
+    }
+
+    /// --size, else the first mode of the --output connector (or the first connected one).
+    private func panelSize() throws -> (Int, Int, String) {
+        if let size {
+            let parts = size.lowercased().split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
+                throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 800x480")
+            }
+            return (w, h, "--size")
+        }
+        let base = "/sys/class/drm"
+        for entry in listDirectory(base) ?? [] {
+            guard let dash = entry.firstIndex(of: "-"), entry.hasPrefix("card") else { continue }
+            let connector = String(entry[entry.index(after: dash)...])
+            if let output, connector != output { continue }
+            guard (try? readSmallFile("\(base)/\(entry)/status"))?.hasPrefix("connected") == true,
+                  let mode = (try? readSmallFile("\(base)/\(entry)/modes"))?.split(separator: "\n").first else { continue }
+            let parts = mode.split(separator: "x")
+            if parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1].prefix { $0.isNumber }) {
+                return (w, h, "\(connector) mode")
+            }
+        }
+        throw ValidationError("no connected DRM connector\(output.map { " named \($0)" } ?? "") to take the panel size from; give --size WxH")
+    }
+}
+
+/// The line printed for an event.
+private func describe(_ e: InputEvent) -> String {
+    switch e {
+    case let .touchDown(slot, x, y): "down \(slot) \(touchFmt(x)) \(touchFmt(y))"
+    case let .touchMotion(slot, x, y): "motion \(slot) \(touchFmt(x)) \(touchFmt(y))"
+    case let .touchUp(slot): "up \(slot)"
+    case let .touchCancel(slot): "cancel \(slot)"
+    case .touchFrame: "frame"
+    case let .pointerMotion(x, y): "pointer \(touchFmt(x)) \(touchFmt(y))"
+    case let .pointerButton(pressed): "button \(pressed ? "pressed" : "released")"
+    case let .key(code, pressed): "key \(code) \(pressed ? "pressed" : "released")"
+    }
+}
+
+/// Two decimals at most ("400.0", "133.33"), never "-0.0".
+private func touchFmt(_ v: Double) -> String {
+    let r = (v * 100).rounded() / 100
+    return String(r == 0 ? 0 : r)
+}
+
+/// Writes a line straight to a descriptor (unbuffered: a reader of a pipe or file sees it at once).
+private func say(_ s: String, to fd: Int32) {
+    let bytes = Array((s + "\n").utf8)
+    bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).write($0) }
 }

@@ -1,0 +1,69 @@
+// libinput's callbacks: open_restricted / close_restricted (through KioskSys) and the log
+// handler. @convention(c) closures cannot capture, so each reaches its `CallbackContext` through
+// libinput's user_data pointer (libinput_get_user_data in the log handler).
+import CLibinput
+import Glibc
+import KioskSys
+
+/// What the callbacks reach: owned by the `LibinputSource`, alive until after libinput_unref
+/// (which closes the devices through close_restricted).
+final class CallbackContext {
+    var log: (String) -> Void
+    /// The last open_restricted failure (path and error), for a clear path_add_device error.
+    var lastOpenFailure: (path: String, error: SysError)?
+    /// The last message libinput logged at error priority.
+    var lastLibinputError: String?
+    /// Descriptors opened through open_restricted and not yet closed.
+    private(set) var openDescriptors: Set<Int32> = []
+
+    init(log: @escaping (String) -> Void) { self.log = log }
+
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    static func from(_ p: UnsafeMutableRawPointer) -> CallbackContext { Unmanaged.fromOpaque(p).takeUnretainedValue() }
+
+    /// open(2) for libinput: the descriptor, or a negative errno.
+    func open(_ path: String, flags: Int32) -> Int32 {
+        do {
+            let fd = try FileDescriptor.open(path, flags)
+            openDescriptors.insert(fd.rawValue)
+            return fd.rawValue
+        } catch {
+            lastOpenFailure = (path, error)
+            log("input: open \(path): \(errnoText(error.errno))")
+            return -error.errno
+        }
+    }
+
+    func close(_ fd: Int32) {
+        openDescriptors.remove(fd)
+        do { try FileDescriptor(rawValue: fd).close() } catch { log("input: \(error)") }
+    }
+}
+
+/// The interface every context of this process uses. libinput keeps the pointer (it does not
+/// copy the struct), so it lives at a fixed address for the whole process.
+nonisolated(unsafe) let libinputInterface: UnsafeMutablePointer<libinput_interface> = {
+    let p = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
+    p.initialize(to: libinput_interface(
+        open_restricted: { path, flags, userData in
+            guard let path, let userData else { return -EINVAL }
+            return CallbackContext.from(userData).open(String(cString: path), flags: flags)
+        },
+        close_restricted: { fd, userData in
+            guard let userData else { return }
+            CallbackContext.from(userData).close(fd)
+        }))
+    return p
+}()
+
+/// libinput's log lines (error priority, libinput's default) into the source's log.
+let libinputLogHandler: libinput_log_handler = { li, priority, format, args in
+    guard let li, let format, let args, let userData = libinput_get_user_data(li) else { return }
+    var buf = [CChar](repeating: 0, count: 1024)
+    _ = buf.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, args) }
+    var text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    while text.hasSuffix("\n") { text.removeLast() }
+    let ctx = CallbackContext.from(userData)
+    if priority.rawValue >= LIBINPUT_LOG_PRIORITY_ERROR.rawValue { ctx.lastLibinputError = text }
+    ctx.log("libinput: \(text)")
+}

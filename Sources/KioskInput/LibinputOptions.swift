@@ -1,0 +1,80 @@
+import KioskDevices
+
+/// Where libinput finds its devices.
+public enum LibinputBackend: Sendable, Equatable {
+    /// Every input device udev assigns to the seat (`ID_SEAT`, default "seat0"), with hotplug.
+    /// Needs udev running: libinput ignores devices udev has not initialised (the source logs a
+    /// warning when /run/udev/data is missing).
+    case udev(seat: String)
+    /// Exactly these device nodes (`/dev/input/eventN`), no hotplug: a device that goes away
+    /// is gone. libinput still wants udev's record of each (ID_INPUT_* tags, calibration): for a
+    /// node udev has not initialised it waits up to 2 s, then refuses it.
+    case path([String])
+}
+
+/// Which device a `TouchBinding` means: the kernel's sysname (`event5`, or its node
+/// `/dev/input/event5`) exactly, else a case-insensitive substring of the device's name
+/// (`"ILITEK"` matches "ILITEK ILITEK-TP").
+public struct DeviceMatch: Sendable, Equatable, CustomStringConvertible {
+    /// What was given.
+    public var pattern: String
+    public init(_ pattern: String) { self.pattern = pattern }
+
+    /// Whether a device with this name and sysname is meant.
+    public func matches(name: String, sysname: String) -> Bool {
+        let p = pattern.hasPrefix("/dev/input/") ? String(pattern.dropFirst("/dev/input/".count)) : pattern
+        if p == sysname { return true }
+        return !p.isEmpty && name.lowercased().contains(p.lowercased())
+    }
+
+    public var description: String { pattern }
+}
+
+/// "This touch screen belongs to that output": with several outputs, a touch device bound to an
+/// output other than the source's own (`LibinputOptions.output`) is ignored, so a finger on
+/// the second panel does not press the first panel's button. Without a binding, libinput's own
+/// udev property `WL_OUTPUT` (libinput_device_get_output_name) binds a device the same way;
+/// devices bound by neither belong to every output.
+public struct TouchBinding: Sendable, Equatable, CustomStringConvertible {
+    public var device: DeviceMatch
+    /// An output (connector) name, e.g. "HDMI-A-1", "DSI-1".
+    public var output: String
+
+    public init(device: DeviceMatch, output: String) { self.device = device; self.output = output }
+
+    /// Parses "DEVICE=OUTPUT" (`--bind-touch`); DEVICE as in `DeviceMatch`.
+    public init(parsing text: String) throws(LibinputError) {
+        guard let eq = text.lastIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
+            throw LibinputError(call: "touch binding", target: text, reason: "expected DEVICE=OUTPUT, e.g. ILITEK=DSI-1 or event5=HDMI-A-1")
+        }
+        self.init(device: DeviceMatch(String(text[..<eq])), output: String(text[text.index(after: eq)...]))
+    }
+
+    public var description: String { "\(device)=\(output)" }
+}
+
+/// How to set up a `LibinputSource`.
+public struct LibinputOptions {
+    /// udev seat (default "seat0") or explicit device nodes.
+    public var backend: LibinputBackend = .udev(seat: "seat0")
+    /// The picture the events are for: touch and absolute pointer positions are scaled to its
+    /// panel size, then rotated into picture coordinates. Can be changed later
+    /// (`LibinputSource.transform`).
+    public var transform: DisplayTransform
+    /// The name of the output the picture is on, for `bindings` and `WL_OUTPUT`; nil: bindings
+    /// are not consulted and every device counts (one output).
+    public var output: String?
+    /// Set on every touch device as it is added (libinput_device_config_calibration_set_matrix),
+    /// replacing udev's LIBINPUT_CALIBRATION_MATRIX for it. nil: leave libinput's default, which
+    /// already *is* udev's LIBINPUT_CALIBRATION_MATRIX when the device has one.
+    public var calibration: CalibrationMatrix?
+    /// Touch devices that belong to particular outputs.
+    public var bindings: [TouchBinding] = []
+    /// The clock the caller's `events(until:)` times are on; event times are put on it
+    /// (`LibinputSource.align(to:)`). nil: CLOCK_MONOTONIC seconds (KioskSys.monotonicSeconds).
+    public var clock: Clock?
+    /// Where log lines go (devices added/removed/ignored, libinput's own errors).
+    public var log: (String) -> Void = { _ in }
+
+    public init(transform: DisplayTransform) { self.transform = transform }
+}

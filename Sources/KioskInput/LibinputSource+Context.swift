@@ -1,0 +1,54 @@
+import CLibinput
+import KioskSys
+
+extension LibinputSource {
+    /// The libinput context (and the udev context for the udev backend), or an error naming the
+    /// failing call with everything made so far released.
+    static func makeContext(_ backend: LibinputBackend, _ cb: CallbackContext) throws(LibinputError) -> (OpaquePointer, OpaquePointer?) {
+        switch backend {
+        case let .udev(seat):
+            guard let udev = udev_new() else { throw LibinputError(call: "udev_new", reason: "udev context not created (out of memory?)") }
+            guard let li = libinput_udev_create_context(libinputInterface, cb.userData, udev) else {
+                udev_unref(udev)
+                throw LibinputError(call: "libinput_udev_create_context", reason: "no libinput context (out of memory?)")
+            }
+            libinput_log_set_handler(li, libinputLogHandler)
+            if libinput_udev_assign_seat(li, seat) != 0 {
+                let why = cb.lastLibinputError ?? "udev monitor or enumeration failed (is /sys mounted, netlink allowed?)"
+                libinput_unref(li)
+                udev_unref(udev)
+                throw LibinputError(call: "libinput_udev_assign_seat", target: seat, reason: why)
+            }
+            return (li, udev)
+        case let .path(paths):
+            guard !paths.isEmpty else { throw LibinputError(call: "libinput_path_add_device", reason: "no device paths given") }
+            guard let li = libinput_path_create_context(libinputInterface, cb.userData) else {
+                throw LibinputError(call: "libinput_path_create_context", reason: "no libinput context (out of memory?)")
+            }
+            libinput_log_set_handler(li, libinputLogHandler)
+            for path in paths {
+                cb.lastOpenFailure = nil
+                cb.lastLibinputError = nil
+                if libinput_path_add_device(li, path) == nil {
+                    let error = addDeviceError(path, cb)
+                    libinput_unref(li)
+                    throw error
+                }
+            }
+            return (li, nil)
+        }
+    }
+
+    /// Why libinput_path_add_device returned NULL: open's errno, a missing node, or a device
+    /// libinput does not handle.
+    private static func addDeviceError(_ path: String, _ cb: CallbackContext) -> LibinputError {
+        let call = "libinput_path_add_device"
+        if let f = cb.lastOpenFailure, f.path == path {
+            return LibinputError(call: call, target: path, reason: "open: \(errnoText(f.error.errno))", errno: f.error.errno)
+        }
+        if !fileExists(path) { return LibinputError(call: call, target: path, reason: "no such device node", errno: 2) }
+        let detail = cb.lastLibinputError.map { " (libinput: \($0))" } ?? ""
+        return LibinputError(call: call, target: path,
+                             reason: "not an input device libinput handles (not tagged ID_INPUT by udev, or no touch, pointer or keyboard capability)\(detail)")
+    }
+}
