@@ -147,3 +147,96 @@ public func monotonicSeconds() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
+
+// MARK: - Signals, uevents, processes (the display backends' event sources)
+
+/// Blocks `signals` for this thread (sigprocmask) and returns a non-blocking signalfd(2) that
+/// reads them as `signalfd_siginfo` records, so a poll loop sees Ctrl+C, SIGTERM and VT switch
+/// requests as readable input instead of interrupted calls.
+public func signalDescriptor(_ signals: [Int32]) throws(SysError) -> FileDescriptor {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for s in signals { sigaddset(&set, s) }
+    if sigprocmask(SIG_BLOCK, &set, nil) == -1 { throw SysError(call: "sigprocmask", errno: Glibc.errno) }
+    let fd = try retrying("signalfd") { signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) }
+    return FileDescriptor(rawValue: fd)
+}
+
+/// Unblocks `signals` again (sigprocmask), e.g. in a child process that should die of SIGTERM.
+public func unblockSignals(_ signals: [Int32]) {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for s in signals { sigaddset(&set, s) }
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+}
+
+/// A non-blocking netlink socket subscribed to the kernel's uevent multicast group 1 (what udev
+/// itself listens to): each read returns one "ACTION@DEVPATH\0KEY=VALUE\0..." message.
+public func ueventSocket() throws(SysError) -> FileDescriptor {
+    let fd = try retrying("socket(AF_NETLINK)") {
+        socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+               NETLINK_KOBJECT_UEVENT)
+    }
+    var addr = sockaddr_nl()
+    addr.nl_family = sa_family_t(AF_NETLINK)
+    addr.nl_groups = 1
+    let r = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+    }
+    if r == -1 {
+        let e = Glibc.errno
+        Glibc.close(fd)
+        throw SysError(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: e)
+    }
+    return FileDescriptor(rawValue: fd)
+}
+
+/// fork(2): 0 in the child, the child's pid in the parent.
+public func forkProcess() throws(SysError) -> Int32 {
+    try retrying("fork") { fork() }
+}
+
+/// setsid(2) (errors ignored: already a session leader is fine).
+public func newSession() { _ = setsid() }
+
+/// _exit(2): ends the process now (no atexit handlers, no stdio flush).
+public func exitImmediately(_ status: Int32) -> Never { _exit(status) }
+
+/// Points descriptors 0, 1 and 2 at /dev/null (a background child must not hold a caller's pipes).
+public func detachStandardStreams() {
+    let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
+    guard null >= 0 else { return }
+    for target: Int32 in 0...2 { _ = dup2(null, target) }
+    if null > 2 { Glibc.close(null) }
+}
+
+/// nanosleep(2) for `seconds` (restarted after signals until the time is up).
+public func sleepFor(_ seconds: Double) {
+    guard seconds > 0 else { return }
+    var req = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    var rem = timespec()
+    while nanosleep(&req, &rem) == -1 && Glibc.errno == EINTR { req = rem }
+}
+
+/// The process id.
+public func processID() -> Int32 { getpid() }
+
+/// Nanoseconds on CLOCK_MONOTONIC.
+public func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}
+
+/// Milliseconds since this process was exec'd, from /proc/self/stat's starttime (clock ticks
+/// since boot, so 10 ms resolution) and CLOCK_BOOTTIME — the same rule as Tests/VM/ref/modeset.c.
+public func millisecondsSinceExec() -> Double? {
+    guard let stat = try? readSmallFile("/proc/self/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After ")": field 3 (state) is fields[0]; starttime is field 22.
+    guard fields.count > 19, let start = Double(fields[19]) else { return nil }
+    var now = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &now)
+    let nowMs = Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+    return nowMs - start * 1e3 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

@@ -1,0 +1,249 @@
+import CKioskSys
+import Glibc
+import KioskDevices
+import KioskRaster
+import KioskSys
+
+/// How to open an fbdev screen.
+public struct FBDevOptions {
+    /// The device, e.g. /dev/fb0.
+    public var path = "/dev/fb0"
+    public var rotation: Rotation?
+    public var scale: Double?
+    public var fractionalScale = false
+    /// Take the VT: graphics mode (the console stops drawing on our framebuffer) and VT_PROCESS.
+    public var vt = true
+    public var log: (String) -> Void = { _ in }
+    public init() {}
+}
+
+/// The fbdev fallback, for boards with no DRM device: /dev/fb0 at 16 or 32 bpp. With a virtual
+/// height of at least twice the visible one (asked for with FBIOPUT_VSCREENINFO when the driver
+/// pans), two buffers: draw into the hidden half, FBIOPAN_DISPLAY to it, FBIO_WAITFORVSYNC.
+/// Otherwise the one buffer is drawn into directly (said so in the log: it may tear).
+public final class FBDevScreen: Screen, ScreenOutput {
+    let kernel: DisplayKernel
+    let options: FBDevOptions
+    let fd: Int32
+    public let path: String
+    let savedVar: fb_var_screeninfo
+    var current: fb_var_screeninfo
+    let memory: UnsafeMutableRawPointer
+    let length: Int
+    /// One surface per buffer (two when panning), panel-sized, stride = line_length.
+    let surfaces: [Surface]
+    var owed: [DamageRegion]
+    var owesEverything: [Bool]
+    var front = 0
+    var waitForVsync = true
+    public let width: Int, height: Int
+    public let preferredFormat: PixelFormat
+    public let transform: DisplayTransform
+    public let scale: Double
+    public private(set) var firstFrameTime: Double?
+    public private(set) var isActive = true
+    var closed = false
+    var signalFD: Int32 = -1
+    var vt: VTSwitcher?
+    var lastFrame: Surface?
+    var pending: ScreenEvents = []
+    public private(set) var presents = 0, pans = 0
+
+    public var outputs: [ScreenOutput] { [self] }
+    public var name: String { String(path.split(separator: "/").last ?? "fb") }
+    public var doubleBuffered: Bool { surfaces.count == 2 }
+
+    public init(options: FBDevOptions, kernel: DisplayKernel = LinuxDisplayKernel()) throws {
+        self.kernel = kernel; self.options = options; path = options.path
+        fd = try kernel.open(options.path, flags: O_RDWR)
+        var mapped: (UnsafeMutableRawPointer, Int)?
+        var changedVar = false
+        var original = fb_var_screeninfo()
+        var v = fb_var_screeninfo(), f = fb_fix_screeninfo()
+        do {
+            try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_VSCREENINFO, "FBIOGET_VSCREENINFO", &v)
+            try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_FSCREENINFO, "FBIOGET_FSCREENINFO", &f)
+            savedVar = v
+            original = v
+            let format = try FBDevScreen.format(v, path: options.path)
+            let yres = Int(v.yres), xres = Int(v.xres)
+            // Ask for a double-height virtual screen if the driver can pan.
+            if Int(v.yres_virtual) < 2 * yres && f.ypanstep > 0 {
+                var want = v
+                want.yres_virtual = UInt32(2 * yres); want.yoffset = 0; want.activate = UInt32(FB_ACTIVATE_NOW)
+                if (try? FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOPUT_VSCREENINFO, "FBIOPUT_VSCREENINFO", &want)) != nil {
+                    changedVar = true
+                    try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_VSCREENINFO, "FBIOGET_VSCREENINFO", &v)
+                    try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_FSCREENINFO, "FBIOGET_FSCREENINFO", &f)
+                }
+            }
+            current = v
+            let pitch = Int(f.line_length)
+            length = Int(f.smem_len)
+            let canPan = (f.ypanstep > 0 || f.ywrapstep > 0) && Int(v.yres_virtual) >= 2 * yres && length >= pitch * 2 * yres
+            let base = try kernel.mmap(fd, length: length, offset: 0)
+            mapped = (base, length)
+            memory = base
+            var s: [Surface] = [try Surface(base: base, width: xres, height: yres, stride: pitch, format: format)]
+            if canPan { s.append(try Surface(base: base + pitch * yres, width: xres, height: yres, stride: pitch, format: format)) }
+            surfaces = s
+            owed = Array(repeating: DamageRegion(), count: s.count)
+            owesEverything = Array(repeating: true, count: s.count)
+            front = canPan ? Int(v.yoffset) / max(1, yres) % 2 : 0
+            preferredFormat = format
+            let rotation = options.rotation ?? .none
+            (width, height) = rotation == .quarter || rotation == .threeQuarters ? (yres, xres) : (xres, yres)
+            transform = DisplayTransform(rotation: rotation, width: width, height: height)
+            let mmW = Int(Int32(bitPattern: v.width)), mmH = Int(Int32(bitPattern: v.height))
+            scale = options.scale ?? deviceScale(width: xres, height: yres, mmWidth: mmW, mmHeight: mmH, fractional: options.fractionalScale)
+            signalFD = try kernel.signalDescriptor([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
+        } catch {
+            if let (p, n) = mapped { kernel.munmap(p, length: n) }
+            if changedVar { _ = try? FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOPUT_VSCREENINFO, "FBIOPUT_VSCREENINFO", &original) }
+            if signalFD >= 0 { kernel.close(signalFD) }
+            kernel.close(fd)
+            throw error
+        }
+        if options.vt, let t = VTSwitcher.take(kernel: kernel, log: options.log) {
+            t.setGraphics(true)
+            vt = t
+        }
+        options.log(doubleBuffered
+            ? "fbdev: \(path) \(Int(v.xres))x\(Int(v.yres)) \(preferredFormat) pitch=\(f.line_length): two buffers, pan-flipped"
+            : "fbdev: \(path) \(Int(v.xres))x\(Int(v.yres)) \(preferredFormat) pitch=\(f.line_length): the driver cannot pan; drawing into the visible buffer (may tear)")
+    }
+
+    static func ioctl<T>(_ k: DisplayKernel, _ fd: Int32, _ req: UInt, _ name: String, _ arg: inout T) throws(SysError) {
+        while true {
+            do {
+                try withUnsafeMutablePointer(to: &arg) { (p) throws(SysError) in try k.ioctl(fd, req, UnsafeMutableRawPointer(p), name: name) }
+                return
+            } catch where error.errno == EINTR || error.errno == EAGAIN { continue }
+        }
+    }
+
+    /// XRGB8888 (32 bpp, R at bit 16) or RGB565 (16 bpp); anything else is refused.
+    static func format(_ v: fb_var_screeninfo, path: String) throws -> PixelFormat {
+        switch v.bits_per_pixel {
+        case 32 where v.red.offset == 16 && v.green.offset == 8 && v.blue.offset == 0: return .xrgb8888
+        case 16 where v.red.offset == 11 && v.red.length == 5 && v.green.offset == 5 && v.green.length == 6 && v.blue.offset == 0:
+            return .rgb565
+        default:
+            throw DisplayError.unsupported("\(path): \(v.bits_per_pixel) bpp with red@\(v.red.offset) green@\(v.green.offset) blue@\(v.blue.offset) " +
+                                           "is not XRGB8888 or RGB565")
+        }
+    }
+
+    // MARK: Display
+
+    public func present(_ frame: Surface, damage: DamageRegion) throws {
+        precondition(frame.width == width && frame.height == height, "frame size differs from the fbdev screen")
+        lastFrame = frame
+        presents += 1
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        let rects = damage.isEmpty ? [full] : damage.clipped(to: full).rects
+        for i in owed.indices { for r in rects { owed[i].add(r) } }
+        guard isActive, !closed else { return }
+        show(frame)
+    }
+
+    func show(_ frame: Surface) {
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        let target = doubleBuffered && firstFrameTime != nil ? 1 - front : front
+        let rects = owesEverything[target] ? [full] : owed[target].rects
+        for r in rects { ScanoutCopy.copy(frame, rect: r, to: surfaces[target], rotation: transform.rotation) }
+        owed[target].removeAll()
+        owesEverything[target] = false
+        if doubleBuffered && (target != front || firstFrameTime == nil) {
+            var v = current
+            v.xoffset = 0
+            v.yoffset = UInt32(target * Int(current.yres))
+            do {
+                try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOPAN_DISPLAY, "FBIOPAN_DISPLAY", &v)
+                current.yoffset = v.yoffset
+                pans += 1
+                front = target
+            } catch {
+                options.log("fbdev: FBIOPAN_DISPLAY failed (\(error))")
+            }
+            if waitForVsync {
+                var zero: UInt32 = 0
+                do { try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIO_WAITFORVSYNC, "FBIO_WAITFORVSYNC", &zero) } catch {
+                    waitForVsync = false
+                    options.log("fbdev: FBIO_WAITFORVSYNC not supported (\(error)); pans are not waited for")
+                }
+            }
+        }
+        if firstFrameTime == nil { firstFrameTime = monotonicSeconds() }
+    }
+
+    // MARK: Screen
+
+    public func wait(timeout: Double?) throws -> ScreenEvents {
+        var events = pending
+        pending = []
+        let deadline = timeout.map { monotonicSeconds() + max(0, $0) }
+        while events.isEmpty {
+            let left = deadline.map { $0 - monotonicSeconds() }
+            if let left, left <= 0 { break }
+            var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            let ms: Int32 = left.map { Int32(min(3_600_000, ($0 * 1000).rounded(.up))) } ?? -1
+            guard try kernel.poll(&fds, timeoutMs: ms) > 0 else { continue }
+            events.formUnion(readSignals())
+        }
+        return events
+    }
+
+    func readSignals() -> ScreenEvents {
+        var events: ScreenEvents = []
+        let size = MemoryLayout<signalfd_siginfo>.size
+        let buf = KernelArray<UInt8>(size * 8, zero: 0)
+        while let n = try? kernel.read(signalFD, into: UnsafeMutableRawBufferPointer(start: buf.pointer, count: buf.count)), n >= size {
+            for k in 0..<(n / size) {
+                switch Int32(UnsafeRawPointer(buf.pointer + k * size).loadUnaligned(as: UInt32.self)) {
+                case SIGUSR1:
+                    guard let vt else { continue }
+                    options.log("VT switch away: not drawing")
+                    isActive = false
+                    vt.acknowledgeRelease()
+                    events.insert(.deactivated)
+                case SIGUSR2:
+                    guard let vt else { continue }
+                    vt.acknowledgeAcquire()
+                    vt.setGraphics(true)
+                    isActive = true
+                    // The console drew over the framebuffer meanwhile: everything is owed.
+                    for i in owesEverything.indices { owesEverything[i] = true }
+                    if let f = lastFrame { show(f) }
+                    options.log("VT switch back: redrawn")
+                    events.insert(.activated)
+                default:
+                    events.insert(.quit)
+                }
+            }
+        }
+        return events
+    }
+
+    public func close(retain: Bool) {
+        guard !closed else { return }
+        closed = true
+        kernel.munmap(memory, length: length)
+        if !retain {
+            var v = savedVar
+            v.activate = UInt32(FB_ACTIVATE_NOW)
+            _ = try? FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOPUT_VSCREENINFO, "FBIOPUT_VSCREENINFO", &v)
+            vt?.setGraphics(false)
+        } else {
+            options.log("retain: last frame left in \(path); the console stays in graphics mode for the next program")
+        }
+        vt?.release()
+        vt = nil
+        if signalFD >= 0 { kernel.close(signalFD); signalFD = -1 }
+        kernel.close(fd)
+    }
+
+    public var summary: String {
+        "presents=\(presents) pans=\(pans) double_buffered=\(doubleBuffered ? "yes" : "no") vsync_wait=\(waitForVsync ? "yes" : "no")"
+    }
+}
