@@ -95,6 +95,20 @@ case $GPU in bochs|virtio|none) ;; *) echo "run-in-vm: --gpu must be bochs, virt
 [ "$OUTPUTS" = 1 ] || [ "$GPU" = virtio ] || { echo "run-in-vm: --outputs needs --gpu virtio" >&2; exit 125; }
 
 "$HERE/prepare.sh" --quiet || { echo "run-in-vm: prepare.sh failed" >&2; exit 125; }
+
+# At most KIOSK_VM_JOBS VMs at once (default 2, one per core of the build machine): test suites
+# run in parallel, and several TCG guests on two cores starve each other into timeouts. The slot
+# is held until this script and everything it started exit; --timeout counts from QEMU's start.
+JOBS=${KIOSK_VM_JOBS:-2}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run-in-vm: KIOSK_VM_JOBS needs a number" >&2; exit 125; }
+while :; do
+  for ((slot = 0; slot < JOBS; slot++)); do
+    exec {SLOTFD}>"$CACHE/vm-slot-$slot.lock"
+    if flock -n "$SLOTFD"; then break 2; fi
+    exec {SLOTFD}>&-
+  done
+  sleep 0.2
+done
 KVER=$(cat "$CACHE/kernel.version")
 KMOD_DIR=$(realpath "$CACHE/kernel-$KVER/lib/modules/$KVER")
 
