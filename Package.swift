@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian packages.
@@ -47,15 +46,15 @@ let package = Package(
         // Board profiles (TOML).
         .target(name: "KioskBoards", dependencies: [
             "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices",
-            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
             "KioskHUD", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
-        // The Swift runtime (and Foundation, which TOMLKit pulls in) linked statically: exec ->
-        // first frame drops from ~15 to ~7 ms on the host and by ~300 ms under QEMU (KioskDRM's header).
+        // The Swift runtime linked statically: exec -> first frame drops by about half on the host
+        // and by ~300 ms under QEMU (KioskDRM's header). ArgumentParser brings FoundationEssentials,
+        // whose static archives need the two helper libraries named here.
         linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
         .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded"]),
 

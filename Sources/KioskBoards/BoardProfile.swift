@@ -1,13 +1,12 @@
 // KioskBoards — board profiles (Boards/*.toml): what a real board needs to start the HUD right
 // (canvas, scale, fonts, colours, timings; later display, rotation, touch calibration and
-// accelerometer mounting). Read with TOMLKit; strict: unknown keys and bad values are errors
-// that name the file, section and key.
+// accelerometer mounting). Read with the small TOML reader in TOML.swift; strict: unknown keys
+// and bad values are errors that name the file, section and key.
 import KioskBehavior
 import KioskDevices
 import KioskHUD
 import KioskRaster
 import KioskText
-import TOMLKit
 
 /// The settings a board starts from (Boards/*.toml): canvas, fonts, colours, timings. Command-line
 /// options override them. Unknown keys are errors, so a typo never passes silently.
@@ -103,8 +102,8 @@ public struct BoardProfile {
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw Error(description: "\(source):\(e.source.begin.line):\(e.source.begin.column): \(e.description)")
+        } catch {
+            throw Error(description: "\(source):\(error.line):\(error.column): \(error.message)")
         }
         var p = BoardProfile()
         var styleHasDepth = false
@@ -269,7 +268,7 @@ public struct BoardProfile {
             Error(description: "\(where_(key)) = \(value): expected \(expected)")
         }
 
-        mutating func value(_ key: String) -> TOMLValueConvertible? {
+        mutating func value(_ key: String) -> TOMLValue? {
             seen.insert(key)
             return table[key]
         }

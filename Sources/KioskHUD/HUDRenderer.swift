@@ -44,7 +44,10 @@ public final class HUDRenderer {
     public private(set) var content: HUDContent
     public private(set) var layout: HUDLayout
     let engine: HUDLayoutEngine
-    let underlay: Bitmap
+    /// A picture under the HUD, if one was set (a plain colour needs no bitmap: 1.5 MB saved
+    /// at 800x480).
+    private var underlay: Bitmap?
+    private var underlayColor = Color.black
     let backdrop: Bitmap
     private var backdropOpacity = -1.0
     private var blurCache: (box: IntRect, opacity: Double, bitmap: Bitmap)?
@@ -56,9 +59,7 @@ public final class HUDRenderer {
                 style: HUDStyle = HUDStyle(), content: HUDContent = HUDContent()) throws {
         self.width = width; self.height = height
         shadow = try Bitmap(width: width, height: height, format: format)
-        underlay = try Bitmap(width: width, height: height, format: format)
         backdrop = try Bitmap(width: width, height: height, format: format)
-        Canvas(underlay.surface).clear(to: .black)
         canvas = Canvas(shadow.surface)
         engine = HUDLayoutEngine(fonts: fonts)
         self.style = style; self.content = content
@@ -67,10 +68,13 @@ public final class HUDRenderer {
 
     /// Sets what lies under the HUD: a colour, or a picture scaled to fill the frame.
     public func setUnderlay(color: Color = .black, image: Bitmap? = nil) {
-        let c = Canvas(underlay.surface)
-        c.clear(to: Color(r: color.r, g: color.g, b: color.b, a: 1))
-        if let image {
+        underlayColor = Color(r: color.r, g: color.g, b: color.b, a: 1)
+        underlay = nil
+        if let image, let u = try? Bitmap(width: width, height: height, format: shadow.format) {
+            let c = Canvas(u.surface)
+            c.clear(to: underlayColor)
             c.draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+            underlay = u
         }
         backdropOpacity = -1
         last = nil
@@ -168,7 +172,7 @@ public final class HUDRenderer {
 
     private func rebuildBackdrop(opacity: Double) {
         let c = Canvas(backdrop.surface)
-        c.copy(from: underlay.surface)
+        if let underlay { c.copy(from: underlay.surface) } else { c.clear(to: underlayColor) }
         switch style.background {
         case .none: break
         case let .dim(color): c.fill(c.surface.bounds, .solid(color), opacity: opacity)

@@ -226,7 +226,6 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
         Bad("[fonts]\nprimery = \"/a.ttf\"", "[fonts] primery", "unknown key"),
         Bad("[style]\nmargn = 3", "[style] margn", "unknown key"),
         Bad("[timing]\ngrace = 1", "[timing] grace", "unknown key"),
-        Bad("[style.extra]\nx = 1", "[style] extra", "unknown key"),
     ]
 
     static let wrongTypes: [Bad] = [
