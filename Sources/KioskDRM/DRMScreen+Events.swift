@@ -35,7 +35,7 @@ extension DRMScreen {
                 t = min(t ?? DRMScreen.flipTimeout, max(0, oldest + DRMScreen.flipTimeout - now))
             }
             expireFlips()
-            events.formUnion(try pump(timeout: t))
+            events.formUnion(try pump(timeout: t, watch: true))
             polled = true
             expireFlips()
             if !isActive && vt?.released != true && monotonicSeconds() - lastMasterAttempt >= DRMScreen.masterRetry {
@@ -69,19 +69,23 @@ extension DRMScreen {
     }
 
     /// One poll over the card, signals, uevents; handles what is readable.
-    func pump(timeout: Double?) throws -> ScreenEvents {
+    /// `watch`: also poll `watchedDescriptors` (only `wait` does: they stay readable until their
+    /// owner reads them).
+    func pump(timeout: Double?, watch: Bool = false) throws -> ScreenEvents {
         var events = deferred
         deferred = []
         if !events.isEmpty { return events }
         var fds = [pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)]
         if signalFD >= 0 { fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)) }
         if ueventFD >= 0 { fds.append(pollfd(fd: ueventFD, events: Int16(POLLIN), revents: 0)) }
+        if watch { for fd in watchedDescriptors where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
         let ms: Int32 = timeout.map { Int32(min(max(0, ($0 * 1000).rounded(.up)), 3_600_000)) } ?? -1
         guard try card.kernel.poll(&fds, timeoutMs: ms) > 0 else { return events }
         for p in fds where p.revents != 0 {
             if p.fd == card.fd { events.formUnion(try dispatchDRMEvents()) }
             if p.fd == signalFD { events.formUnion(readSignals()) }
             if p.fd == ueventFD { events.formUnion(readUevents()) }
+            if watch && watchedDescriptors.contains(p.fd) { events.insert(.input) }
         }
         return events
     }

@@ -84,6 +84,8 @@ public final class DRMScreen: Screen {
     var originalCRTCs: [UInt32: CRTCInfo] = [:]
     /// Events noticed while pumping inside `present`, for the next `wait`.
     var deferred: ScreenEvents = []
+    /// Extra descriptors `wait` polls (`Screen.watchedDescriptors`).
+    public var watchedDescriptors: [Int32] = []
     // Counters
     public internal(set) var flipsCompleted = 0
     public internal(set) var flipTimeouts = 0

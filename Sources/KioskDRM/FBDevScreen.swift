@@ -44,6 +44,8 @@ public final class FBDevScreen: Screen, ScreenOutput {
     public private(set) var isActive = true
     var closed = false
     var signalFD: Int32 = -1
+    /// Extra descriptors `wait` polls (`Screen.watchedDescriptors`).
+    public var watchedDescriptors: [Int32] = []
     var vt: VTSwitcher?
     var lastFrame: Surface?
     var pending: ScreenEvents = []
@@ -187,9 +189,11 @@ public final class FBDevScreen: Screen, ScreenOutput {
             let left = deadline.map { $0 - monotonicSeconds() }
             if let left, left <= 0 { break }
             var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            for fd in watchedDescriptors where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             let ms: Int32 = left.map { Int32(min(3_600_000, ($0 * 1000).rounded(.up))) } ?? -1
             guard try kernel.poll(&fds, timeoutMs: ms) > 0 else { continue }
-            events.formUnion(readSignals())
+            if fds[0].revents != 0 { events.formUnion(readSignals()) }
+            if fds.dropFirst().contains(where: { $0.revents != 0 }) { events.insert(.input) }
         }
         return events
     }

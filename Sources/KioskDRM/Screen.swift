@@ -15,6 +15,8 @@ public struct ScreenEvents: OptionSet, Sendable {
     public static let deactivated = ScreenEvents(rawValue: 8)
     /// At least one page flip completed.
     public static let flipped = ScreenEvents(rawValue: 16)
+    /// One of the `watchedDescriptors` is readable (e.g. libinput has events to dispatch).
+    public static let input = ScreenEvents(rawValue: 32)
 }
 
 /// One picture on the screen: a `Display` with its own size, rotation and suggested scale. A DRM
@@ -38,6 +40,10 @@ public protocol Screen: AnyObject {
     /// and VT events, handling them. Returns early, when drawing is flip-paced, once every
     /// pending flip has completed and less than one frame interval is left.
     func wait(timeout: Double?) throws -> ScreenEvents
+    /// More descriptors for `wait` to poll with its own (e.g. libinput's): when one is readable,
+    /// `wait` returns `.input` at once without reading it. Polled by `wait` only (not while a
+    /// present waits for a flip), so a readable one never makes a busy loop elsewhere.
+    var watchedDescriptors: [Int32] { get set }
     /// Stops: `retain` leaves the last frame on screen, else what was there before comes back.
     func close(retain: Bool)
     /// Counters for the log, e.g. "flips=120 presents=121".

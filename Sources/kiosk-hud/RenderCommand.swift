@@ -167,6 +167,12 @@ struct RenderCommand: ParsableCommand {
     var phase: Int = 0
     @Option(name: .shortAndLong, help: "Output PNG.")
     var out: String
+    @Flag(help: "Draw the button pressed (tests: what show draws while a finger is on it).")
+    var pressed = false
+    @Option(help: ArgumentHelp("Bezel moved by the tilt effect, in pixels (tests).", valueName: "DX,DY"))
+    var motionOffset: String?
+    @Flag(help: "Print the bezel's and the button's rectangles in pixels on stdout: \"bezel X Y W H\", \"button X Y W H\".")
+    var printLayout = false
 
     func run() throws {
         let fonts: FontLibrary
@@ -191,7 +197,21 @@ struct RenderCommand: ParsableCommand {
                                 style: profile.style, content: content)
         } catch { throw ValidationError("\(error)") }
         r.setUnderlay(color: profile.underlayColor, image: underlay)
-        r.render(HUDFrameState(progress: content.progress, spinnerPhase: ((phase % 12) + 12) % 12))
+        var motion = (0.0, 0.0)
+        if let motionOffset {
+            let parts = motionOffset.split(separator: ",").map { Double($0.trimmingSpaces()) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                throw ValidationError("--motion-offset \(motionOffset): expected DX,DY in pixels")
+            }
+            motion = (x, y)
+        }
+        if printLayout {
+            func line(_ name: String, _ r: Rect) { print("\(name) \(r.x) \(r.y) \(r.width) \(r.height)") }
+            line("bezel", r.layout.bezel)
+            if let b = r.layout.button { line("button", b) }
+        }
+        r.render(HUDFrameState(progress: content.progress, spinnerPhase: ((phase % 12) + 12) % 12,
+                               motionX: motion.0, motionY: motion.1, buttonPressed: pressed))
         try writePNG(r.shadow, to: out)
     }
 }

@@ -5,6 +5,8 @@ import KioskDevices
 import KioskDRM
 import KioskEmbedded
 import KioskHUD
+import KioskIIO
+import KioskInput
 import KioskPNG
 import KioskRaster
 import KioskSys
@@ -23,9 +25,27 @@ struct ShowCommand: ParsableCommand {
         from the panel's physical size (~135 DPI target, like Plymouth). Log lines go to stderr; \
         "first-frame exec_ms=" is exec -> first frame on screen (KIOSK_EXEC_T0_NS=<CLOCK_MONOTONIC \
         ns at spawn> makes it exact; else /proc/self/stat, 10 ms resolution).
+
+        Input (libinput: touch, mouse, keys) and the tilt effect start after the first frame. \
+        Touch and pointer positions are mapped onto the first output's picture (its rotation); \
+        --touch-matrix, the board profile's [touch] matrix and udev's LIBINPUT_CALIBRATION_MATRIX \
+        calibrate. The board profile's [touch] keys press the button. No input devices or no \
+        udev is not an error (one log line; --no-input: none). The tilt: the board profile's \
+        [motion] and the tilt options (as for `kiosk-hud tilt`); the display's rotation applies.
+
+        Exit codes: 0 normal end (--duration, SIGINT/SIGTERM/SIGHUP, or --on-button hide once \
+        the HUD is hidden); 1 error; 10 the button was pressed (--on-button exit); 11 a tap \
+        outside the bezel (--on-tap-outside exit); 64 bad options. The display is restored (or \
+        retained with --retain) the same way for each.
         """)
 
     @OptionGroup var hud: HUDOptions
+    @OptionGroup(title: "Input") var input: TouchOptions
+    @OptionGroup(title: "Tilt") var motion: MotionOptions
+    @Option(help: ArgumentHelp("When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given).", valueName: "action"))
+    var onButton: String?
+    @Option(help: ArgumentHelp("On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none).", valueName: "action"))
+    var onTapOutside: String?
     @Option(help: "DRM card (default: the first /dev/dri/card* with dumb buffers).")
     var card: String?
     @Option(name: .customLong("connector"), help: "Only this connector (e.g. HDMI-A-1); repeatable.")
@@ -60,6 +80,16 @@ struct ShowCommand: ParsableCommand {
         if benchCopy { try runCopyBench(); return }
         guard duration.map({ $0.isFinite && $0 >= 0 }) ?? true else { throw ValidationError("--duration: expected seconds ≥ 0") }
         let (profile, content, underlay) = try hud.resolve()
+        let buttonAction = try onButton.map { a -> String in
+            guard ["exit", "hide", "none"].contains(a) else { throw ValidationError("--on-button \(a): expected exit, hide or none") }
+            return a
+        } ?? (content.showsButton ? "exit" : "none")
+        let outsideAction = try onTapOutside.map { a -> String in
+            guard ["exit", "none"].contains(a) else { throw ValidationError("--on-tap-outside \(a): expected exit or none") }
+            return a
+        } ?? (profile.touch.tapOutside ? "exit" : "none")
+        // The input options checked now (cheap); libinput starts after the first frame.
+        _ = try input.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
         // Command-line options override the board profile's [display].
         let rotation = try rotate.map { d -> Rotation in
             guard let r = Rotation(rawValue: d) else { throw ValidationError("--rotate \(d): expected 0, 90, 180 or 270") }
@@ -80,6 +110,14 @@ struct ShowCommand: ParsableCommand {
             throw ShowError("cannot open the display: \(error)")
         }
         let clock = SystemClock()
+        let displayRotation = rotation ?? screen.outputs.first?.transform.rotation ?? .none
+        let motionSetup: MotionSetup
+        do { motionSetup = try motion.resolve(profile: profile, rotation: displayRotation) } catch {
+            screen.close(retain: false); throw error
+        }
+        /// Why show ends early: 10 button, 11 tap outside, 0 hidden after --on-button hide.
+        var exitCode: Int32?
+        var hiding = false
         var huds: [ObjectIdentifier: HUD] = [:]
         func sync() throws {
             var live = Set<ObjectIdentifier>()
@@ -89,15 +127,42 @@ struct ShowCommand: ParsableCommand {
                 guard huds[id] == nil else { continue }
                 var style = profile.style
                 style.scale = scaleOverride ?? o.scale
+                style.motionDepth = motionSetup.depth
                 let h: HUD
                 do {
                     h = try HUD(display: o, clock: clock, fonts: fonts, style: style, content: content, config: profile.timing)
                 } catch { throw ShowError("\(o.name): cannot lay out the HUD at \(o.width)x\(o.height): \(error)") }
                 h.renderer.setUnderlay(color: profile.underlayColor, image: underlay)
+                var bc = h.buttonConfig
+                bc.activationKeys = Set(profile.touch.keys)
+                bc.tapOutside = profile.touch.tapOutside || outsideAction == "exit"
+                h.buttonConfig = bc
+                h.onButton = {
+                    switch buttonAction {
+                    case "exit": if exitCode == nil { exitCode = 10 }
+                    case "hide":
+                        guard !hiding else { return }
+                        hiding = true
+                        showLog("button: hiding")
+                        for x in huds.values { x.hide(animated: true) }
+                    default: break
+                    }
+                }
+                h.onTapOutside = { if outsideAction == "exit", exitCode == nil { exitCode = 11 } }
                 h.show(animated: animate)
+                if hiding { h.hide(animated: false) }
                 huds[id] = h
             }
             for id in huds.keys where !live.contains(id) { huds[id] = nil }
+        }
+
+        /// The HUD the input goes to: the first output's.
+        func primary() -> HUD? { screen.outputs.first.flatMap { huds[ObjectIdentifier($0)] } }
+        var source: LibinputSource?
+        var tilt: (tracker: TiltTracker, source: IIOMotionSource, setup: MotionSetup)?
+        defer {
+            source?.close()
+            tilt?.source.stop()
         }
 
         var failure: Error?
@@ -107,6 +172,21 @@ struct ShowCommand: ParsableCommand {
             var firstLogged = false
             loop: while true {
                 var next: Seconds?
+                if let src = source {
+                    do { try src.dispatch() } catch {
+                        showLog("input: \(error); going on without input")
+                        src.close(); source = nil; screen.watchedDescriptors = []
+                    }
+                    // Drained even while another program has the display; the HUD takes them only when on screen.
+                    let events = src.events(until: clock.now)
+                    if !events.isEmpty, screen.isActive, let h = primary() { h.handle(events) }
+                }
+                if let tilt {
+                    let now = clock.now
+                    let t = tilt.tracker.update(at: now)
+                    for h in huds.values { h.setMotion(x: t.x, y: t.y) }
+                    next = now + (tilt.tracker.isMoving(at: now) ? 1.0 / 60 : tilt.setup.sampler.period)
+                }
                 if screen.isActive {
                     for o in screen.outputs {
                         guard let h = huds[ObjectIdentifier(o)] else { continue }
@@ -117,7 +197,15 @@ struct ShowCommand: ParsableCommand {
                     firstLogged = true
                     logFirstFrame(at: t, mainStart: mainStart)
                     if let dir = offscreen, dir != "-", let o = screen.outputs.first as? OffscreenOutput { try o.write(to: dir + "/first.png") }
+                    // Off the path to the first frame: input and the tilt.
+                    source = startInput()
+                    do { tilt = try motion.start(profile: profile, rotation: displayRotation, clock: clock, log: { showLog($0) }) } catch {
+                        showLog("tilt: \(error); going on without it")
+                    }
+                    if tilt != nil { next = clock.now }
                 }
+                if exitCode != nil { break loop }
+                if hiding, !huds.values.contains(where: \.isVisible) { exitCode = 0; break loop }
                 let now = monotonicSeconds()
                 if let end, now >= end { break }
                 var timeout = next.map { max(0, $0 - clock.now) }
@@ -127,15 +215,38 @@ struct ShowCommand: ParsableCommand {
                 if events.contains(.outputsChanged) {
                     try sync()
                     showLog("outputs: " + screen.outputs.map { "\($0.name) \($0.width)x\($0.height)" }.joined(separator: ", "))
+                    if let src = source, let o = screen.outputs.first { src.transform = o.transform }
                 }
             }
         } catch {
             failure = error
         }
         if let dir = offscreen, dir != "-", let o = screen.outputs.first as? OffscreenOutput { try? o.write(to: dir + "/last.png") }
+        source?.close(); source = nil
+        tilt?.source.stop(); tilt = nil
         screen.close(retain: retain)
-        showLog("done " + screen.summary)
+        showLog("done " + screen.summary + (exitCode.map { " exit=\($0)" } ?? ""))
         if let failure { throw ShowError("\(failure)") }
+        if let exitCode, exitCode != 0 { throw ExitCode(exitCode) }
+
+        /// libinput on the first output's picture, its descriptor in the screen's poll; nil (one
+        /// log line) when it cannot start or --no-input.
+        func startInput() -> LibinputSource? {
+            guard !input.noInput, let o = screen.outputs.first else { return nil }
+            do {
+                var opts = try input.libinputOptions(transform: o.transform, output: o.name, profile: profile.touch, log: { showLog($0) })
+                opts.clock = clock
+                let s = try LibinputSource(options: opts)
+                s.align(to: clock)
+                screen.watchedDescriptors = [s.fileDescriptor]
+                showLog("input: listening on \(input.inputs.isEmpty ? input.seat : input.inputs.joined(separator: " ")) " +
+                        "(\(s.devices.count) device(s)); picture \(o.transform.width)x\(o.transform.height) rotation=\(o.transform.rotation.rawValue)")
+                return s
+            } catch {
+                showLog("input: cannot start (\(error)); going on without input")
+                return nil
+            }
+        }
     }
 
     func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
@@ -237,6 +348,7 @@ func fmt(_ v: Double) -> String {
 final class OffscreenScreen: Screen {
     let output: OffscreenOutput
     let signalFD: FileDescriptor?
+    var watchedDescriptors: [Int32] = []
     var outputs: [ScreenOutput] { [output] }
     var isActive: Bool { true }
 
@@ -246,9 +358,14 @@ final class OffscreenScreen: Screen {
     }
 
     func wait(timeout: Double?) throws -> ScreenEvents {
-        var fds = signalFD.map { [pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0)] } ?? []
+        var fds = watchedDescriptors.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let watched = fds.count
+        if let s = signalFD { fds.append(pollfd(fd: s.rawValue, events: Int16(POLLIN), revents: 0)) }
         let ms: Int32 = timeout.map { Int32(min(3_600_000, ($0 * 1000).rounded(.up))) } ?? -1
-        return try poll(&fds, timeoutMs: ms) > 0 ? .quit : []
+        guard try poll(&fds, timeoutMs: ms) > 0 else { return [] }
+        var events: ScreenEvents = fds[..<watched].contains { $0.revents != 0 } ? .input : []
+        if fds[watched...].contains(where: { $0.revents != 0 }) { events.insert(.quit) }
+        return events
     }
 
     func close(retain: Bool) { try? signalFD?.close() }

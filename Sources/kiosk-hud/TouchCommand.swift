@@ -23,20 +23,13 @@ struct TouchCommand: ParsableCommand {
         than --output are ignored.
         """)
 
-    @Option(help: "udev seat (hotplug).")
-    var seat = "seat0"
-    @Option(name: .customLong("input"), help: ArgumentHelp("A device node instead of the seat; repeatable.", valueName: "/dev/input/eventN"))
-    var inputs: [String] = []
+    @OptionGroup var input: TouchOptions
     @Option(help: ArgumentHelp("Panel size in pixels (the display mode, before rotation).", valueName: "WxH"))
     var size: String?
     @Option(help: "Display rotation: 0, 90, 180 or 270 (clockwise).")
     var rotate = 0
-    @Option(name: .customLong("touch-matrix"), help: ArgumentHelp("Calibration matrix for touch devices.", valueName: "a,b,c,d,e,f"))
-    var touchMatrix: String?
     @Option(help: ArgumentHelp("The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default).", valueName: "NAME"))
     var output: String?
-    @Option(name: .customLong("bind-touch"), help: ArgumentHelp("Bind a touch device to an output; repeatable.", valueName: "DEVICE=OUTPUT"))
-    var bindings: [String] = []
     @Option(help: "Stop after this many events (exit 1 if --timeout comes first).")
     var count: Int?
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "s"))
@@ -49,17 +42,11 @@ struct TouchCommand: ParsableCommand {
         if let count, count < 1 { throw ValidationError("--count \(count): expected ≥ 1") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): expected seconds > 0") }
         let (pw, ph, sizeSource) = try panelSize()
-        var options = LibinputOptions(transform: DisplayTransform(
+        if input.noInput { throw ValidationError("--no-input: touch has nothing to do without input") }
+        let options = try input.libinputOptions(transform: DisplayTransform(
             rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
-            height: rotation == .none || rotation == .half ? ph : pw))
-        options.backend = inputs.isEmpty ? .udev(seat: seat) : .path(inputs)
-        options.output = output
-        do {
-            options.calibration = try touchMatrix.map { text throws(CalibrationMatrix.ParseError) in try CalibrationMatrix(parsing: text) }
-            options.bindings = try bindings.map { text throws(LibinputError) in try TouchBinding(parsing: text) }
-        } catch let e as CalibrationMatrix.ParseError { throw ValidationError(e.description) }
-        catch let e as LibinputError { throw ValidationError(e.description) }
-        options.log = { say($0, to: 2) }
+            height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { say($0, to: 2) })
+        let inputs = input.inputs, seat = input.seat
 
         let signals = try signalDescriptor([SIGINT, SIGTERM])
         defer { try? signals.close() }
