@@ -48,7 +48,10 @@ public final class HUDRenderer {
     /// at 800x480).
     private var underlay: Bitmap?
     private var underlayColor = Color.black
-    let backdrop: Bitmap
+    /// Underlay + background at the current opacity, when that is not one plain colour (a
+    /// gradient, or a picture underneath); otherwise `backdropColor` and no bitmap at all.
+    private var backdrop: Bitmap?
+    private var backdropColor: Color?
     private var backdropOpacity = -1.0
     private var blurCache: (box: IntRect, opacity: Double, bitmap: Bitmap)?
     private var last: HUDFrameState?
@@ -59,7 +62,6 @@ public final class HUDRenderer {
                 style: HUDStyle = HUDStyle(), content: HUDContent = HUDContent()) throws {
         self.width = width; self.height = height
         shadow = try Bitmap(width: width, height: height, format: format)
-        backdrop = try Bitmap(width: width, height: height, format: format)
         canvas = Canvas(shadow.surface)
         engine = HUDLayoutEngine(fonts: fonts)
         self.style = style; self.content = content
@@ -107,7 +109,7 @@ public final class HUDRenderer {
         if bgOpacity != backdropOpacity { rebuildBackdrop(opacity: bgOpacity) }
         for r in damage.rects {
             canvas.withClip(r) {
-                canvas.copy(from: backdrop.surface, rect: r)
+                if let b = backdrop { canvas.copy(from: b.surface, rect: r) } else { canvas.clear(r, to: backdropColor ?? .black) }
                 drawBezel(state)
             }
         }
@@ -171,6 +173,23 @@ public final class HUDRenderer {
     // MARK: Drawing
 
     private func rebuildBackdrop(opacity: Double) {
+        backdropOpacity = opacity
+        blurCache = nil
+        // One plain colour: the underlay's, with a dim over it (blended by the same SrcOver as
+        // everything else, on one pixel).
+        if underlay == nil, style.background != .gradient, let px = try? Bitmap(width: 1, height: 1, format: shadow.format) {
+            let c = Canvas(px.surface)
+            c.clear(to: underlayColor)
+            if case let .dim(color) = style.background { c.fill(px.surface.bounds, .solid(color), opacity: opacity) }
+            let p = px.surface.pixel(x: 0, y: 0)
+            backdropColor = Color(r: Double((p >> 16) & 0xFF) / 255, g: Double((p >> 8) & 0xFF) / 255,
+                                  b: Double(p & 0xFF) / 255)
+            backdrop = nil
+            return
+        }
+        backdropColor = nil
+        if backdrop == nil { backdrop = try? Bitmap(width: width, height: height, format: shadow.format) }
+        guard let backdrop else { return }
         let c = Canvas(backdrop.surface)
         if let underlay { c.copy(from: underlay.surface) } else { c.clear(to: underlayColor) }
         switch style.background {
@@ -182,8 +201,6 @@ public final class HUDRenderer {
                                    stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
             c.fill(c.surface.bounds, .radial(g), opacity: opacity)
         }
-        backdropOpacity = opacity
-        blurCache = nil
     }
 
     private func drawBezel(_ s: HUDFrameState) {
@@ -260,6 +277,8 @@ public final class HUDRenderer {
     }
 
     private func blurredBackdrop(_ box: IntRect, radius: Int) -> Bitmap? {
+        // A plain-colour backdrop blurs to itself, and it is already under the bezel.
+        guard let backdrop else { return nil }
         let clipped = box.intersection(backdrop.surface.bounds)
         guard !clipped.isEmpty else { return nil }
         if let c = blurCache, c.box == clipped, c.opacity == backdropOpacity { return c.bitmap }
