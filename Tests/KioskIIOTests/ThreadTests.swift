@@ -16,6 +16,8 @@ import Testing
         let source = try IIOMotionSource.start(settings: .init(root: fs.root, rate: 50, retryInterval: 0.2), clock: clock, log: log.sink)
         defer { source.stop() }
         let tracker = TiltTracker(source: source, config: .init(timeConstant: 0.05))
+        // Generous limits: under a loaded machine (the VM suites run beside this one) the
+        // sampler thread may wait long for a core; what matters is that it gets there.
         func until(_ seconds: Double, _ done: () -> Bool) async throws -> Bool {
             let end = clock.now + seconds
             while clock.now < end {
@@ -25,7 +27,7 @@ import Testing
             }
             return false
         }
-        #expect(try await until(5) { tracker.offset(at: clock.now, depth: 10) == (10, 0) })
+        #expect(try await until(30) { tracker.offset(at: clock.now, depth: 10) == (10, 0) })
         // Rate over the time that really passed (a loaded machine oversleeps).
         let n0 = source.stats.samples, t0 = clock.now
         try await Task.sleep(for: .milliseconds(500))
@@ -33,11 +35,11 @@ import Testing
         #expect(perSecond > 5 && perSecond < 60, "\(perSecond) samples/s at 50 Hz")
         // Gone: eases back to centre.
         fs.removeDevice(0)
-        #expect(try await until(5) { tracker.offset(at: clock.now, depth: 10) == (0, 0) && !tracker.isMoving(at: clock.now) })
+        #expect(try await until(30) { tracker.offset(at: clock.now, depth: 10) == (0, 0) && !tracker.isMoving(at: clock.now) })
         #expect(log.count(containing: "lost") == 1)
         // Back: tracks again.
         fs.addAccelerometer(0, raw: rawCounts(right: -60))
-        #expect(try await until(5) { tracker.offset(at: clock.now, depth: 10) == (-10, 0) })
+        #expect(try await until(30) { tracker.offset(at: clock.now, depth: 10) == (-10, 0) })
         // Stopped: no more samples.
         source.stop()
         try await Task.sleep(for: .milliseconds(300))
