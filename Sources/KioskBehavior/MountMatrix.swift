@@ -55,7 +55,7 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
             for f in fields {
                 let t = f.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
                 let s = String(t)
-                guard isDecimalNumber(s), let v = Double(s), v.isFinite else {
+                guard let v = parseDecimalNumber(s) else {
                     throw fail("\"\(s)\" in row \(i + 1) is not a decimal number")
                 }
                 entries.append(v)
@@ -84,9 +84,11 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?` — what the kernel and hwdb write,
-/// and nothing `Double.init` also takes (`nan`, `inf`, hex).
-private func isDecimalNumber(_ s: String) -> Bool {
+/// A finite decimal number as the kernel, sysfs and hwdb write them:
+/// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?` — and nothing else that
+/// `Double.init` would also take (`nan`, `inf`, hex). Shared by the mount-matrix parser and the
+/// IIO attribute reader.
+public func parseDecimalNumber(_ s: String) -> Double? {
     var u = Substring(s).utf8[...]
     func digits() -> Int {
         let n = u.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
@@ -96,11 +98,12 @@ private func isDecimalNumber(_ s: String) -> Bool {
     if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
     var mantissa = digits()
     if u.first == 0x2E { u = u.dropFirst(); mantissa += digits() }
-    guard mantissa > 0 else { return false }
+    guard mantissa > 0 else { return nil }
     if let c = u.first, c == 0x65 || c == 0x45 {
         u = u.dropFirst()
         if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
-        guard digits() > 0 else { return false }
+        guard digits() > 0 else { return nil }
     }
-    return u.isEmpty
+    guard u.isEmpty, let v = Double(s), v.isFinite else { return nil }
+    return v
 }

@@ -72,5 +72,5 @@
 //     Debug build (what `swift test` runs): ≈ 13–15×.
 //   RSS at 800x480, two scanout buffers, in the VM (release): 19.7 MB = 5.9 MB anonymous (the
 //     renderer's shadow, underlay and backdrop: 4.6 MB) + 13.9 MB file-backed code (the static
-//     Swift runtime, Foundation via TOMLKit, libinput/glib); the dumb-buffer mappings are not in
+//     Swift runtime, libinput/glib; Foundation via TOMLKit then, since replaced by our own TOML reader); the dumb-buffer mappings are not in
 //     RSS (PFN maps). Goal ≤ 12 MB: missed by the binary's code, not by the display.

@@ -1,6 +1,7 @@
 // Reading and parsing sysfs attribute text, strictly: a value is the whole file bar one trailing
 // newline (and surrounding blanks); anything else is garbage.
 import Glibc
+import KioskBehavior
 import KioskSys
 
 /// The text of an attribute with surrounding blanks and newlines removed; nil if it cannot be read
@@ -23,27 +24,8 @@ func trimmed<S: StringProtocol>(_ s: S) -> String {
     return String(sub)
 }
 
-/// A decimal number as IIO writes scales, offsets and frequencies: `[+-]?digits[.digits]` with an
-/// optional exponent. No `nan`, `inf` or hex (which `Double.init` would take).
-func parseDecimal(_ s: String) -> Double? {
-    var u = Substring(s).utf8[...]
-    func digits() -> Int {
-        let n = u.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
-        u = u.dropFirst(n)
-        return n
-    }
-    if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
-    var mantissa = digits()
-    if u.first == 0x2E { u = u.dropFirst(); mantissa += digits() }
-    guard mantissa > 0 else { return nil }
-    if let c = u.first, c == 0x65 || c == 0x45 {
-        u = u.dropFirst()
-        if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
-        guard digits() > 0 else { return nil }
-    }
-    guard u.isEmpty, let v = Double(s), v.isFinite else { return nil }
-    return v
-}
+/// A decimal number as IIO writes scales, offsets and frequencies (KioskBehavior's strict reader).
+func parseDecimal(_ s: String) -> Double? { parseDecimalNumber(s) }
 
 /// An integer from raw bytes as an `_raw` attribute holds it: optional blanks, an optional sign,
 /// 1–18 digits, optional trailing blanks/newline. Parsed without allocating.
