@@ -62,6 +62,9 @@
 //     KIOSK_HUD_BINARY=<release build>; the test takes CLOCK_MONOTONIC before posix_spawn):
 //     release 10.6 ms median, 10.2 ms min (goal ≤ 10 ms; a static Swift hello costs ~2 ms of it),
 //     main → frame 4.3 ms; the same objects linked dynamically: 21.7 ms. Debug build: ~50 ms.
+//     After board profiles stopped linking Foundation (TOMLKit) and the renderer stopped keeping
+//     plain-colour underlay/backdrop bitmaps: 8.6 ms median, 8.3 ms min on a quiet machine
+//     (10–12 ms while other builds run); main → frame 2.3–2.9 ms.
 //     perf: ArgumentParser's parse (before `run`) ≈ 1/3 of the time after exec, the renderer's
 //     three zero-filled full-frame bitmaps ≈ 1/4.
 //   exec → first frame on screen in the VM, ratio to Tests/VM/ref/modeset.c in the same boot
@@ -73,4 +76,7 @@
 //   RSS at 800x480, two scanout buffers, in the VM (release): 19.7 MB = 5.9 MB anonymous (the
 //     renderer's shadow, underlay and backdrop: 4.6 MB) + 13.9 MB file-backed code (the static
 //     Swift runtime, libinput/glib; Foundation via TOMLKit then, since replaced by our own TOML reader); the dumb-buffer mappings are not in
-//     RSS (PFN maps). Goal ≤ 12 MB: missed by the binary's code, not by the display.
+//     RSS (PFN maps). Goal ≤ 12 MB: missed by the binary's code, not by the display. After the
+//     changes above: 18.9 MB in the VM with the debug build (anonymous 3.2 MB, file-backed
+//     15.7 MB); on the host, release, offscreen: 17.8 MB, of which 8.0 MB the binary's own
+//     pages, 3.3 MB anonymous, and libc, libstdc++, freetype, glib/gobject (libwacom) the rest.
