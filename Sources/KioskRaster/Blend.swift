@@ -120,22 +120,6 @@ struct Row32 {
         Blend.overSpan(p + x, p + x, count, s, opaqueOr: opaqueOr)
     }
 
-    /// Like `fill`, with the source scaled by a per-pixel coverage mask.
-    @inlinable func fill(_ x: Int, mask: UnsafePointer<UInt8>, _ count: Int, _ s: UInt32) {
-        let sa = s >> 24
-        for i in 0..<count {
-            let m = UInt32(mask[i])
-            if m == 0 { continue }
-            if m == 255 {
-                let d = p[x &+ i]
-                p[x &+ i] = (sa == 255 ? s : s &+ Blend.mul4(d, 255 &- sa)) | opaqueOr
-            } else {
-                let sm = Blend.mul4(s, m)
-                p[x &+ i] = (sm &+ Blend.mul4(p[x &+ i], 255 &- (sm >> 24))) | opaqueOr
-            }
-        }
-    }
-
     /// Per-pixel premultiplied sources `src[0..<count]`, scaled by a constant coverage.
     @inlinable func blend(_ x: Int, src: UnsafePointer<UInt32>, _ count: Int, coverage cov: UInt32) {
         if cov == 255 {

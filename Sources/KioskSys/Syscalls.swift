@@ -103,14 +103,17 @@ public func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> In
     return Int(n)
 }
 
-/// The whole of a small text file (sysfs attributes), or a SysError naming the path.
+/// The whole of a small text file (sysfs attributes, board profiles), or a SysError naming the
+/// path; a file of `limit` bytes or more is refused (EFBIG), never silently cut.
 public func readSmallFile(_ path: String, limit: Int = 4096) throws(SysError) -> String {
     let fd = try FileDescriptor.open(path, O_RDONLY)
     defer { try? fd.close() }
     var buf = [UInt8](repeating: 0, count: limit)
     let r: Result<Int, SysError> = buf.withUnsafeMutableBytes { b in Result { () throws(SysError) in try fd.pread(into: b, at: 0) } }
     switch r {
-    case let .success(n): return String(decoding: buf[0..<n], as: UTF8.self)
+    case let .success(n):
+        if n == limit { throw SysError(call: "read", errno: EFBIG, target: path) }
+        return String(decoding: buf[0..<n], as: UTF8.self)
     case let .failure(e): throw SysError(call: e.call, errno: e.errno, target: path)
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Glibc
 import KioskBoards
 import KioskHUD
 import KioskPNG
 import KioskRaster
+import KioskSys
 import KioskText
 
 /// Options that describe a HUD, shared by the commands that show one.
@@ -47,7 +47,10 @@ struct HUDOptions: ParsableArguments {
     func resolve() throws -> (BoardProfile, HUDContent, underlay: Bitmap?) {
         var p: BoardProfile
         if let board {
-            guard let text = readTextFile(board) else { throw ValidationError("cannot read board profile \(board): \(errnoText())") }
+            let text: String
+            do { text = try readSmallFile(board, limit: 1 << 20) } catch {
+                throw ValidationError("cannot read board profile: \(error)")
+            }
             do { p = try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error {
                 throw ValidationError(e.description)
             }
@@ -133,21 +136,6 @@ func writePNG(_ bitmap: Bitmap, to path: String) throws {
         throw ValidationError("cannot write \(path): \(error)")
     }
 }
-
-func readTextFile(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n > 0 { bytes.append(contentsOf: buf[0..<n]) }
-        if n < buf.count { break }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-func errnoText() -> String { String(cString: strerror(errno)) }
 
 extension Substring {
     func trimmingSpaces() -> String { String(String(drop { $0 == " " }.reversed()).drop { $0 == " " }.reversed()) }
