@@ -32,8 +32,8 @@
 //   reports not delivering, and the tilt eases back to centre like on a failure.
 // * `TiltTracker` feeds the samples through `KioskBehavior.TiltFilter` (tilt angles, dead zone
 //   with hysteresis, rotation, low-pass, ease back) and gives HUD.setMotion its −1…1.
-// * System calls go through KioskSys; the only other libc use is pthread_create and poll-as-sleep
-//   (SamplerThread.swift). No Foundation.
+// * System calls and the thread go through KioskSys (poll-as-sleep in SamplerThread.swift).
+//   No Foundation.
 //
 // Measurements (2-core host shared with other builds, debug build; Tests/KioskIIOTests/
 // Measurements.swift prints them):

@@ -30,7 +30,7 @@ import Testing
     static let allowSkip = getenv("KIOSK_VM_ALLOW_SKIP").map { String(cString: $0) == "1" } ?? false
 
     @Test(.timeLimit(.minutes(10)), arguments: ["bochs", "virtio"])
-    func realKMS(_ gpu: String) throws {
+    func realKMS(_ gpu: String) async throws {
         if let p = VMDisplayTests.problem {
             let msg = "VM DISPLAY TESTS CANNOT RUN on this machine: missing \(p)"
             print("!!!!! \(msg)\(VMDisplayTests.allowSkip ? " — skipped because KIOSK_VM_ALLOW_SKIP=1" : "")")
@@ -48,7 +48,8 @@ import Testing
         guard let pid = Proc.spawn(args, env: ["KIOSK_VM_QEMU_ARGS": qemuArgs], stdout: out + "/guest.out", stderr: out + "/guest.err") else {
             Issue.record("cannot start Tests/VM/run-in-vm.sh"); return
         }
-        let status = Proc.wait(pid)
+        // Minutes of waiting: off the cooperative pool, so the other suites keep running.
+        let status = await onOwnThread { Proc.wait(pid) }
         let stdout = Proc.readFile(out + "/guest.out") ?? ""
         let stderr = Proc.readFile(out + "/guest.err") ?? ""
         print("[\(gpu)] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")

@@ -19,8 +19,8 @@ import Testing
         "level": hudArgs,
     ]
 
-    @Test(.timeLimit(.minutes(5)))
-    func touchTabletAndTiltOnBochs() throws {
+    @Test(.timeLimit(.minutes(10)))
+    func touchTabletAndTiltOnBochs() async throws {
         if let p = VMDisplayTests.problem {
             let msg = "VM SHOW INPUT TESTS CANNOT RUN on this machine: missing \(p)"
             print("!!!!! \(msg)\(VMDisplayTests.allowSkip ? " — skipped because KIOSK_VM_ALLOW_SKIP=1" : "")")
@@ -54,7 +54,7 @@ import Testing
                                    stdout: out + "/guest.out", stderr: out + "/guest.err") else {
             Issue.record("cannot start Tests/VM/run-in-vm.sh"); return
         }
-        let status = Proc.wait(pid)
+        let status = await onOwnThread { Proc.wait(pid) }
         let stdout = Proc.readFile(out + "/guest.out") ?? ""
         let stderr = Proc.readFile(out + "/guest.err") ?? ""
         print("[show-input] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")

@@ -2,6 +2,7 @@
 // built `kiosk-hud tilt` while Tests/VM/guest/tilt-mxc4005.sh tilts it with i2cset. Loud failure
 // if the VM cannot run, unless KIOSK_VM_ALLOW_SKIP=1.
 import Foundation
+import KioskSys
 import Testing
 
 /// Tests/KioskIIOTests/<this file> → the package root.
@@ -9,8 +10,8 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 @Suite struct VMTiltTests {
-    @Test(.timeLimit(.minutes(4)))
-    func mxc4005OnI2cStubMovesTheOffsetAndBack() throws {
+    @Test(.timeLimit(.minutes(10)))
+    func mxc4005OnI2cStubMovesTheOffsetAndBack() async throws {
         let allowSkip = ProcessInfo.processInfo.environment["KIOSK_VM_ALLOW_SKIP"] == "1"
         func cannotRun(_ why: String) {
             if allowSkip { print("SKIP VMTiltTests: the VM cannot run here: \(why)") } else {
@@ -27,32 +28,19 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
         let runner = packageRoot.appendingPathComponent("Tests/VM/run-in-vm.sh").path
         let guest = packageRoot.appendingPathComponent("Tests/VM/guest/tilt-mxc4005.sh").path
 
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: runner)
-        p.arguments = ["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"]
-        p.currentDirectoryURL = packageRoot
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
+        // The guest runs for minutes (longer when it waits for a VM slot): off the cooperative pool.
         let started = Date()
-        try p.run()
-        // Read both pipes to the end (a full pipe would block the harness).
-        let errData = PipeDrain()
-        let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        errThread.start()
-        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        while !errData.done { usleep(10_000) }
-        let errText = String(decoding: errData.get(), as: UTF8.self)
+        let (status, outText, errText) = await onOwnThread {
+            runDrained(runner, ["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"])
+        }
         let seconds = Date().timeIntervalSince(started)
 
         let lines = outText.split(separator: "\n").map(String.init)
         let oks = lines.filter { $0.hasPrefix("ok ") }
         let fails = lines.filter { $0.hasPrefix("FAIL ") }
         for l in lines where l.hasPrefix("info ") { print("vm: \(l.dropFirst(5))") }
-        print("vm: \(oks.count) ok, \(fails.count) failed, exit \(p.terminationStatus), \(Int(seconds)) s")
+        print("vm: \(oks.count) ok, \(fails.count) failed, exit \(status), \(Int(seconds)) s")
 
-        let status = p.terminationStatus
         if (status == 124 || status == 125) && oks.isEmpty {
             cannotRun("run-in-vm.sh exit \(status): \(errText.split(separator: "\n").suffix(15).joined(separator: "\n"))")
             return
@@ -64,6 +52,26 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
                     "reattached", "reattach-logged", "level-after-reattach"]
         #expect(oks.map { String($0.dropFirst(3)) } == want, "\(outText)")
     }
+}
+
+/// Runs `path` with `args` from the package root to the end, both pipes read to the end (a full
+/// pipe would block the harness); (status, stdout, stderr).
+private func runDrained(_ path: String, _ args: [String]) -> (Int32, String, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = args
+    p.currentDirectoryURL = packageRoot
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    do { try p.run() } catch { return (127, "", "\(path): \(error)") }
+    let errData = PipeDrain()
+    let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    errThread.start()
+    let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    while !errData.done { usleep(10_000) }
+    return (p.terminationStatus, outText, String(decoding: errData.get(), as: UTF8.self))
 }
 
 /// A one-shot box for the stderr reader thread.
