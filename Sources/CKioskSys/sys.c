@@ -2,3 +2,17 @@
 #include <sys/ioctl.h>
 
 int kiosk_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+
+#include <time.h>
+
+/* CLOCK_MONOTONIC when the program's constructors ran: after the dynamic loader and the shared
+   libraries' constructors, before Swift's main (start-up measurements split there). */
+static unsigned long long kiosk_start_ns;
+
+__attribute__((constructor)) static void kiosk_note_start(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    kiosk_start_ns = (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+}
+
+unsigned long long kiosk_process_start_ns(void) { return kiosk_start_ns; }

@@ -231,6 +231,10 @@ public func monotonicNanoseconds() -> UInt64 {
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
 
+/// CLOCK_MONOTONIC nanoseconds when the program's C constructors ran: after the dynamic loader
+/// and the shared libraries' own constructors, before `main`.
+public func processStartNanoseconds() -> UInt64 { UInt64(kiosk_process_start_ns()) }
+
 /// Milliseconds since this process was exec'd, from /proc/self/stat's starttime (clock ticks
 /// since boot, so 10 ms resolution) and CLOCK_BOOTTIME — the same rule as Tests/VM/ref/modeset.c.
 public func millisecondsSinceExec() -> Double? {

@@ -303,7 +303,14 @@ struct ShowCommand: ParsableCommand {
         } else if let ms = millisecondsSinceExec() {
             exec = "exec_ms=\(fmt(ms - (monotonicSeconds() - t) * 1e3)) (10 ms resolution)"
         }
-        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))")
+        // Where the time went: exec → our constructors (loader, libraries) → run() (runtime, option
+        // parsing) → first frame.
+        var split = ""
+        if let env = getenv("KIOSK_EXEC_T0_NS"), let t0 = UInt64(String(cString: env)) {
+            let start = processStartNanoseconds()
+            split = " start_ms=\(fmt(Double(start &- t0) / 1e6)) parse_ms=\(fmt(Double(mainStart &- start) / 1e6))"
+        }
+        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split)")
     }
 
     /// Times the copy of a full 800x480 frame into a scanout-like buffer for each rotation.

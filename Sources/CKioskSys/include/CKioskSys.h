@@ -5,6 +5,9 @@
 /// ioctl(2) with a pointer argument (ioctl itself is variadic, so Swift cannot call it).
 int kiosk_ioctl(int fd, unsigned long request, void *arg);
 
+/// CLOCK_MONOTONIC nanoseconds when the program's constructors ran (after dynamic loading).
+unsigned long long kiosk_process_start_ns(void);
+
 #include "CKioskDRM.h"
 
 #endif
