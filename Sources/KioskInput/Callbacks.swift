@@ -1,7 +1,7 @@
 // libinput's callbacks: open_restricted / close_restricted (through KioskSys) and the log
 // handler. @convention(c) closures cannot capture, so each reaches its `CallbackContext` through
 // libinput's user_data pointer (libinput_get_user_data in the log handler).
-import CLibinput
+import CKioskInput
 import Glibc
 import KioskSys
 
@@ -58,7 +58,7 @@ nonisolated(unsafe) let libinputInterface: UnsafeMutablePointer<libinput_interfa
 
 /// libinput's log lines (error priority, libinput's default) into the source's log.
 let libinputLogHandler: libinput_log_handler = { li, priority, format, args in
-    guard let li, let format, let args, let userData = libinput_get_user_data(li) else { return }
+    guard let li, let format, let args, let userData = kiosk_libinput_get_user_data(li) else { return }
     var buf = [CChar](repeating: 0, count: 1024)
     _ = buf.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, args) }
     var text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -34,6 +34,17 @@
 // * `InputTranslator` is the pure part (tested without devices): rotation, pointer
 //   accumulation, slot ownership; a device removed mid-touch gets its touches cancelled if
 //   libinput did not release them itself.
+// * Loading: the executable does not link libinput or libudev. `kiosk_input_load` (CKioskInput)
+//   dlopens libinput.so.10 and libudev.so.1 when the first context is made, and KioskInput calls
+//   them through CKioskInput's `kiosk_` wrappers (one X-macro list). Linked, they made the loader
+//   map ten libraries at every start (libinput, libudev, libevdev, libmtdev, libwacom, libgudev,
+//   gobject, glib, pcre2, ffi) and run glib's constructors, all before the first frame: ~50 ms of
+//   a ~450 ms start under QEMU TCG. `kiosk-hud show` starts input after its first frame, so that
+//   cost now comes after it. On the host (release, `show --offscreen - --duration 0 --no-input`,
+//   500 alternated runs): ldd 22 → 12 lines, relocations 2921 → 2105, page faults 1354 → 1273,
+//   exec → exit median 11.7 → 10.4 ms. Without libinput on the board the context's init throws
+//   "libinput is not available: …" and show goes on without input. Tests/KioskInputTests/
+//   LinkageTests.swift checks the binary's DT_NEEDED.
 // * Life cycle: `close()` (and deinit) — libinput_unref (closes every device through
 //   close_restricted), then udev_unref; a failing init releases what it made before throwing
 //   a `LibinputError` naming the call (and path or seat).

@@ -1,42 +1,54 @@
-import CLibinput
+import CKioskInput
 import KioskSys
 
 extension LibinputSource {
     /// The libinput context (and the udev context for the udev backend), or an error naming the
     /// failing call with everything made so far released.
     static func makeContext(_ backend: LibinputBackend, _ cb: CallbackContext) throws(LibinputError) -> (OpaquePointer, OpaquePointer?) {
+        try loadLibraries()
         switch backend {
         case let .udev(seat):
-            guard let udev = udev_new() else { throw LibinputError(call: "udev_new", reason: "udev context not created (out of memory?)") }
-            guard let li = libinput_udev_create_context(libinputInterface, cb.userData, udev) else {
-                udev_unref(udev)
+            guard let udev = kiosk_udev_new() else { throw LibinputError(call: "udev_new", reason: "udev context not created (out of memory?)") }
+            guard let li = kiosk_libinput_udev_create_context(libinputInterface, cb.userData, udev) else {
+                kiosk_udev_unref(udev)
                 throw LibinputError(call: "libinput_udev_create_context", reason: "no libinput context (out of memory?)")
             }
-            libinput_log_set_handler(li, libinputLogHandler)
-            if libinput_udev_assign_seat(li, seat) != 0 {
+            kiosk_libinput_log_set_handler(li, libinputLogHandler)
+            if kiosk_libinput_udev_assign_seat(li, seat) != 0 {
                 let why = cb.lastLibinputError ?? "udev monitor or enumeration failed (is /sys mounted, netlink allowed?)"
-                libinput_unref(li)
-                udev_unref(udev)
+                kiosk_libinput_unref(li)
+                kiosk_udev_unref(udev)
                 throw LibinputError(call: "libinput_udev_assign_seat", target: seat, reason: why)
             }
             return (li, udev)
         case let .path(paths):
             guard !paths.isEmpty else { throw LibinputError(call: "libinput_path_add_device", reason: "no device paths given") }
-            guard let li = libinput_path_create_context(libinputInterface, cb.userData) else {
+            guard let li = kiosk_libinput_path_create_context(libinputInterface, cb.userData) else {
                 throw LibinputError(call: "libinput_path_create_context", reason: "no libinput context (out of memory?)")
             }
-            libinput_log_set_handler(li, libinputLogHandler)
+            kiosk_libinput_log_set_handler(li, libinputLogHandler)
             for path in paths {
                 cb.lastOpenFailure = nil
                 cb.lastLibinputError = nil
-                if libinput_path_add_device(li, path) == nil {
+                if kiosk_libinput_path_add_device(li, path) == nil {
                     let error = addDeviceError(path, cb)
-                    libinput_unref(li)
+                    kiosk_libinput_unref(li)
                     throw error
                 }
             }
             return (li, nil)
         }
+    }
+
+    /// libinput.so.10 and libudev.so.1, loaded with dlopen the first time a context is made
+    /// (later calls return at once); an error saying which library or symbol is missing when
+    /// the board has no libinput.
+    static func loadLibraries() throws(LibinputError) {
+        var buf = [CChar](repeating: 0, count: 512)
+        let r = buf.withUnsafeMutableBufferPointer { kiosk_input_load($0.baseAddress, UInt($0.count)) }
+        guard r != 0 else { return }
+        let why = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw LibinputError(call: "kiosk_input_load", reason: "libinput is not available: \(why)")
     }
 
     /// Why libinput_path_add_device returned NULL: open's errno, a missing node, or a device

@@ -1,4 +1,4 @@
-import CLibinput
+import CKioskInput
 import KioskDevices
 import KioskSys
 
@@ -52,7 +52,7 @@ public final class LibinputSource: InputSource {
 
     /// libinput's descriptor (libinput_get_fd): readable when there is something to dispatch.
     /// −1 after `close()`.
-    public var fileDescriptor: Int32 { li.map { libinput_get_fd($0) } ?? -1 }
+    public var fileDescriptor: Int32 { li.map { kiosk_libinput_get_fd($0) } ?? -1 }
 
     /// The devices libinput has now, in the order they were added.
     public var devices: [InputDeviceInfo] { records.values.sorted { $0.id < $1.id }.map(\.info) }
@@ -62,7 +62,8 @@ public final class LibinputSource: InputSource {
 
     /// Creates the libinput context (udev seat or explicit paths), then dispatches once so the
     /// devices present now are added and calibrated before this returns.
-    /// Throws with the failing call's name: udev_new, libinput_udev_create_context,
+    /// Throws with the failing call's name: kiosk_input_load (libinput.so.10 or libudev.so.1
+    /// cannot be loaded: see `KioskInput.swift`), udev_new, libinput_udev_create_context,
     /// libinput_udev_assign_seat, libinput_path_create_context, libinput_path_add_device (with
     /// the path and the reason: open's errno, missing node, or not an input device).
     public init(options: LibinputOptions) throws(LibinputError) {
@@ -88,9 +89,9 @@ public final class LibinputSource: InputSource {
 
     /// libinput_unref (closing every device through close_restricted) and udev_unref. Idempotent.
     public func close() {
-        if let li { libinput_unref(li) }
+        if let li { kiosk_libinput_unref(li) }
         li = nil
-        if let udev { udev_unref(udev) }
+        if let udev { kiosk_udev_unref(udev) }
         udev = nil
         records.removeAll()
     }
@@ -101,11 +102,11 @@ public final class LibinputSource: InputSource {
     /// libinput_dispatch, then every pending libinput event into the queue. Never blocks.
     public func dispatch() throws(LibinputError) {
         guard let li else { return }
-        let r = libinput_dispatch(li)
+        let r = kiosk_libinput_dispatch(li)
         if r < 0 { throw LibinputError(call: "libinput_dispatch", errno: -r) }
-        while let ev = libinput_get_event(li) {
+        while let ev = kiosk_libinput_get_event(li) {
             handle(ev)
-            libinput_event_destroy(ev)
+            kiosk_libinput_event_destroy(ev)
         }
     }
 
@@ -135,8 +136,8 @@ public final class LibinputSource: InputSource {
     // MARK: - Events
 
     private func handle(_ ev: OpaquePointer) {
-        let type = libinput_event_get_type(ev)
-        guard let dev = libinput_event_get_device(ev) else { return }
+        let type = kiosk_libinput_event_get_type(ev)
+        guard let dev = kiosk_libinput_event_get_device(ev) else { return }
         switch type {
         case LIBINPUT_EVENT_DEVICE_ADDED: deviceAdded(dev)
         case LIBINPUT_EVENT_DEVICE_REMOVED: deviceRemoved(dev)
@@ -145,13 +146,13 @@ public final class LibinputSource: InputSource {
             switch type {
             case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION, LIBINPUT_EVENT_TOUCH_UP,
                  LIBINPUT_EVENT_TOUCH_CANCEL, LIBINPUT_EVENT_TOUCH_FRAME:
-                touch(type, libinput_event_get_touch_event(ev), device: rec.id)
+                touch(type, kiosk_libinput_event_get_touch_event(ev), device: rec.id)
             case LIBINPUT_EVENT_POINTER_MOTION, LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE, LIBINPUT_EVENT_POINTER_BUTTON:
-                pointer(type, libinput_event_get_pointer_event(ev), device: rec.id)
+                pointer(type, kiosk_libinput_event_get_pointer_event(ev), device: rec.id)
             case LIBINPUT_EVENT_KEYBOARD_KEY:
-                guard let k = libinput_event_get_keyboard_event(ev) else { return }
-                let pressed = libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED
-                emit(libinput_event_keyboard_get_time_usec(k), .key(code: Int(libinput_event_keyboard_get_key(k)), pressed: pressed))
+                guard let k = kiosk_libinput_event_get_keyboard_event(ev) else { return }
+                let pressed = kiosk_libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED
+                emit(kiosk_libinput_event_keyboard_get_time_usec(k), .key(code: Int(kiosk_libinput_event_keyboard_get_key(k)), pressed: pressed))
             default: break
             }
         }
@@ -159,34 +160,34 @@ public final class LibinputSource: InputSource {
 
     private func touch(_ type: libinput_event_type, _ t: OpaquePointer?, device: Int) {
         guard let t else { return }
-        let time = libinput_event_touch_get_time_usec(t)
+        let time = kiosk_libinput_event_touch_get_time_usec(t)
         let pw = UInt32(transform.panelWidth), ph = UInt32(transform.panelHeight)
         switch type {
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
-            let slot = Int(libinput_event_touch_get_seat_slot(t))
-            let x = libinput_event_touch_get_x_transformed(t, pw), y = libinput_event_touch_get_y_transformed(t, ph)
+            let slot = Int(kiosk_libinput_event_touch_get_seat_slot(t))
+            let x = kiosk_libinput_event_touch_get_x_transformed(t, pw), y = kiosk_libinput_event_touch_get_y_transformed(t, ph)
             emit(time, type == LIBINPUT_EVENT_TOUCH_DOWN
                  ? translator.touchDown(slot: slot, panelX: x, panelY: y, device: device)
                  : translator.touchMotion(slot: slot, panelX: x, panelY: y))
-        case LIBINPUT_EVENT_TOUCH_UP: emit(time, translator.touchUp(slot: Int(libinput_event_touch_get_seat_slot(t))))
-        case LIBINPUT_EVENT_TOUCH_CANCEL: emit(time, translator.touchCancel(slot: Int(libinput_event_touch_get_seat_slot(t))))
+        case LIBINPUT_EVENT_TOUCH_UP: emit(time, translator.touchUp(slot: Int(kiosk_libinput_event_touch_get_seat_slot(t))))
+        case LIBINPUT_EVENT_TOUCH_CANCEL: emit(time, translator.touchCancel(slot: Int(kiosk_libinput_event_touch_get_seat_slot(t))))
         default: emit(time, .touchFrame)
         }
     }
 
     private func pointer(_ type: libinput_event_type, _ p: OpaquePointer?, device: Int) {
         guard let p else { return }
-        let time = libinput_event_pointer_get_time_usec(p)
+        let time = kiosk_libinput_event_pointer_get_time_usec(p)
         switch type {
         case LIBINPUT_EVENT_POINTER_MOTION:
-            emit(time, translator.pointerRelative(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p)))
+            emit(time, translator.pointerRelative(dx: kiosk_libinput_event_pointer_get_dx(p), dy: kiosk_libinput_event_pointer_get_dy(p)))
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
-            let x = libinput_event_pointer_get_absolute_x_transformed(p, UInt32(transform.panelWidth))
-            let y = libinput_event_pointer_get_absolute_y_transformed(p, UInt32(transform.panelHeight))
+            let x = kiosk_libinput_event_pointer_get_absolute_x_transformed(p, UInt32(transform.panelWidth))
+            let y = kiosk_libinput_event_pointer_get_absolute_y_transformed(p, UInt32(transform.panelHeight))
             emit(time, translator.pointerAbsolute(panelX: x, panelY: y))
         default:
-            guard libinput_event_pointer_get_button(p) == 0x110 else { return }  // BTN_LEFT
-            let pressed = libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
+            guard kiosk_libinput_event_pointer_get_button(p) == 0x110 else { return }  // BTN_LEFT
+            let pressed = kiosk_libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED
             if let e = translator.leftButton(pressed: pressed, device: device) { emit(time, e) }
         }
     }
@@ -196,21 +197,21 @@ public final class LibinputSource: InputSource {
     }
 
     private func deviceAdded(_ dev: OpaquePointer) {
-        let name = String(cString: libinput_device_get_name(dev))
-        let sysname = String(cString: libinput_device_get_sysname(dev))
-        let wl = libinput_device_get_output_name(dev).map { String(cString: $0) }
+        let name = String(cString: kiosk_libinput_device_get_name(dev))
+        let sysname = String(cString: kiosk_libinput_device_get_sysname(dev))
+        let wl = kiosk_libinput_device_get_output_name(dev).map { String(cString: $0) }
         let used = deviceBelongs(name: name, sysname: sysname, wlOutput: wl, bindings: options.bindings, ours: options.output)
         var info = InputDeviceInfo(
             name: name, sysname: sysname,
-            isTouch: libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_TOUCH) != 0,
-            isPointer: libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_POINTER) != 0,
-            isKeyboard: libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0,
+            isTouch: kiosk_libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_TOUCH) != 0,
+            isPointer: kiosk_libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_POINTER) != 0,
+            isKeyboard: kiosk_libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_KEYBOARD) != 0,
             wlOutput: wl, isUsed: used, calibration: nil)
         var notes: [String] = []
         if info.isTouch, used, let note = configureCalibration(dev) { notes.append(note) }
-        if libinput_device_config_calibration_has_matrix(dev) != 0 {
+        if kiosk_libinput_device_config_calibration_has_matrix(dev) != 0 {
             var m = [Float](repeating: 0, count: 6)
-            libinput_device_config_calibration_get_matrix(dev, &m)
+            kiosk_libinput_device_config_calibration_get_matrix(dev, &m)
             info.calibration = CalibrationMatrix(m)
         }
         if !used { notes.append("ignored: bound to another output than \(options.output ?? "-")") }
@@ -224,18 +225,18 @@ public final class LibinputSource: InputSource {
     /// Sets `options.calibration` on a touch device; says what happened, for the log.
     private func configureCalibration(_ dev: OpaquePointer) -> String? {
         var def = [Float](repeating: 0, count: 6)
-        let hasDefault = libinput_device_config_calibration_get_default_matrix(dev, &def) != 0
+        let hasDefault = kiosk_libinput_device_config_calibration_get_default_matrix(dev, &def) != 0
         let udevNote = hasDefault ? "udev LIBINPUT_CALIBRATION_MATRIX \(CalibrationMatrix(def))" : ""
         guard let cal = options.calibration else {
             return hasDefault ? "calibration: \(udevNote) (libinput's default)" : nil
         }
-        guard libinput_device_config_calibration_has_matrix(dev) != 0 else {
+        guard kiosk_libinput_device_config_calibration_has_matrix(dev) != 0 else {
             return "calibration: not supported by this device, \(cal) not applied"
         }
         var v = cal.values
-        let status = libinput_device_config_calibration_set_matrix(dev, &v)
+        let status = kiosk_libinput_device_config_calibration_set_matrix(dev, &v)
         guard status == LIBINPUT_CONFIG_STATUS_SUCCESS else {
-            return "calibration: libinput_device_config_calibration_set_matrix refused \(cal): \(String(cString: libinput_config_status_to_str(status)))"
+            return "calibration: libinput_device_config_calibration_set_matrix refused \(cal): \(String(cString: kiosk_libinput_config_status_to_str(status)))"
         }
         return "calibration: \(cal)" + (hasDefault ? " (replaces \(udevNote))" : "")
     }

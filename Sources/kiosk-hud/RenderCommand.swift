@@ -1,5 +1,5 @@
-import ArgumentParser
 import KioskBoards
+import KioskCLI
 import KioskHUD
 import KioskPNG
 import KioskRaster
@@ -7,41 +7,70 @@ import KioskSys
 import KioskText
 
 /// Options that describe a HUD, shared by the commands that show one.
-struct HUDOptions: ParsableArguments {
-    @Option(help: "Board profile (TOML); default: the built-in generic profile.")
+struct HUDOptions {
+    static let options: [OptionSpec] = [
+        OptionSpec("board", help: "Board profile (TOML); default: the built-in generic profile."),
+        OptionSpec("mode", help: "indeterminate, determinate, annular, bar, text, custom, success or error (default: indeterminate)."),
+        OptionSpec("progress", help: "Progress 0…1 (determinate, annular, bar)."),
+        OptionSpec("label", help: "The label (one line)."),
+        OptionSpec("details", help: "The details label (wraps)."),
+        OptionSpec("button", help: "The button's title (e.g. Cancel)."),
+        OptionSpec("image", help: "Picture for --mode custom (PNG)."),
+        OptionSpec("size", value: "WxH", help: "Canvas size WIDTHxHEIGHT."),
+        OptionSpec("scale", help: "Pixels per point (e.g. 2)."),
+        OptionSpec("background", help: "none, dim or gradient."),
+        OptionSpec("bezel", help: "solid or blur."),
+        OptionSpec("theme", help: "light or dark."),
+        OptionSpec("offset", value: "X,Y", help: "Bezel offset from the centre in points, X,Y (1000000 pins to an edge)."),
+        OptionSpec("min-size", value: "WxH", help: "Smallest bezel WIDTHxHEIGHT in points."),
+        .flag("square", help: "Square bezel."),
+        OptionSpec("underlay", help: "Picture under the HUD (PNG), scaled to the canvas."),
+        OptionSpec("format", help: "Pixel format of the frame: xrgb8888, argb8888 or rgb565."),
+    ]
+
     var board: String?
-    @Option(help: "indeterminate, determinate, annular, bar, text, custom, success or error.")
-    var mode: String = "indeterminate"
-    @Option(help: "Progress 0…1 (determinate, annular, bar).")
-    var progress: Double = 0
-    @Option(help: "The label (one line).")
-    var label: String = ""
-    @Option(help: "The details label (wraps).")
-    var details: String = ""
-    @Option(help: "The button's title (e.g. Cancel).")
-    var button: String = ""
-    @Option(help: "Picture for --mode custom (PNG).")
+    var mode = "indeterminate"
+    var progress = 0.0
+    var label = ""
+    var details = ""
+    var button = ""
     var image: String?
-    @Option(help: "Canvas size WIDTHxHEIGHT.")
     var size: String?
-    @Option(help: "Pixels per point (e.g. 2).")
     var scale: Double?
-    @Option(help: "none, dim or gradient.")
     var background: String?
-    @Option(help: "solid or blur.")
     var bezel: String?
-    @Option(help: "light or dark.")
     var theme: String?
-    @Option(help: "Bezel offset from the centre in points, X,Y (1000000 pins to an edge).")
     var offset: String?
-    @Option(help: "Smallest bezel WIDTHxHEIGHT in points.")
     var minSize: String?
-    @Flag(help: "Square bezel.")
     var square = false
-    @Option(help: "Picture under the HUD (PNG), scaled to the canvas.")
     var underlay: String?
-    @Option(help: "Pixel format of the frame: xrgb8888, argb8888 or rgb565.")
     var format: String?
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        board = a.string("board")
+        mode = a.string("mode") ?? mode
+        if let p = a.string("progress") {
+            guard let v = Double(p), !v.isNaN else { throw a.error("--progress \(p): expected a number from 0 to 1") }
+            progress = v
+        }
+        label = a.string("label") ?? ""
+        details = a.string("details") ?? ""
+        button = a.string("button") ?? ""
+        image = a.string("image")
+        size = a.string("size")
+        if let s = a.string("scale") {
+            guard let v = Double(s) else { throw a.error("--scale \(s): expected a number in (0, 8]") }
+            scale = v
+        }
+        background = a.string("background")
+        bezel = a.string("bezel")
+        theme = a.string("theme")
+        offset = a.string("offset")
+        minSize = a.string("min-size")
+        square = a.flag("square")
+        underlay = a.string("underlay")
+        format = a.string("format")
+    }
 
     /// The profile with these options applied.
     func resolve() throws -> (BoardProfile, HUDContent, underlay: Bitmap?) {
@@ -49,71 +78,71 @@ struct HUDOptions: ParsableArguments {
         if let board {
             let text: String
             do { text = try readSmallFile(board, limit: 1 << 20) } catch {
-                throw ValidationError("cannot read board profile: \(error)")
+                throw UsageError("cannot read board profile: \(error)")
             }
             do { p = try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error {
-                throw ValidationError(e.description)
+                throw UsageError(e.description)
             }
         } else {
             p = try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "built-in generic profile")
         }
         if let size {
-            guard let (w, h) = parseSize(size) else { throw ValidationError("--size \(size): expected WIDTHxHEIGHT, each 1…\(Bitmap.maxDimension)") }
+            guard let (w, h) = parseSize(size) else { throw UsageError("--size \(size): expected WIDTHxHEIGHT, each 1…\(Bitmap.maxDimension)") }
             p.width = w; p.height = h
         }
         if let scale {
-            guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale \(scale): expected a number in (0, 8]") }
+            guard scale.isFinite, scale > 0, scale <= 8 else { throw UsageError("--scale \(scale): expected a number in (0, 8]") }
             p.scale = scale; p.style.scale = scale
         }
         if let format {
-            guard let f = parseFormat(format) else { throw ValidationError("--format \(format): expected xrgb8888, argb8888 or rgb565") }
+            guard let f = parseFormat(format) else { throw UsageError("--format \(format): expected xrgb8888, argb8888 or rgb565") }
             p.format = f
         }
         if let background {
             let dim: Color = { if case let .dim(c) = p.style.background { return c }; return Color(white: 0, a: 0.5) }()
-            guard let b = parseBackground(background, dim: dim) else { throw ValidationError("--background \(background): expected none, dim or gradient") }
+            guard let b = parseBackground(background, dim: dim) else { throw UsageError("--background \(background): expected none, dim or gradient") }
             p.style.background = b
         }
         if let bezel {
             switch bezel {
             case "solid": p.style.bezelStyle = .solid
             case "blur": p.style.bezelStyle = .blur(radius: 10)
-            default: throw ValidationError("--bezel \(bezel): expected solid or blur")
+            default: throw UsageError("--bezel \(bezel): expected solid or blur")
             }
         }
         if let theme {
             switch theme {
             case "light": p.style.bezelColor = HUDStyle.light.bezelColor; p.style.contentColor = HUDStyle.light.contentColor
             case "dark": p.style.bezelColor = HUDStyle.dark.bezelColor; p.style.contentColor = HUDStyle.dark.contentColor
-            default: throw ValidationError("--theme \(theme): expected light or dark")
+            default: throw UsageError("--theme \(theme): expected light or dark")
             }
         }
         if let offset {
             let parts = offset.split(separator: ",").map { Double($0.trimmingSpaces()) }
             guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-                throw ValidationError("--offset \(offset): expected X,Y in points")
+                throw UsageError("--offset \(offset): expected X,Y in points")
             }
             p.style.offsetX = x; p.style.offsetY = y
         }
         if let minSize {
             let parts = minSize.lowercased().split(separator: "x").map { Double($0) }
             guard parts.count == 2, let w = parts[0], let h = parts[1], w >= 0, h >= 0, w.isFinite, h.isFinite else {
-                throw ValidationError("--min-size \(minSize): expected WIDTHxHEIGHT in points")
+                throw UsageError("--min-size \(minSize): expected WIDTHxHEIGHT in points")
             }
             p.style.minWidth = w; p.style.minHeight = h
         }
         if square { p.style.square = true }
         guard let m = HUDMode(rawValue: mode) else {
-            throw ValidationError("--mode \(mode): expected one of \(HUDMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError("--mode \(mode): expected one of \(HUDMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard !progress.isNaN else { throw ValidationError("--progress nan: expected a number from 0 to 1") }
+        guard !progress.isNaN else { throw UsageError("--progress nan: expected a number from 0 to 1") }
         var content = HUDContent(mode: m, progress: min(max(progress, 0), 1), label: label, details: details,
                                  buttonTitle: button, buttonHasAction: !button.isEmpty)
         if m == .custom {
-            guard let image else { throw ValidationError("--mode custom needs --image FILE.png") }
+            guard let image else { throw UsageError("--mode custom needs --image FILE.png") }
             content.image = HUDImage(bitmap: try loadPNG(image, what: "--image"))
         } else if image != nil {
-            throw ValidationError("--image goes with --mode custom")
+            throw UsageError("--image goes with --mode custom")
         }
         let under = try underlay.map { try loadPNG($0, what: "--underlay") }
         return (p, content, under)
@@ -125,7 +154,7 @@ func loadPNG(_ path: String, what: String) throws -> Bitmap {
         let img = try PNG.read(path: path)
         return try Bitmap(width: img.width, height: img.height, rgba: img.rgba)
     } catch {
-        throw ValidationError("\(what) \(path): \(error)")
+        throw UsageError("\(what) \(path): \(error)")
     }
 }
 
@@ -133,7 +162,7 @@ func writePNG(_ bitmap: Bitmap, to path: String) throws {
     do {
         try PNG.write(PNGImage(width: bitmap.width, height: bitmap.height, rgba: bitmap.rgbaBytes()), path: path)
     } catch {
-        throw ValidationError("cannot write \(path): \(error)")
+        throw UsageError("cannot write \(path): \(error)")
     }
 }
 
@@ -142,38 +171,50 @@ extension Substring {
 }
 
 /// `kiosk-hud render`: draws one frame of the HUD offscreen and writes it as a PNG.
-struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "render",
-        abstract: "Draw the HUD offscreen and write a PNG.",
-        discussion: "With --scene bench, draws the canonical benchmark scene (shared/bench/scene.md) instead.")
+struct RenderCommand {
+    static let spec = CommandSpec(
+        "render", abstract: "Draw the HUD offscreen and write a PNG.",
+        discussion: "With --scene bench, draws the canonical benchmark scene (shared/bench/scene.md) instead.",
+        groups: [OptionGroup(HUDOptions.options + [
+            OptionSpec("scene", help: "bench: the canonical benchmark scene instead of a HUD."),
+            OptionSpec("phase", help: "Spinner phase 0…11 for --mode indeterminate."),
+            OptionSpec("out", short: "o", help: "Output PNG (required)."),
+            .flag("pressed", help: "Draw the button pressed (tests: what show draws while a finger is on it)."),
+            OptionSpec("motion-offset", value: "DX,DY", help: "Bezel moved by the tilt effect, in pixels (tests)."),
+            .flag("print-layout", help: "Print the bezel's and the button's rectangles in pixels on stdout: \"bezel X Y W H\", \"button X Y W H\"."),
+        ])])
 
-    @OptionGroup var hud: HUDOptions
-    @Option(help: "bench: the canonical benchmark scene instead of a HUD.")
+    var hud: HUDOptions
     var scene: String?
-    @Option(help: "Spinner phase 0…11 for --mode indeterminate.")
-    var phase: Int = 0
-    @Option(name: .shortAndLong, help: "Output PNG.")
+    var phase = 0
     var out: String
-    @Flag(help: "Draw the button pressed (tests: what show draws while a finger is on it).")
     var pressed = false
-    @Option(help: ArgumentHelp("Bezel moved by the tilt effect, in pixels (tests).", valueName: "DX,DY"))
     var motionOffset: String?
-    @Flag(help: "Print the bezel's and the button's rectangles in pixels on stdout: \"bezel X Y W H\", \"button X Y W H\".")
     var printLayout = false
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        hud = try HUDOptions(a)
+        scene = a.string("scene")
+        phase = try a.int("phase") ?? 0
+        guard let o = a.string("out") else { throw a.error("missing --out FILE.png") }
+        out = o
+        pressed = a.flag("pressed")
+        motionOffset = a.string("motion-offset")
+        printLayout = a.flag("print-layout")
+    }
 
     func run() throws {
         let fonts: FontLibrary
-        do { fonts = try FontLibrary() } catch { throw ValidationError("\(error)") }
+        do { fonts = try FontLibrary() } catch { throw UsageError("\(error)") }
         if let scene {
-            guard scene == "bench" else { throw ValidationError("--scene \(scene): the only scene is bench") }
+            guard scene == "bench" else { throw UsageError("--scene \(scene): the only scene is bench") }
             let (w, h) = try hud.size.map { s -> (Int, Int) in
-                guard let v = parseSize(s), v.0 >= 200, v.1 >= 160 else { throw ValidationError("--size \(s): the bench scene needs at least 200x160") }
+                guard let v = parseSize(s), v.0 >= 200, v.1 >= 160 else { throw UsageError("--size \(s): the bench scene needs at least 200x160") }
                 return v
             } ?? (800, 480)
             let bm = try Bitmap(width: w, height: h, format: .xrgb8888)
             let s: BenchScene
-            do { s = try BenchScene(width: w, height: h, fonts: fonts) } catch { throw ValidationError("\(error)") }
+            do { s = try BenchScene(width: w, height: h, fonts: fonts) } catch { throw UsageError("\(error)") }
             s.drawFull(Canvas(bm.surface))
             try writePNG(bm, to: out)
             return
@@ -183,13 +224,13 @@ struct RenderCommand: ParsableCommand {
         do {
             r = try HUDRenderer(width: profile.width, height: profile.height, format: profile.format, fonts: fonts,
                                 style: profile.style, content: content)
-        } catch { throw ValidationError("\(error)") }
+        } catch { throw UsageError("\(error)") }
         r.setUnderlay(color: profile.underlayColor, image: underlay)
         var motion = (0.0, 0.0)
         if let motionOffset {
             let parts = motionOffset.split(separator: ",").map { Double($0.trimmingSpaces()) }
             guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
-                throw ValidationError("--motion-offset \(motionOffset): expected DX,DY in pixels")
+                throw UsageError("--motion-offset \(motionOffset): expected DX,DY in pixels")
             }
             motion = (x, y)
         }

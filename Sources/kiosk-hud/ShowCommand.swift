@@ -1,6 +1,6 @@
-import ArgumentParser
 import Glibc
 import KioskBoards
+import KioskCLI
 import KioskDevices
 import KioskDRM
 import KioskEmbedded
@@ -16,9 +16,9 @@ import KioskText
 /// until Ctrl+C/SIGTERM or for `--duration` seconds. Logs (stderr) the card, connector, mode,
 /// rotation and the time from exec to the first frame on screen. No Foundation on the way to
 /// the first frame.
-struct ShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show the HUD on the display (DRM/KMS; fbdev fallback).",
+struct ShowCommand {
+    static let spec = CommandSpec(
+        "show", abstract: "Show the HUD on the display (DRM/KMS; fbdev fallback).",
         discussion: """
         The HUD options are render's; --card, --connector, --video-mode and --rotate override the board \
         profile's [display]. Picture size = the display mode (rotated); --size applies to --offscreen only. Scale: --scale, else the board profile's if --board is given, else chosen \
@@ -37,76 +37,104 @@ struct ShowCommand: ParsableCommand {
         the HUD is hidden); 1 error; 10 the button was pressed (--on-button exit); 11 a tap \
         outside the bezel (--on-tap-outside exit); 64 bad options. The display is restored (or \
         retained with --retain) the same way for each.
-        """)
+        """,
+        groups: [
+            OptionGroup(HUDOptions.options + [
+                OptionSpec("on-button", value: "action", help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),
+                OptionSpec("on-tap-outside", value: "action", help: "On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none)."),
+                OptionSpec("card", help: "DRM card (default: the first /dev/dri/card* with dumb buffers)."),
+                OptionSpec("connector", .repeated, help: "Only this connector (e.g. HDMI-A-1); repeatable."),
+                OptionSpec("video-mode", help: "Display mode WIDTHxHEIGHT[@HZ] (default: preferred, else active, else first)."),
+                OptionSpec("rotate", help: "Rotation of the picture on the panel, clockwise: 0, 90, 180 or 270 (overrides the board profile and the panel orientation)."),
+                .flag("fractional-scale", help: "Automatic scale in quarter steps (1…2) instead of 1 or 2."),
+                .flag("retain", help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
+                OptionSpec("duration", help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
+                OptionSpec("fbdev", help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
+                OptionSpec("offscreen", value: "DIR", help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
+                .flag("animate", help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
+                .flag("no-hotplug", help: "Do not follow connector hotplug."),
+                .flag("no-vt", help: "Do not take part in VT switching."),
+                .flag("check-scanout", help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
+                .flag("bench-copy", help: "Time the copy to a scanout-like buffer for each rotation.", hidden: true),
+            ]),
+            OptionGroup("Input", TouchOptions.options),
+            OptionGroup("Tilt", MotionOptions.options),
+        ])
 
-    @OptionGroup var hud: HUDOptions
-    @OptionGroup(title: "Input") var input: TouchOptions
-    @OptionGroup(title: "Tilt") var motion: MotionOptions
-    @Option(help: ArgumentHelp("When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given).", valueName: "action"))
+    var hud: HUDOptions
+    var input: TouchOptions
+    var motion: MotionOptions
     var onButton: String?
-    @Option(help: ArgumentHelp("On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none).", valueName: "action"))
     var onTapOutside: String?
-    @Option(help: "DRM card (default: the first /dev/dri/card* with dumb buffers).")
     var card: String?
-    @Option(name: .customLong("connector"), help: "Only this connector (e.g. HDMI-A-1); repeatable.")
     var connectors: [String] = []
-    @Option(help: "Display mode WIDTHxHEIGHT[@HZ] (default: preferred, else active, else first).")
     var videoMode: String?
-    @Option(help: "Rotation of the picture on the panel, clockwise: 0, 90, 180 or 270 (overrides the board profile and the panel orientation).")
     var rotate: Int?
-    @Flag(help: "Automatic scale in quarter steps (1…2) instead of 1 or 2.")
     var fractionalScale = false
-    @Flag(help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console.")
     var retain = false
-    @Option(help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM).")
     var duration: Double?
-    @Option(help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM.")
     var fbdev: String?
-    @Option(help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none).")
     var offscreen: String?
-    @Flag(help: "Fade the HUD in (the board profile's animation) instead of showing it at once.")
     var animate = false
-    @Flag(help: "Do not follow connector hotplug.")
     var noHotplug = false
-    @Flag(help: "Do not take part in VT switching.")
     var noVt = false
-    @Flag(help: "Check with GETCRTC before each copy that the buffer is not on screen (testing).")
     var checkScanout = false
-    @Flag(help: .hidden)
     var benchCopy = false
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        hud = try HUDOptions(a)
+        input = TouchOptions(a)
+        motion = try MotionOptions(a)
+        onButton = a.string("on-button")
+        onTapOutside = a.string("on-tap-outside")
+        card = a.string("card")
+        connectors = a.strings("connector")
+        videoMode = a.string("video-mode")
+        rotate = try a.int("rotate")
+        fractionalScale = a.flag("fractional-scale")
+        retain = a.flag("retain")
+        duration = try a.double("duration")
+        fbdev = a.string("fbdev")
+        offscreen = a.string("offscreen")
+        animate = a.flag("animate")
+        noHotplug = a.flag("no-hotplug")
+        noVt = a.flag("no-vt")
+        checkScanout = a.flag("check-scanout")
+        benchCopy = a.flag("bench-copy")
+    }
 
     func run() throws {
         let mainStart = monotonicNanoseconds()
         if benchCopy { try runCopyBench(); return }
-        guard duration.map({ $0.isFinite && $0 >= 0 }) ?? true else { throw ValidationError("--duration: expected seconds ≥ 0") }
+        guard duration.map({ $0.isFinite && $0 >= 0 }) ?? true else { throw UsageError("--duration: expected seconds ≥ 0") }
         let (profile, content, underlay) = try hud.resolve()
         let buttonAction = try onButton.map { a -> String in
-            guard ["exit", "hide", "none"].contains(a) else { throw ValidationError("--on-button \(a): expected exit, hide or none") }
+            guard ["exit", "hide", "none"].contains(a) else { throw UsageError("--on-button \(a): expected exit, hide or none") }
             return a
         } ?? (content.showsButton ? "exit" : "none")
         let outsideAction = try onTapOutside.map { a -> String in
-            guard ["exit", "none"].contains(a) else { throw ValidationError("--on-tap-outside \(a): expected exit or none") }
+            guard ["exit", "none"].contains(a) else { throw UsageError("--on-tap-outside \(a): expected exit or none") }
             return a
         } ?? (profile.touch.tapOutside ? "exit" : "none")
         // The input options checked now (cheap); libinput starts after the first frame.
         _ = try input.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
         // Command-line options override the board profile's [display].
         let rotation = try rotate.map { d -> Rotation in
-            guard let r = Rotation(rawValue: d) else { throw ValidationError("--rotate \(d): expected 0, 90, 180 or 270") }
+            guard let r = Rotation(rawValue: d) else { throw UsageError("--rotate \(d): expected 0, 90, 180 or 270") }
             return r
         } ?? profile.display.rotation
         let request = try (videoMode ?? profile.display.mode).map { s -> ModeRequest in
-            guard let m = ModeRequest(parsing: s) else { throw ValidationError("--video-mode \(s): expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ") }
+            guard let m = ModeRequest(parsing: s) else { throw UsageError("--video-mode \(s): expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ") }
             return m
         }
         let fonts: FontLibrary
-        do { fonts = try FontLibrary() } catch { throw ValidationError("\(error)") }
+        do { fonts = try FontLibrary() } catch { throw UsageError("\(error)") }
         let scaleOverride: Double? = hud.scale ?? (hud.board != nil ? profile.scale : nil)
 
         let screen: Screen
         do {
             screen = try openScreen(profile: profile, rotation: rotation, request: request, scale: scaleOverride)
-        } catch let e as ValidationError { throw e } catch {
+        } catch let e as UsageError { throw e } catch {
             throw ShowError("cannot open the display: \(error)")
         }
         let clock = SystemClock()

@@ -1,6 +1,6 @@
-import ArgumentParser
 import Glibc
 import KioskBoards
+import KioskCLI
 import KioskDevices
 import KioskIIO
 import KioskSys
@@ -15,23 +15,37 @@ private let interrupted = Atomic<Bool>(false)
 /// panel's axes (after the mount matrix), and the bezel offset in pixels (depth × the profile's
 /// scale). While the sensor is lost and the offset eases back, lines have `-` for the reading.
 /// Status lines and, at the end (also on SIGINT/SIGTERM), read statistics on stderr.
-struct TiltCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tilt", abstract: "Print the tilt offset the accelerometer gives.")
+struct TiltCommand {
+    static let spec = CommandSpec(
+        "tilt", abstract: "Print the tilt offset the accelerometer gives.",
+        groups: [
+            OptionGroup([
+                OptionSpec("board", help: "Board profile (TOML); default: the built-in generic profile."),
+                OptionSpec("rotate", help: "Display rotation: 0, 90, 180 or 270."),
+                OptionSpec("samples", help: "Stop after this many samples."),
+                OptionSpec("duration", value: "s", help: "Stop after this many seconds."),
+            ]),
+            OptionGroup("Tilt", MotionOptions.options),
+        ])
 
-    @Option(help: "Board profile (TOML); default: the built-in generic profile.")
     var board: String?
-    @OptionGroup var motion: MotionOptions
-    @Option(help: "Display rotation: 0, 90, 180 or 270.")
+    var motion: MotionOptions
     var rotate = 0
-    @Option(help: "Stop after this many samples.")
     var samples: Int?
-    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "s"))
     var duration: Double?
 
+    init(_ a: ParsedArguments) throws(UsageError) {
+        board = a.string("board")
+        motion = try MotionOptions(a)
+        rotate = try a.int("rotate") ?? 0
+        samples = try a.int("samples")
+        duration = try a.double("duration")
+    }
+
     func run() throws {
-        guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0 else { throw ValidationError("--rotate \(rotate): expected 0, 90, 180 or 270") }
-        if let samples, samples < 1 { throw ValidationError("--samples \(samples): expected ≥ 1") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration \(duration): expected seconds > 0") }
+        guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0 else { throw UsageError("--rotate \(rotate): expected 0, 90, 180 or 270") }
+        if let samples, samples < 1 { throw UsageError("--samples \(samples): expected ≥ 1") }
+        if let duration, !(duration > 0) { throw UsageError("--duration \(duration): expected seconds > 0") }
         let profile = try loadProfile()
         var setup = try motion.resolve(profile: profile, rotation: rotation)
         if setup.depth == 0 || setup.filter.reduceMotion {
@@ -83,8 +97,8 @@ struct TiltCommand: ParsableCommand {
     private func loadProfile() throws -> BoardProfile {
         guard let board else { return try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "built-in generic profile") }
         let text: String
-        do { text = try readSmallFile(board, limit: 1 << 20) } catch { throw ValidationError("cannot read board profile: \(error)") }
-        do { return try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error { throw ValidationError(e.description) }
+        do { text = try readSmallFile(board, limit: 1 << 20) } catch { throw UsageError("cannot read board profile: \(error)") }
+        do { return try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error { throw UsageError(e.description) }
     }
 }
 

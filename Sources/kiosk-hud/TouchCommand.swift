@@ -1,5 +1,5 @@
-import ArgumentParser
 import Glibc
+import KioskCLI
 import KioskDevices
 import KioskInput
 import KioskSys
@@ -10,9 +10,9 @@ import KioskSys
 /// `down SLOT X Y`, `motion SLOT X Y`, `up SLOT`, `cancel SLOT`, `frame`, `pointer X Y`,
 /// `button pressed|released`, `key CODE pressed|released`. Devices, calibration and a latency
 /// summary on stderr; "touch: listening …" on stderr once the devices present are set up.
-struct TouchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "touch", abstract: "Print touch, pointer and key events in screen coordinates.",
+struct TouchCommand {
+    static let spec = CommandSpec(
+        "touch", abstract: "Print touch, pointer and key events in screen coordinates.",
         discussion: """
         --size is the panel's own size (the display mode, before rotation); by default the mode \
         of the first connected DRM connector (--output picks one), from /sys/class/drm. \
@@ -21,28 +21,42 @@ struct TouchCommand: ParsableCommand {
         LIBINPUT_CALIBRATION_MATRIX applies. --bind-touch DEVICE=OUTPUT (DEVICE: event5 or part \
         of the device name) ties a touch screen to an output: devices bound to another output \
         than --output are ignored.
-        """)
+        """,
+        groups: [
+            OptionGroup([
+                OptionSpec("size", value: "WxH", help: "Panel size in pixels (the display mode, before rotation)."),
+                OptionSpec("rotate", help: "Display rotation: 0, 90, 180 or 270 (clockwise)."),
+                OptionSpec("output", value: "NAME", help: "The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default)."),
+                OptionSpec("count", help: "Stop after this many events (exit 1 if --timeout comes first)."),
+                OptionSpec("timeout", value: "s", help: "Stop after this many seconds."),
+            ]),
+            OptionGroup("Input", TouchOptions.options),
+        ])
 
-    @OptionGroup var input: TouchOptions
-    @Option(help: ArgumentHelp("Panel size in pixels (the display mode, before rotation).", valueName: "WxH"))
+    var input: TouchOptions
     var size: String?
-    @Option(help: "Display rotation: 0, 90, 180 or 270 (clockwise).")
     var rotate = 0
-    @Option(help: ArgumentHelp("The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default).", valueName: "NAME"))
     var output: String?
-    @Option(help: "Stop after this many events (exit 1 if --timeout comes first).")
     var count: Int?
-    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "s"))
     var timeout: Double?
+
+    init(_ a: ParsedArguments) throws(UsageError) {
+        input = TouchOptions(a)
+        size = a.string("size")
+        rotate = try a.int("rotate") ?? 0
+        output = a.string("output")
+        count = try a.int("count")
+        timeout = try a.double("timeout")
+    }
 
     func run() throws {
         guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0, (0..<360).contains(rotate) else {
-            throw ValidationError("--rotate \(rotate): expected 0, 90, 180 or 270")
+            throw UsageError("--rotate \(rotate): expected 0, 90, 180 or 270")
         }
-        if let count, count < 1 { throw ValidationError("--count \(count): expected ≥ 1") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout \(timeout): expected seconds > 0") }
+        if let count, count < 1 { throw UsageError("--count \(count): expected ≥ 1") }
+        if let timeout, !(timeout > 0) { throw UsageError("--timeout \(timeout): expected seconds > 0") }
         let (pw, ph, sizeSource) = try panelSize()
-        if input.noInput { throw ValidationError("--no-input: touch has nothing to do without input") }
+        if input.noInput { throw UsageError("--no-input: touch has nothing to do without input") }
         let options = try input.libinputOptions(transform: DisplayTransform(
             rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
             height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { say($0, to: 2) })
@@ -98,7 +112,7 @@ struct TouchCommand: ParsableCommand {
         if let size {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
-                throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 800x480")
+                throw UsageError("--size \(size): expected WIDTHxHEIGHT, e.g. 800x480")
             }
             return (w, h, "--size")
         }
@@ -114,7 +128,7 @@ struct TouchCommand: ParsableCommand {
                 return (w, h, "\(connector) mode")
             }
         }
-        throw ValidationError("no connected DRM connector\(output.map { " named \($0)" } ?? "") to take the panel size from; give --size WxH")
+        throw UsageError("no connected DRM connector\(output.map { " named \($0)" } ?? "") to take the panel size from; give --size WxH")
     }
 }
 

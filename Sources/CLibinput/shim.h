@@ -1,2 +1,0 @@
-#include <libinput.h>
-#include <libudev.h>
