@@ -60,23 +60,31 @@
 //   (the debug build prints its own numbers in ScanoutCopyTests: 0.07 / 11 / 5 / 7 ms).
 //   exec → first frame presented, host, offscreen display 800x480 (HostStartupTests with
 //     KIOSK_HUD_BINARY=<release build>; the test takes CLOCK_MONOTONIC before posix_spawn):
-//     release 10.6 ms median, 10.2 ms min (goal ≤ 10 ms; a static Swift hello costs ~2 ms of it),
-//     main → frame 4.3 ms; the same objects linked dynamically: 21.7 ms. Debug build: ~50 ms.
-//     After board profiles stopped linking Foundation (TOMLKit) and the renderer stopped keeping
-//     plain-colour underlay/backdrop bitmaps: 8.6 ms median, 8.3 ms min on a quiet machine
-//     (10–12 ms while other builds run); main → frame 2.3–2.9 ms.
-//     perf: ArgumentParser's parse (before `run`) ≈ 1/3 of the time after exec, the renderer's
-//     three zero-filled full-frame bitmaps ≈ 1/4.
+//     goal ≤ 10 ms. History: 10.6 ms median at first (Swift runtime linked statically; 21.7 ms
+//     linked dynamically); 8.6 ms without TOMLKit's Foundation; now 6.2–6.4 ms median,
+//     4.9–5.1 ms min, main → frame 2.6–2.9 ms. `show` logs the split when KIOSK_EXEC_T0_NS is
+//     given: start_ms (exec → our C constructors: kernel exec, loader, libraries) ≈ 1.9–2.5,
+//     parse_ms (Swift runtime + options) ≈ 0.5, main_ms ≈ 2.6–3.4.
+//     What moved it: swift-argument-parser spent 21.1 M of the 37.5 M instructions before the
+//     first frame (callgrind) and linked FoundationEssentials — replaced by KioskCLI (parse
+//     ≈ 0.5 ms, total 15.9 M instructions); libinput/libudev (and glib, gobject, libwacom …)
+//     loaded with dlopen after the first frame (KioskInput); lld with packed relative
+//     relocations (DT_RELR: the 640 kB relocation table became 5 kB).
 //   exec → first frame on screen in the VM, ratio to Tests/VM/ref/modeset.c in the same boot
-//     (goal ≤ 1.5×; release): bochs-drm ≈ 3.7× (600–730 ms vs 167–169 ms), virtio-gpu ≈ 4.4×
-//     (770–860 ms vs 162–183 ms). main → frame is ~200 ms of it; the rest is exec → `run`: under
-//     TCG every first-executed code path is translated, and `kiosk-hud render --help` (Swift
-//     runtime + ArgumentParser, nothing drawn) alone takes ~0.5 s. Static linking saved ~200 ms.
-//     Debug build (what `swift test` runs): ≈ 13–15×.
-//   RSS at 800x480, two scanout buffers, in the VM (release): 19.7 MB = 5.9 MB anonymous (the
-//     renderer's shadow, underlay and backdrop: 4.6 MB) + 13.9 MB file-backed code (the static
-//     Swift runtime, libinput/glib; Foundation via TOMLKit then, since replaced by our own TOML reader); the dumb-buffer mappings are not in
-//     RSS (PFN maps). Goal ≤ 12 MB: missed by the binary's code, not by the display. After the
-//     changes above: 18.9 MB in the VM with the debug build (anonymous 3.2 MB, file-backed
-//     15.7 MB); on the host, release, offscreen: 17.8 MB, of which 8.0 MB the binary's own
-//     pages, 3.3 MB anonymous, and libc, libstdc++, freetype, glib/gobject (libwacom) the rest.
+//     (goal ≤ 1.5×; release; both started through Tests/VM/ref/stamp-exec.c, so the times are
+//     exact and leave out the shell's fork; medians of 6 alternated runs, both GPUs' VMs running
+//     at once on 2 cores): bochs-drm 363 ms vs 120 ms = 3.0×, virtio-gpu 368 ms vs 118 ms =
+//     3.1×. Before this round (release, /proc/self/stat starttime, 10 ms resolution and the fork
+//     counted on both sides): 3.7× and 4.4×. Of the 365 ms, main → frame is ~140–250 ms (under
+//     TCG every first-run code path is translated: profile parse ~20 ms, opening the card
+//     ~20–40 ms, laying out and rendering the HUD with FreeType ~60–95 ms); exec → main ~200 ms,
+//     where a static Swift "hello" alone takes ~75 ms against C's ~35 ms. Debug build (what
+//     `swift test` runs): ≈ 5.5× (was 12–18×).
+//   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): 13.7 MB =
+//     2.8 MB anonymous (the shadow buffer is 1.5 MB) + 10.9 MB file-backed (was 19.7 MB, then
+//     14.1 MB without ArgumentParser/Foundation, then 13.7 MB with DT_RELR). Goal ≤ 12 MB: missed
+//     by code pages, not by the display (the dumb-buffer mappings are PFN maps, not in RSS). Of
+//     the file-backed part: the binary 5.5–6 MB (4.1 MB of its 6.1 MB .text is resident:
+//     fault-around maps 64 kB around each first touch, and MADV_RANDOM does not stop that on
+//     Debian's 6.1 kernel — it was tried), libc 1.4, libstdc++ 1.0 (the Swift runtime's),
+//     freetype 0.7, glib + gobject 0.9 (libinput's, loaded after the first frame), libm 0.4.

@@ -11,6 +11,7 @@
 #   vmlinux-$KVER              the ELF unpacked from vmlinuz's xz payload (PVH boot)
 #   initramfs-$KVER.cpio       busybox-static + the needed .ko files + guest/init
 #   modeset                    Tests/VM/ref/modeset.c built against libdrm
+#   stamp-exec                 Tests/VM/ref/stamp-exec.c (exec → first frame timing)
 #   stamp                      hash of the inputs; a mismatch rebuilds
 #
 # Kernel choice: $KIOSK_VM_KERNEL if set, else the one already cached, else what
@@ -52,13 +53,13 @@ fi
 
 # --- fast path: everything present and inputs unchanged ---------------------
 inputs_hash() {
-  cat "$HERE/prepare.sh" "$HERE/guest/init" "$HERE/ref/modeset.c" | sha256sum | cut -c1-16
+  cat "$HERE/prepare.sh" "$HERE/guest/init" "$HERE/ref/modeset.c" "$HERE/ref/stamp-exec.c" | sha256sum | cut -c1-16
 }
 KEY="$(inputs_hash) $KVER"
 if [ "$FORCE" = 0 ] && [ -n "$KVER" ] && [ -s "$CACHE/stamp" ] &&
    [ "$(cat "$CACHE/stamp")" = "$KEY" ] &&
    [ -s "$CACHE/vmlinux-$KVER" ] && [ -s "$CACHE/initramfs-$KVER.cpio" ] &&
-   [ -x "$CACHE/modeset" ] && command -v qemu-system-x86_64 >/dev/null; then
+   [ -x "$CACHE/modeset" ] && [ -x "$CACHE/stamp-exec" ] && command -v qemu-system-x86_64 >/dev/null; then
   exit 0
 fi
 
@@ -170,6 +171,8 @@ fi
 log "building modeset"
 gcc -O2 -Wall -Wextra -o "$CACHE/modeset.tmp" "$HERE/ref/modeset.c" $(pkg-config --cflags --libs libdrm)
 mv "$CACHE/modeset.tmp" "$CACHE/modeset"
+gcc -O2 -Wall -Wextra -o "$CACHE/stamp-exec.tmp" "$HERE/ref/stamp-exec.c"
+mv "$CACHE/stamp-exec.tmp" "$CACHE/stamp-exec"
 
 echo "$KVER" > "$CACHE/kernel.version"
 echo "$KEY" > "$CACHE/stamp"

@@ -16,8 +16,9 @@
  *   modeset: ready            (picture is on screen; screendump now)
  *   modeset: restored
  * t_main_ms: CLOCK_MONOTONIC from main() start to the CRTC set (incl. DirtyFB).
- * t_exec_ms: CLOCK_BOOTTIME minus /proc/self/stat starttime (10 ms resolution),
- *            i.e. since exec incl. dynamic loading.
+ * t_exec_ms: since exec incl. dynamic loading: CLOCK_MONOTONIC minus KIOSK_EXEC_T0_NS when set
+ *            (ref/stamp-exec.c sets it just before execv), else CLOCK_BOOTTIME minus
+ *            /proc/self/stat starttime (10 ms resolution; counts the parent's fork too).
  * Exit: 0 ok, 1 usage, 2 DRM failure.
  *
  * Build: gcc -O2 modeset.c $(pkg-config --cflags --libs libdrm)
@@ -45,8 +46,15 @@ static double ms_since(const struct timespec *t0, clockid_t clk) {
     return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Milliseconds since this process was exec'd (starttime is in clock ticks since boot). */
+/* Milliseconds since this process was exec'd: KIOSK_EXEC_T0_NS (CLOCK_MONOTONIC ns taken just
+   before execv) when set, else /proc/self/stat's starttime (clock ticks since boot). */
 static double ms_since_exec(void) {
+    const char *t0 = getenv("KIOSK_EXEC_T0_NS");
+    if (t0 && *t0) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - strtod(t0, NULL)) / 1e6;
+    }
     char buf[4096];
     FILE *f = fopen("/proc/self/stat", "r");
     if (!f) return -1;
@@ -175,7 +183,7 @@ int main(int argc, char **argv) {
     printf("modeset: driver=%s connector_id=%u connector_type=%u mode=%ux%u@%u crtc=%u fb=%u pitch=%u\n",
            ver ? ver->name : "?", conn->connector_id, conn->connector_type, mode->hdisplay,
            mode->vdisplay, mode->vrefresh, crtc_id, fb_id, create.pitch);
-    printf("modeset: t_main_ms=%.3f t_exec_ms=%.1f t_fill_ms=%.3f dirtyfb=%s\n", main_ms, exec_ms,
+    printf("modeset: t_main_ms=%.3f t_exec_ms=%.2f t_fill_ms=%.3f dirtyfb=%s\n", main_ms, exec_ms,
            fill_ms, dirty);
     printf("modeset: ready\n");
     fflush(stdout);
