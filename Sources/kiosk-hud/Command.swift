@@ -1,5 +1,6 @@
 import Glibc
 import KioskCLI
+import KioskSys
 
 /// The whole command line: `kiosk-hud COMMAND [options]`.
 let kioskHUDCommandLine = CommandSpec(
@@ -23,7 +24,7 @@ enum KioskHUDMain {
         do {
             switch try parseCommandLine(Array(CommandLine.arguments.dropFirst()), root: root) {
             case let .help(command):
-                write(helpText(root: root, path: command), to: 1)
+                writeText(helpText(root: root, path: command), to: 1)
             case let .run(command, values):
                 path = command
                 switch command.last {
@@ -39,22 +40,22 @@ enum KioskHUDMain {
             let p = e.command.isEmpty ? path : e.command
             var spec = root
             for name in p.dropFirst() { spec = spec.subcommands.first { $0.name == name } ?? spec }
-            write("Error: \(e.message)\nUsage: \(usageLine(spec, path: p))\n  See '\(p.joined(separator: " ")) --help' for more information.\n", to: 2)
+            writeText("Error: \(e.message)\nUsage: \(usageLine(spec, path: p))\n  See '\(p.joined(separator: " ")) --help' for more information.\n", to: 2)
             exit(64)
         } catch let e as ExitCode {
             exit(e.code)
         } catch {
-            write("Error: \(error)\n", to: 2)
+            writeText("Error: \(error)\n", to: 2)
             exit(1)
         }
     }
-
-    private static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return }
-            bytes = bytes.dropFirst(n)
-        }
-    }
 }
+
+/// Writes `text` straight to descriptor `fd` (unbuffered: a reader of a pipe or file sees it at
+/// once; EINTR and short writes handled by KioskSys).
+func writeText(_ text: String, to fd: Int32) {
+    Array(text.utf8).withUnsafeBytes { try? FileDescriptor(rawValue: fd).write($0) }
+}
+
+/// `text` and a newline, as `writeText`.
+func writeLine(_ text: String, to fd: Int32) { writeText(text + "\n", to: fd) }

@@ -63,7 +63,7 @@ struct TiltCommand {
             return String(r == 0 ? 0 : r)
         }
         let px = setup.depth * (profile.scale > 0 ? profile.scale : 1)
-        emit("# t ax ay az (m/s², panel axes) dx dy (px; depth \(fmt(px, 2)))", to: 1)
+        writeLine("# t ax ay az (m/s², panel axes) dx dy (px; depth \(fmt(px, 2)))", to: 1)
         var printed = 0
         let poll = setup.sampler.period / 2
         while true {
@@ -83,7 +83,7 @@ struct TiltCommand {
                 line.append("\(fmt(now, 3)) - - - \(fmt(d.dx, 2)) \(fmt(d.dy, 2))")
             }
             for l in line {
-                emit(l, to: 1)
+                writeLine(l, to: 1)
                 printed += 1
                 if let samples, printed >= samples { break }
             }
@@ -102,13 +102,8 @@ struct TiltCommand {
     }
 }
 
-/// Writes a line straight to a descriptor (unbuffered: a reader of a pipe or file sees it at once).
-private func emit(_ s: String, to fd: Int32) {
-    let bytes = Array((s + "\n").utf8)
-    bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).write($0) }
-}
 
-private func warn(_ s: String) { emit(s, to: 2) }
+private func warn(_ s: String) { writeLine(s, to: 2) }
 
 private func sleepFor(_ seconds: Double) {
     var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))

@@ -59,7 +59,7 @@ struct TouchCommand {
         if input.noInput { throw UsageError("--no-input: touch has nothing to do without input") }
         let options = try input.libinputOptions(transform: DisplayTransform(
             rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
-            height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { say($0, to: 2) })
+            height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { writeLine($0, to: 2) })
         let inputs = input.inputs, seat = input.seat
 
         let signals = try signalDescriptor([SIGINT, SIGTERM])
@@ -69,7 +69,7 @@ struct TouchCommand {
         defer { source.close() }
         let t = source.transform
         let start = monotonicSeconds()
-        say("touch: listening on \(inputs.isEmpty ? seat : inputs.joined(separator: " ")) (\(source.devices.count) device(s)); "
+        writeLine("touch: listening on \(inputs.isEmpty ? seat : inputs.joined(separator: " ")) (\(source.devices.count) device(s)); "
             + "panel \(pw)x\(ph) (\(sizeSource)), rotate \(rotate) → picture \(t.width)x\(t.height)"
             + (options.calibration.map { ", touch matrix \($0)" } ?? ""), to: 2)
 
@@ -92,17 +92,17 @@ struct TouchCommand {
                 let now = monotonicSeconds()
                 for e in source.takeAll() {
                     latency.append(now - e.time)
-                    say(describe(e.event), to: 1)
+                    writeLine(describe(e.event), to: 1)
                     printed += 1
                     if let count, printed >= count { reason = "count"; break loop }
                 }
             }
         }
         let mean = latency.isEmpty ? 0 : latency.reduce(0, +) / Double(latency.count)
-        say("touch: \(printed) event(s), \(reason); event→queue latency mean \(touchFmt(mean * 1000)) ms, "
+        writeLine("touch: \(printed) event(s), \(reason); event→queue latency mean \(touchFmt(mean * 1000)) ms, "
             + "max \(touchFmt((latency.max() ?? 0) * 1000)) ms", to: 2)
         if let count, printed < count, reason == "timeout" {
-            say("touch: timeout after \(touchFmt(timeout ?? 0)) s with \(printed) of \(count) events", to: 2)
+            writeLine("touch: timeout after \(touchFmt(timeout ?? 0)) s with \(printed) of \(count) events", to: 2)
             throw ExitCode(1)
         }
     }
@@ -152,8 +152,3 @@ private func touchFmt(_ v: Double) -> String {
     return String(r == 0 ? 0 : r)
 }
 
-/// Writes a line straight to a descriptor (unbuffered: a reader of a pipe or file sees it at once).
-private func say(_ s: String, to fd: Int32) {
-    let bytes = Array((s + "\n").utf8)
-    bytes.withUnsafeBytes { try? FileDescriptor(rawValue: fd).write($0) }
-}
