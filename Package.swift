@@ -1,10 +1,25 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
+
+// Compiler settings for every module kiosk-hud links (Sources/kiosk-hud/LinkOrder.md has the
+// measurements):
+// - each function in its own section, so the linker can put the functions that run at start-up
+//   and while showing side by side (link-order.txt) instead of scattered over 6 MB of code that
+//   the kernel then maps in 64 kB steps;
+// - no implicit _Concurrency and _StringProcessing: none of these modules uses them, and the
+//   implicit import alone makes the static link pull in the concurrency runtime, libdispatch and
+//   the regex engine (1.3 MB of code, 300 kB of it resident, and their start-up constructors).
+// (Tools version 6.2: a package with these flags can still be a versioned dependency.)
+let lean: [SwiftSetting] = [.unsafeFlags([
+    "-Xfrontend", "-function-sections",
+    "-Xfrontend", "-disable-implicit-concurrency-module-import",
+    "-Xfrontend", "-disable-implicit-string-processing-module-import",
+])]
 
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
     ],
@@ -15,61 +30,77 @@ let package = Package(
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
 
         // Pure layers: no Glibc, no Foundation.
-        .target(name: "KioskRaster"),
-        .target(name: "KioskBehavior"),
+        .target(name: "KioskRaster", swiftSettings: lean),
+        .target(name: "KioskBehavior", swiftSettings: lean),
         // The command line: declared options, parsed without reflection, help from the same values.
-        .target(name: "KioskCLI"),
+        .target(name: "KioskCLI", swiftSettings: lean),
 
         // Text (FreeType) and PNG (libpng) codecs.
-        .target(name: "KioskText", dependencies: ["CFreeType", "KioskSys"]),
-        .target(name: "KioskPNG", dependencies: ["CPNG"]),
+        .target(name: "KioskText", dependencies: ["CFreeType", "KioskSys"], swiftSettings: lean),
+        .target(name: "KioskPNG", dependencies: ["CPNG"], swiftSettings: lean),
 
         // HUD model, layout and rendering.
-        .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskBehavior", "KioskDevices"]),
+        .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskBehavior", "KioskDevices"], swiftSettings: lean),
+
+        // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
+        .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
 
         // Device seams and their test doubles.
-        .target(name: "KioskDevices", dependencies: ["KioskRaster"]),
-        .target(name: "KioskEmbedded", dependencies: ["KioskDevices", "KioskRaster"]),
+        .target(name: "KioskDevices", dependencies: ["KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskEmbedded", dependencies: ["KioskDevices", "KioskRaster"], swiftSettings: lean),
 
         // Linux backends: the only code that makes system calls (KioskSys wraps each one once).
         .target(name: "CKioskSys"),
-        .target(name: "KioskSys", dependencies: ["CKioskSys"]),
+        .target(name: "KioskSys", dependencies: ["CKioskSys"], swiftSettings: lean),
         // The display: DRM/KMS dumb buffers (fbdev fallback).
-        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"]),
+        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"], swiftSettings: lean),
         // Touch, pointer and keys: libinput, loaded with dlopen when input starts (after the first
         // frame), with its headers from libinput-dev/libudev-dev.
         .target(name: "CKioskInput"),
-        .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskDevices"]),
+        .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskDevices"], swiftSettings: lean),
         // The tilt: IIO accelerometers from sysfs.
-        .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskDevices", "KioskBehavior"]),
+        .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskDevices", "KioskBehavior"], swiftSettings: lean),
 
         // Board profiles (TOML).
         .target(name: "KioskBoards", dependencies: [
             "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices",
-        ]),
+        ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
             "KioskCLI", "KioskHUD", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
             "KioskDevices", "KioskEmbedded",
         ],
+        exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
+        swiftSettings: lean,
         // The Swift runtime linked statically: exec -> first frame drops by about half on the host
         // and by ~300 ms under QEMU (KioskDRM's header). lld packs the ~27,000 relative
         // relocations into a few kB (DT_RELR, glibc ≥ 2.36) instead of a 640 kB table the loader
-        // reads at every start and that stays resident.
-        linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
+        // reads at every start and that stays resident. The functions in link-order.txt go first
+        // (LinkOrder.md); no symbol table for dlsym that nobody uses (-export-dynamic is the
+        // driver's default: 290 kB resident); the runtime's few C++ library functions linked in
+        // from libstdc++.a instead of loading all of libstdc++.so (1 MB resident).
+        linkerSettings: [.unsafeFlags([
+            "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/kiosk-hud/link-order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
+            "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++",
+        ])]),
         .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded"]),
+
+        // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
+        .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG"]),
         .testTarget(name: "KioskTextTests", dependencies: ["KioskText", "KioskPNG"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
-        .testTarget(name: "KioskDRMTests", dependencies: ["KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG"]),
-        .testTarget(name: "KioskIIOTests", dependencies: ["KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded",
+        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG"]),
+        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded",
                                                   "KioskHUD", "KioskText", "KioskRaster"]),
-        .testTarget(name: "KioskInputTests", dependencies: ["KioskInput", "KioskSys", "KioskDevices"]),
+        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD"]),
         .testTarget(name: "KioskHUDTests",
-                    dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
+                    dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
                     exclude: ["Goldens", "Fixtures"]),
     ]
 )

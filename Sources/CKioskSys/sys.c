@@ -4,15 +4,26 @@
 int kiosk_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 
 #include <time.h>
+#include <sys/resource.h>
 
 /* CLOCK_MONOTONIC when the program's constructors ran: after the dynamic loader and the shared
    libraries' constructors, before Swift's main (start-up measurements split there). */
 static unsigned long long kiosk_start_ns;
+static long kiosk_start_faults;
 
 __attribute__((constructor)) static void kiosk_note_start(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     kiosk_start_ns = (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+    kiosk_start_faults = kiosk_page_faults();
 }
+
+long kiosk_page_faults(void) {
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0) return -1;
+    return u.ru_minflt + u.ru_majflt;
+}
+
+long kiosk_process_start_page_faults(void) { return kiosk_start_faults; }
 
 unsigned long long kiosk_process_start_ns(void) { return kiosk_start_ns; }

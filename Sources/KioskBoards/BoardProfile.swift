@@ -153,10 +153,12 @@ public struct BoardProfile {
             }
             if let v = try tr.value("keys") {
                 guard let a = v.array else { throw tr.bad("keys", "\(v)", "an array of Linux key codes") }
-                p.touch.keys = try a.map { e in
+                var keys: [Int] = []
+                for e in a {
                     guard let k = e.int, (1...767).contains(k) else { throw tr.bad("keys", "\(e)", "Linux key codes from 1 to 767") }
-                    return k
+                    keys.append(k)
                 }
+                p.touch.keys = keys
             }
             if let b = try tr.bool("tap_outside") { p.touch.tapOutside = b }
             try tr.finish()

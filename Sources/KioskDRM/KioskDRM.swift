@@ -61,10 +61,11 @@
 //   exec → first frame presented, host, offscreen display 800x480 (HostStartupTests with
 //     KIOSK_HUD_BINARY=<release build>; the test takes CLOCK_MONOTONIC before posix_spawn):
 //     goal ≤ 10 ms. History: 10.6 ms median at first (Swift runtime linked statically; 21.7 ms
-//     linked dynamically); 8.6 ms without TOMLKit's Foundation; now 6.2–6.4 ms median,
-//     4.9–5.1 ms min, main → frame 2.6–2.9 ms. `show` logs the split when KIOSK_EXEC_T0_NS is
-//     given: start_ms (exec → our C constructors: kernel exec, loader, libraries) ≈ 1.9–2.5,
-//     parse_ms (Swift runtime + options) ≈ 0.5, main_ms ≈ 2.6–3.4.
+//     linked dynamically); 8.6 ms without TOMLKit's Foundation; 6.2–6.4 ms without
+//     swift-argument-parser; now 5.0–5.7 ms median, 4.1–4.3 ms min, main → frame 2.5–2.9 ms
+//     (link order and no concurrency runtime: Sources/kiosk-hud/LinkOrder.md). `show` logs the
+//     split when KIOSK_EXEC_T0_NS is given: start_ms (exec → our C constructors: kernel exec,
+//     loader, libraries), parse_ms (Swift runtime + options), main_ms, and the page faults.
 //     What moved it: swift-argument-parser spent 21.1 M of the 37.5 M instructions before the
 //     first frame (callgrind) and linked FoundationEssentials — replaced by KioskCLI (parse
 //     ≈ 0.5 ms, total 15.9 M instructions); libinput/libudev (and glib, gobject, libwacom …)
@@ -73,18 +74,23 @@
 //   exec → first frame on screen in the VM, ratio to Tests/VM/ref/modeset.c in the same boot
 //     (goal ≤ 1.5×; release; both started through Tests/VM/ref/stamp-exec.c, so the times are
 //     exact and leave out the shell's fork; medians of 6 alternated runs, both GPUs' VMs running
-//     at once on 2 cores): bochs-drm 363 ms vs 120 ms = 3.0×, virtio-gpu 368 ms vs 118 ms =
-//     3.1×. Before this round (release, /proc/self/stat starttime, 10 ms resolution and the fork
-//     counted on both sides): 3.7× and 4.4×. Of the 365 ms, main → frame is ~140–250 ms (under
-//     TCG every first-run code path is translated: profile parse ~20 ms, opening the card
-//     ~20–40 ms, laying out and rendering the HUD with FreeType ~60–95 ms); exec → main ~200 ms,
-//     where a static Swift "hello" alone takes ~75 ms against C's ~35 ms. Debug build (what
-//     `swift test` runs): ≈ 5.5× (was 12–18×).
-//   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): 13.7 MB =
-//     2.8 MB anonymous (the shadow buffer is 1.5 MB) + 10.9 MB file-backed (was 19.7 MB, then
-//     14.1 MB without ArgumentParser/Foundation, then 13.7 MB with DT_RELR). Goal ≤ 12 MB: missed
-//     by code pages, not by the display (the dumb-buffer mappings are PFN maps, not in RSS). Of
-//     the file-backed part: the binary 5.5–6 MB (4.1 MB of its 6.1 MB .text is resident:
-//     fault-around maps 64 kB around each first touch, and MADV_RANDOM does not stop that on
-//     Debian's 6.1 kernel — it was tried), libc 1.4, libstdc++ 1.0 (the Swift runtime's),
-//     freetype 0.7, glib + gobject 0.9 (libinput's, loaded after the first frame), libm 0.4.
+//     at once on 2 cores): bochs-drm 452 ms vs 191 ms = 2.4×, virtio-gpu 479 ms vs 172 ms =
+//     2.8× (the same binary alone in one VM: 2.2–2.5×). Before: 3.0× and 3.1×; 3.7× and 4.4×
+//     with /proc/self/stat's 10 ms starttime. Missed. Under TCG the cost follows the amount of
+//     distinct code run, not the instructions: every first-run block is translated, so the
+//     profile (perf in the guest) is flat — kiosk-hud's code 43 %, kernel 30 % (page clearing,
+//     faults), libc 11 %, the loader 9 %, FreeType 7 %. Page faults are cheap there (15–30 µs
+//     each warm, ~1,200 to the first frame: ~25 ms). Loading FreeType, libpng, zlib and brotli
+//     costs ~20 ms (a C program with and without them); linking them statically would save
+//     ~15 ms and was not done (security updates of the system's FreeType would not reach the
+//     binary). Debug build (what `swift test` runs): ≈ 5.5×.
+//   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): goal
+//     ≤ 12 MB, met: 10.1 MB on virtio-gpu, 10.8 MB on bochs-drm (2.5 MB anonymous, of which the
+//     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS). It was
+//     13.7–14.0 MB: 5.5 MB of it the binary's own pages, because the kernel maps code 64 kB
+//     around each first touch and the code that runs was spread over 6 MB (MADV_RANDOM does not
+//     stop fault-around on Debian's 6.1 kernel — it was tried). Now the functions that run are
+//     linked side by side, the concurrency runtime, libdispatch and the regex engine are gone,
+//     libstdc++ is linked statically and no dynamic symbol table is exported: the binary holds
+//     2.5–3 MB; libc 1.4, freetype 0.7, glib + gobject 0.9 (libinput's, loaded after the first
+//     frame), libm 0.4. Sources/kiosk-hud/LinkOrder.md has each step's numbers.

@@ -1,11 +1,12 @@
 // KioskDevices — the seams between the HUD and the hardware.
 //
-// Protocols only (plus a system clock from the standard library): a display that shows a frame
+// Protocols only (plus the system clock, CLOCK_MONOTONIC from Glibc): a display that shows a frame
 // drawn in ordinary memory and is told which rectangles changed, an input source of touch /
 // pointer / key events already in screen coordinates, a motion source of acceleration samples,
 // and a clock. The Linux backends (DRM/KMS, libinput, IIO sysfs) implement them; KioskEmbedded
 // ships the test doubles (offscreen display, scripted input and motion, manual clock), so
 // everything above this layer is tested with no display, touch screen or sensor.
+import Glibc
 import KioskRaster
 
 /// Seconds on a monotonic clock.
@@ -17,13 +18,18 @@ public protocol Clock: AnyObject {
     var now: Seconds { get }
 }
 
-/// The process's monotonic clock (the standard library's `ContinuousClock`; no Foundation).
-public final class SystemClock: Clock, @unchecked Sendable {
-    private let origin = ContinuousClock.now
-    public init() {}
-    public var now: Seconds {
-        let d = ContinuousClock.now - origin
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+/// The process's monotonic clock (CLOCK_MONOTONIC, counted from when this clock was made).
+/// Not the standard library's `ContinuousClock`: that lives in the concurrency runtime, which
+/// kiosk-hud does not link (Package.swift).
+public final class SystemClock: Clock, Sendable {
+    private let origin: Int64
+    public init() { origin = Self.nanoseconds() }
+    public var now: Seconds { Double(Self.nanoseconds() &- origin) * 1e-9 }
+
+    private static func nanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 }
 

@@ -38,7 +38,7 @@ public final class HUD {
     /// The button is drawn pressed.
     public var buttonPressed = false
     private var tracker = ButtonTracker()
-    private var streams: [AsyncStream<HUDButtonEvent>.Continuation] = []
+    private var buttonObservers: [(HUDButtonEvent) -> Void] = []
     private var pointer: (x: Double, y: Double) = (0, 0)
 
     /// Timing rules: grace time, minimum show time, animation.
@@ -97,11 +97,11 @@ public final class HUD {
         set { tracker.config = newValue }
     }
 
-    /// Button presses (and taps outside) as an async sequence; each call makes a new stream.
-    public func buttonEvents() -> AsyncStream<HUDButtonEvent> {
-        let (stream, continuation) = AsyncStream<HUDButtonEvent>.makeStream()
-        streams.append(continuation)
-        return stream
+    /// Calls `observer` on every button press and tap outside, after `onButton`/`onTapOutside`
+    /// (observers are kept for the HUD's lifetime). KioskHUDAsync's `buttonEvents()` makes an
+    /// AsyncStream from this.
+    public func addButtonObserver(_ observer: @escaping (HUDButtonEvent) -> Void) {
+        buttonObservers.append(observer)
     }
 
     /// Feeds input events (picture coordinates) to the button. Touches land where the button is
@@ -144,10 +144,10 @@ public final class HUD {
             case let .highlight(on): buttonPressed = on
             case .activate:
                 onButton?()
-                for c in streams { c.yield(.pressed) }
+                for o in buttonObservers { o(.pressed) }
             case .tapOutside:
                 onTapOutside?()
-                for c in streams { c.yield(.tappedOutside) }
+                for o in buttonObservers { o(.tappedOutside) }
             }
         }
     }

@@ -24,7 +24,16 @@ public struct DeviceMatch: Sendable, Equatable, CustomStringConvertible {
     public func matches(name: String, sysname: String) -> Bool {
         let p = pattern.hasPrefix("/dev/input/") ? String(pattern.dropFirst("/dev/input/".count)) : pattern
         if p == sysname { return true }
-        return !p.isEmpty && name.lowercased().contains(p.lowercased())
+        return !p.isEmpty && Self.contains(name.lowercased(), p.lowercased())
+    }
+
+    /// Substring test on UTF-8 (String's own `contains(_: String)` is in _StringProcessing,
+    /// which kiosk-hud does not link).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        let h = Array(haystack.utf8), n = Array(needle.utf8)
+        guard n.count <= h.count else { return false }
+        for i in 0...(h.count - n.count) where h[i..<(i + n.count)].elementsEqual(n) { return true }
+        return false
     }
 
     public var description: String { pattern }

@@ -235,6 +235,13 @@ public func monotonicNanoseconds() -> UInt64 {
 /// and the shared libraries' own constructors, before `main`.
 public func processStartNanoseconds() -> UInt64 { UInt64(kiosk_process_start_ns()) }
 
+/// Page faults (minor + major, getrusage) of this process so far, and when its C constructors ran:
+/// start-up cost that a profile of instructions does not show (each one is a trap, and a read of
+/// the file on a cold page cache).
+public func pageFaults() -> (now: Int, atStart: Int) {
+    (kiosk_page_faults(), kiosk_process_start_page_faults())
+}
+
 /// Milliseconds since this process was exec'd, from /proc/self/stat's starttime (clock ticks
 /// since boot, so 10 ms resolution) and CLOCK_BOOTTIME — the same rule as Tests/VM/ref/modeset.c.
 public func millisecondsSinceExec() -> Double? {

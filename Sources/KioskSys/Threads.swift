@@ -1,7 +1,7 @@
 // Threads of our own, outside Swift's cooperative pool: the IIO sampler (a sysfs read may block
 // for as long as an I²C bus hangs) and, in tests, waits on child processes that last minutes
-// (a QEMU guest). The cooperative pool has one thread per core; a blocking call on it stalls
-// every other task, so such work gets a detached POSIX thread instead.
+// (a QEMU guest; KioskTestSupport's onOwnThread). The cooperative pool has one thread per core;
+// a blocking call on it stalls every other task, so such work gets a detached POSIX thread.
 import Glibc
 
 private final class ThreadBody {
@@ -24,18 +24,4 @@ public func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(S
         throw SysError(call: "pthread_create", errno: rc)
     }
     pthread_detach(tid)
-}
-
-/// Runs blocking `body` on a thread of its own and suspends (without holding a cooperative
-/// thread) until it returns. If no thread can be made, runs `body` here.
-///
-///     let status = await onOwnThread { waitForChild(pid) }
-public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
-        do {
-            try spawnDetachedThread { c.resume(returning: body()) }
-        } catch {
-            c.resume(returning: body())
-        }
-    }
 }

@@ -130,7 +130,7 @@ for (w, h) in sizes {
     let src = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
     for y in 0..<h { for x in 0..<w { src.surface.row32(y)[x] = UInt32(truncatingIfNeeded: (y * w + x) &* 2_654_435_761 >> 8) } }
 
-    var cairo: [String: Double] = [:], pixman: [String: Double] = [:], floorRef: [String: Double] = [:]
+    var cairo: [String: Double] = [:], pixman: [String: Double] = [:]
     if let d = peerDir {
         cairo = peer("\(d)/hud_cairo bench \(w)x\(h) \(targetSeconds)")
         pixman = peer("\(d)/hud_pixman bench \(w)x\(h) \(targetSeconds)")

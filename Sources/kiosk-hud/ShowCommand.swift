@@ -338,7 +338,8 @@ struct ShowCommand {
             let start = processStartNanoseconds()
             split = " start_ms=\(fmt(Double(start &- t0) / 1e6)) parse_ms=\(fmt(Double(mainStart &- start) / 1e6))"
         }
-        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split)")
+        let faults = pageFaults()
+        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart)")
     }
 
     /// Times the copy of a full 800x480 frame into a scanout-like buffer for each rotation.

@@ -1,3 +1,4 @@
+import KioskTestSupport
 import Glibc
 import KioskDevices
 @testable import KioskDRM

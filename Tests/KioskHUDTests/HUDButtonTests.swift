@@ -2,6 +2,7 @@ import KioskBehavior
 import KioskDevices
 import KioskEmbedded
 import KioskHUD
+import KioskHUDAsync
 import KioskRaster
 import KioskText
 import Testing

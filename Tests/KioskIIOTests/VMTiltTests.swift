@@ -1,6 +1,7 @@
 // Real kernel: the mxc4005 IIO driver on i2c-stub in the QEMU harness (Tests/VM), read by the
 // built `kiosk-hud tilt` while Tests/VM/guest/tilt-mxc4005.sh tilts it with i2cset. Loud failure
 // if the VM cannot run, unless KIOSK_VM_ALLOW_SKIP=1.
+import KioskTestSupport
 import Foundation
 import KioskSys
 import Testing

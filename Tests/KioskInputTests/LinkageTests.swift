@@ -2,6 +2,7 @@
 // libwacom, libevdev… behind them) are loaded with dlopen once input starts, after the first
 // frame (Sources/KioskInput/KioskInput.swift). A direct call to a libinput function instead of
 // its kiosk_ wrapper would not link; this catches the library coming back through a link flag.
+// Nor libstdc++: the little of it the Swift runtime uses is linked in statically.
 import Foundation
 import Testing
 
@@ -13,6 +14,8 @@ import Testing
         let needed = try #require(neededLibraries(elf), "\(path): no 64-bit little-endian ELF with a dynamic section")
         #expect(needed.contains("libc.so.6"), "DT_NEEDED read wrongly: \(needed)")
         #expect(!needed.contains { $0.hasPrefix("libinput.") || $0.hasPrefix("libudev.") }, "\(needed)")
+        // The Swift runtime's C++ needs come from libstdc++.a (Sources/kiosk-hud/LinkOrder.md).
+        #expect(!needed.contains { $0.hasPrefix("libstdc++.") }, "\(needed)")
     }
 }
 

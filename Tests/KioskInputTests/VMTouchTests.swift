@@ -2,6 +2,7 @@
 // the QEMU harness (Tests/VM), read by the built `kiosk-hud touch` through libinput while
 // Tests/VM/guest/touch-uinput.sh taps known device positions. Loud failure if the VM cannot
 // run, unless KIOSK_VM_ALLOW_SKIP=1.
+import KioskTestSupport
 import Foundation
 import KioskSys
 import Testing

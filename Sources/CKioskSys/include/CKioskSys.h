@@ -7,6 +7,9 @@ int kiosk_ioctl(int fd, unsigned long request, void *arg);
 
 /// CLOCK_MONOTONIC nanoseconds when the program's constructors ran (after dynamic loading).
 unsigned long long kiosk_process_start_ns(void);
+/* Page faults (minor + major) of this process so far, and when its constructors ran (-1: unknown). */
+long kiosk_page_faults(void);
+long kiosk_process_start_page_faults(void);
 
 #include "CKioskDRM.h"
 
