@@ -19,7 +19,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
     ],
@@ -51,7 +51,7 @@ let package = Package(
 
         // Linux backends: the only code that makes system calls (KioskSys wraps each one once).
         .target(name: "CKioskSys"),
-        .target(name: "KioskSys", dependencies: ["CKioskSys"], swiftSettings: lean),
+        .target(name: "KioskSys", dependencies: ["CKioskSys", "KioskDevices"], swiftSettings: lean),
         // The display: DRM/KMS dumb buffers (fbdev fallback).
         .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"], swiftSettings: lean),
         // Touch, pointer and keys: libinput, loaded with dlopen when input starts (after the first

@@ -151,14 +151,12 @@ public struct BoardProfile {
                 guard !dev.isEmpty else { throw tr.bad("device", "\"\"", "part of a device name or sysname") }
                 p.touch.device = dev
             }
-            if let v = try tr.value("keys") {
+            if let v = tr.value("keys") {
                 guard let a = v.array else { throw tr.bad("keys", "\(v)", "an array of Linux key codes") }
-                var keys: [Int] = []
-                for e in a {
+                p.touch.keys = try a.map { e in
                     guard let k = e.int, (1...767).contains(k) else { throw tr.bad("keys", "\(e)", "Linux key codes from 1 to 767") }
-                    keys.append(k)
+                    return k
                 }
-                p.touch.keys = keys
             }
             if let b = try tr.bool("tap_outside") { p.touch.tapOutside = b }
             try tr.finish()

@@ -1,12 +1,11 @@
 // KioskDevices — the seams between the HUD and the hardware.
 //
-// Protocols only (plus the system clock, CLOCK_MONOTONIC from Glibc): a display that shows a frame
-// drawn in ordinary memory and is told which rectangles changed, an input source of touch /
-// pointer / key events already in screen coordinates, a motion source of acceleration samples,
-// and a clock. The Linux backends (DRM/KMS, libinput, IIO sysfs) implement them; KioskEmbedded
+// Protocols only: a display that shows a frame drawn in ordinary memory and is told which
+// rectangles changed, an input source of touch / pointer / key events already in screen
+// coordinates, a motion source of acceleration samples, and a clock. The Linux backends
+// (DRM/KMS, libinput, IIO sysfs; KioskSys's SystemClock) implement them; KioskEmbedded
 // ships the test doubles (offscreen display, scripted input and motion, manual clock), so
 // everything above this layer is tested with no display, touch screen or sensor.
-import Glibc
 import KioskRaster
 
 /// Seconds on a monotonic clock.
@@ -16,21 +15,6 @@ public typealias Seconds = Double
 public protocol Clock: AnyObject {
     /// Seconds since an arbitrary fixed point; never goes backwards.
     var now: Seconds { get }
-}
-
-/// The process's monotonic clock (CLOCK_MONOTONIC, counted from when this clock was made).
-/// Not the standard library's `ContinuousClock`: that lives in the concurrency runtime, which
-/// kiosk-hud does not link (Package.swift).
-public final class SystemClock: Clock, Sendable {
-    private let origin: Int64
-    public init() { origin = Self.nanoseconds() }
-    public var now: Seconds { Double(Self.nanoseconds() &- origin) * 1e-9 }
-
-    private static func nanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
-    }
 }
 
 /// A quarter-turn rotation of the panel relative to the picture, clockwise.

@@ -1,7 +1,7 @@
-// SystemClock reads CLOCK_MONOTONIC itself (ContinuousClock is in the concurrency runtime,
+// KioskSys.SystemClock reads CLOCK_MONOTONIC itself (ContinuousClock is in the concurrency runtime,
 // which kiosk-hud does not link): it starts near 0 and never goes backwards.
 import Glibc
-import KioskDevices
+import KioskSys
 import Testing
 
 @Suite struct SystemClockTests {
