@@ -32,7 +32,7 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
         // The guest runs for minutes (longer when it waits for a VM slot): off the cooperative pool.
         let started = Date()
         let (status, outText, errText) = await onOwnThread {
-            runDrained(runner, ["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"])
+            runToEnd(runner, ["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"], in: packageRoot)
         }
         let seconds = Date().timeIntervalSince(started)
 
@@ -53,33 +53,4 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
                     "reattached", "reattach-logged", "level-after-reattach"]
         #expect(oks.map { String($0.dropFirst(3)) } == want, "\(outText)")
     }
-}
-
-/// Runs `path` with `args` from the package root to the end, both pipes read to the end (a full
-/// pipe would block the harness); (status, stdout, stderr).
-private func runDrained(_ path: String, _ args: [String]) -> (Int32, String, String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = args
-    p.currentDirectoryURL = packageRoot
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    do { try p.run() } catch { return (127, "", "\(path): \(error)") }
-    let errData = PipeDrain()
-    let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    errThread.start()
-    let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    while !errData.done { usleep(10_000) }
-    return (p.terminationStatus, outText, String(decoding: errData.get(), as: UTF8.self))
-}
-
-/// A one-shot box for the stderr reader thread.
-private final class PipeDrain: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
-    var done: Bool { lock.lock(); defer { lock.unlock() }; return data != nil }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data ?? Data() }
 }

@@ -50,8 +50,8 @@ private let expected: [String: [String]] = [
 
         // The uinput program, built on the host (the guest runs the host's binaries).
         let uinput = out.appendingPathComponent("uinput-touch").path
-        let gcc = run("/usr/bin/env", ["gcc", "-O2", "-Wall", "-o", uinput,
-                                       packageRoot.appendingPathComponent("Tests/VM/ref/uinput-touch.c").path])
+        let gcc = runToEnd("/usr/bin/env", ["gcc", "-O2", "-Wall", "-o", uinput,
+                                            packageRoot.appendingPathComponent("Tests/VM/ref/uinput-touch.c").path], in: packageRoot)
         guard gcc.status == 0 else { cannotRun("gcc uinput-touch.c failed: \(gcc.err)"); return }
 
         let runner = packageRoot.appendingPathComponent("Tests/VM/run-in-vm.sh").path
@@ -59,7 +59,7 @@ private let expected: [String: [String]] = [
         let started = Date()
         // The guest runs for minutes (longer when it waits for a VM slot): off the cooperative pool.
         let vmArgs = ["--gpu", "none", "--tablet", "--out", out.path, "--timeout", "150", "--", guest, bin, uinput, out.path]
-        let vm = await onOwnThread { run(runner, vmArgs) }
+        let vm = await onOwnThread { runToEnd(runner, vmArgs, in: packageRoot) }
         let seconds = Date().timeIntervalSince(started)
         let lines = vm.out.split(separator: "\n").map(String.init)
         let ran = lines.filter { $0.hasPrefix("ran ") }
@@ -111,35 +111,4 @@ private func kioskHUDBinary() -> String? {
     }
     candidates.append(packageRoot.appendingPathComponent(".build/debug/kiosk-hud").path)
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-}
-
-/// Runs a program to the end; both pipes drained (a full pipe would block it).
-private func run(_ path: String, _ args: [String]) -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: path)
-    p.arguments = args
-    p.currentDirectoryURL = packageRoot
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    do { try p.run() } catch { return (127, "", "\(path): \(error)") }
-    let errBox = DataBox()
-    let t = Thread { errBox.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    t.start()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let e = errBox.wait()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
-/// A one-shot box for the stderr reader thread.
-private final class DataBox: @unchecked Sendable {
-    private let cond = NSCondition()
-    private var data: Data?
-    func set(_ d: Data) { cond.lock(); data = d; cond.signal(); cond.unlock() }
-    func wait() -> Data {
-        cond.lock(); defer { cond.unlock() }
-        while data == nil { cond.wait() }
-        return data!
-    }
 }
