@@ -10,7 +10,7 @@ import KioskText
 
 /// The settings a board starts from (Boards/*.toml): canvas, fonts, colours, timings. Command-line
 /// options override them. Unknown keys are errors, so a typo never passes silently.
-public struct BoardProfile {
+public struct BoardProfile: Equatable, Sendable {
     public var name = "generic"
     public var width = 800, height = 480
     public var scale = 1.0
@@ -91,6 +91,41 @@ public struct BoardProfile {
     reduce_motion = false
 
     """
+
+    /// The built-in generic profile as a value: exactly what `parse(embeddedGeneric, …)` gives (a
+    /// test checks), without reading TOML at every start (the parse was ~20 ms of exec → first
+    /// frame under QEMU, and brings the TOML reader's code into memory).
+    public static let generic: BoardProfile = {
+        var p = BoardProfile()
+        p.name = "generic"
+        p.width = 800; p.height = 480
+        p.scale = 1.0
+        p.format = .xrgb8888
+        p.underlayColor = Color(rgb: 0x000000)
+        p.touch.keys = [28, 57, 1, 96]
+        p.touch.tapOutside = false
+        p.style.fontPaths = [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+            "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+        ]
+        p.style.margin = 20; p.style.padding = 4; p.style.cornerRadius = 5
+        p.style.labelFontSize = 16; p.style.detailsFontSize = 12; p.style.buttonFontSize = 12
+        p.style.contentColor = Color(rgb: 0x000000, a: Double(0xB3) / 255)
+        p.style.bezelColor = Color(rgb: 0xCCCCCC, a: Double(0x99) / 255)
+        p.style.bezelStyle = .solid
+        p.style.background = .none
+        p.timing.graceTime = 0; p.timing.minShowTime = 0
+        p.timing.animation = .fade; p.timing.animationDuration = 0.3
+        p.style.motionDepth = 10
+        p.motion.rate = 30; p.motion.timeConstant = 0.15; p.motion.deadZone = 1.5
+        p.motion.neutral = .firstSample
+        p.motion.reduceMotion = false
+        p.style.scale = p.scale
+        return p
+    }()
 
     /// A profile that cannot be used, with the file, section and key at fault.
     public struct Error: Swift.Error, CustomStringConvertible {

@@ -1,11 +1,11 @@
-import CPNG
+import CKioskPNG
 
 extension PNG {
     /// Reads a PNG file as RGBA8 (`png_image_begin_read_from_file`).
     /// Throws `PNGError` (operation "read") with libpng's message and `path`.
     public static func read(path: String) throws(PNGError) -> PNGImage {
-        try withPNGImage { (image) throws(PNGError) in
-            guard png_image_begin_read_from_file(&image, path) != 0 else {
+        try withPNGImage("read", path: path) { (image) throws(PNGError) in
+            guard kiosk_png_image_begin_read_from_file(&image, path) != 0 else {
                 throw PNGError(operation: "read", message: image.errorMessage(or: "cannot open file"), path: path)
             }
             return try finishRead(&image, operation: "read", path: path)
@@ -16,9 +16,9 @@ extension PNG {
     /// Throws `PNGError` (operation "decode") for anything that is not a valid PNG.
     public static func decode(_ bytes: [UInt8]) throws(PNGError) -> PNGImage {
         guard !bytes.isEmpty else { throw PNGError(operation: "decode", message: "no data") }
-        return try withPNGImage { (image) throws(PNGError) in
+        return try withPNGImage("decode", path: nil) { (image) throws(PNGError) in
             let began = bytes.withUnsafeBytes { raw in
-                png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+                kiosk_png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
             }
             guard began != 0 else {
                 throw PNGError(operation: "decode", message: image.errorMessage(or: "not a PNG"))
@@ -38,7 +38,7 @@ extension PNG {
         }
         var pixels = [UInt8](repeating: 0, count: count)
         let finished = pixels.withUnsafeMutableBytes { raw in
-            png_image_finish_read(&image, nil, raw.baseAddress, 0, nil)
+            kiosk_png_image_finish_read(&image, nil, raw.baseAddress, 0, nil)
         }
         guard finished != 0 else {
             throw PNGError(operation: operation, message: image.errorMessage(or: "cannot decode image data"), path: path)

@@ -1,4 +1,4 @@
-import CPNG
+import CKioskPNG
 
 /// PNG reading and writing through libpng's simplified API.
 public enum PNG {}
@@ -8,10 +8,10 @@ extension PNG {
     /// every pixel is opaque, else RGBA. Throws `PNGError` (operation "write").
     public static func write(_ image: PNGImage, path: String) throws(PNGError) {
         let (pixels, format) = try prepare(image, operation: "write", path: path)
-        try withPNGImage { (png) throws(PNGError) in
+        try withPNGImage("write", path: path) { (png) throws(PNGError) in
             configure(&png, image, format)
             let ok = pixels.withUnsafeBytes { raw in
-                png_image_write_to_file(&png, path, 0, raw.baseAddress, 0, nil)
+                kiosk_png_image_write_to_file(&png, path, 0, raw.baseAddress, 0, nil)
             }
             guard ok != 0 else {
                 throw PNGError(operation: "write", message: png.errorMessage(or: "cannot write file"), path: path)
@@ -26,13 +26,13 @@ extension PNG {
         // A first guess of the size; libpng reports the size needed if larger.
         var capacity = pixels.count + pixels.count / 8 + image.height + 1024
         for _ in 0..<2 {
-            let result = try withPNGImage { (png) throws(PNGError) -> [UInt8]? in
+            let result = try withPNGImage("encode", path: nil) { (png) throws(PNGError) -> [UInt8]? in
                 configure(&png, image, format)
                 var output = [UInt8](repeating: 0, count: capacity)
                 var size = png_alloc_size_t(capacity)
                 let ok = output.withUnsafeMutableBytes { out in
                     pixels.withUnsafeBytes { raw in
-                        png_image_write_to_memory(&png, out.baseAddress, &size, 0, raw.baseAddress, 0, nil)
+                        kiosk_png_image_write_to_memory(&png, out.baseAddress, &size, 0, raw.baseAddress, 0, nil)
                     }
                 }
                 if ok != 0 {

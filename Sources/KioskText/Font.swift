@@ -1,4 +1,4 @@
-import CFreeType
+import CKioskFreeType
 
 /// A fallback chain of faces at one pixel size, with its glyph cache.
 ///
@@ -45,18 +45,55 @@ public final class Font {
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var kerningPairs: [PairKey: Int] = [:]
 
-    init(spec: FontSpec, faces: FaceStore) throws(TextError) {
+    /// Whether FreeType told this font something the glyph cache does not have yet.
+    private(set) var hasNewGlyphs = false
+    /// Glyphs that failed to render (kept in memory as empty glyphs, never saved).
+    private var failed: [GlyphKey] = []
+
+    init(spec: FontSpec, faces: FaceStore, cached: GlyphCacheRecord? = nil) throws(TextError) {
         guard spec.pixelSize > 0 else { throw .invalidArgument("pixel size must be > 0, got \(spec.pixelSize)") }
         guard let primaryPath = spec.paths.first else { throw .invalidArgument("a FontSpec needs at least one font path") }
-        let primary = try SizedFace(face: try faces.face(at: primaryPath), pixelSize: spec.pixelSize)
-        let metrics = primary.lineMetrics
         self.spec = spec
         self.faces = faces
+        if let cached, cached.faceKerning.count == spec.paths.count {
+            // Everything from the cache; faces are opened (and FreeType loaded) only for
+            // something it does not have.
+            ascender = cached.ascender
+            descender = cached.descender
+            lineHeight = cached.ascender + cached.descender
+            chain = spec.paths.map { .unopened($0) }
+            faceKerning = cached.faceKerning
+            for e in cached.scalars { keyForScalar[e.scalar] = GlyphKey(face: e.face, index: e.index) }
+            for g in cached.glyphs { glyphs[GlyphKey(face: g.faceIndex, index: g.glyphIndex)] = g }
+            for p in cached.pairs { kerningPairs[PairKey(face: p.face, left: p.left, right: p.right)] = p.pixels }
+            return
+        }
+        let primary = try SizedFace(face: try faces.face(at: primaryPath), pixelSize: spec.pixelSize)
+        let metrics = primary.lineMetrics
         self.ascender = metrics.ascender
         self.descender = metrics.descender
         self.lineHeight = metrics.ascender + metrics.descender
         self.chain = [.ready(primary)] + spec.paths.dropFirst().map { .unopened($0) }
+        self.faceKerning = [primary.face.hasKerning ? 1 : 0] + Array(repeating: -1, count: spec.paths.count - 1)
+        hasNewGlyphs = true
     }
+
+    /// Per face of the chain: 1 has kerning, 0 none, -1 not known (not opened, not cached).
+    private var faceKerning: [Int]
+
+    /// What this font knows, for the glyph cache file.
+    func cacheRecord() -> GlyphCacheRecord {
+        GlyphCacheRecord(
+            ascender: ascender, descender: descender, faceKerning: faceKerning,
+            scalars: keyForScalar.map { .init(scalar: $0.key, face: $0.value.face, index: $0.value.index) }.sorted { $0.scalar < $1.scalar },
+            glyphs: glyphs.filter { !failed.contains($0.key) }.map(\.value)
+                .sorted { ($0.faceIndex, $0.glyphIndex) < ($1.faceIndex, $1.glyphIndex) },
+            pairs: kerningPairs.map { .init(face: $0.key.face, left: $0.key.left, right: $0.key.right, pixels: $0.value) }
+                .sorted { ($0.face, $0.left, $0.right) < ($1.face, $1.left, $1.right) })
+    }
+
+    /// Marks the cache as saved.
+    func didSaveCache() { hasNewGlyphs = false }
 
     /// The face at `index` in the chain, opening it on first use.
     private func sizedFace(_ index: Int) -> SizedFace? {
@@ -67,6 +104,7 @@ public final class Font {
             do throws(TextError) {
                 let face = try SizedFace(face: try faces.face(at: path), pixelSize: spec.pixelSize)
                 chain[index] = .ready(face)
+                faceKerning[index] = face.face.hasKerning ? 1 : 0
                 return face
             } catch {
                 skippedFallbacks.append(error)
@@ -88,6 +126,7 @@ public final class Font {
             }
         }
         keyForScalar[scalar.value] = key
+        hasNewGlyphs = true
         return key
     }
 
@@ -110,6 +149,7 @@ public final class Font {
             let key = key(for: scalar)
             let empty = Glyph.empty(glyphIndex: key.index, faceIndex: key.face)
             glyphs[key] = empty
+            failed.append(key)
             return empty
         }
     }
@@ -121,18 +161,19 @@ public final class Font {
         guard let face = sizedFace(key.face) else { return Glyph.empty() }  // unreachable: key faces are open
         let glyph = try render(key, in: face)
         glyphs[key] = glyph
+        hasNewGlyphs = true
         return glyph
     }
 
     private func render(_ key: GlyphKey, in sized: SizedFace) throws(TextError) -> Glyph {
         let face = sized.face
         try sized.activate()
-        try ftCheck(FT_Load_Glyph(face.raw, key.index, kiosk_ft_load_target_light()), "FT_Load_Glyph", path: face.path)
+        try ftCheck(kiosk_FT_Load_Glyph(face.raw, key.index, kiosk_ft_load_target_light()), "FT_Load_Glyph", path: face.path)
         guard let slot = face.raw.pointee.glyph else {
             throw .freetype(call: "FT_Load_Glyph", code: -1, path: face.path)
         }
         // A no-op for glyphs that are already bitmaps (embedded strikes).
-        try ftCheck(FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL), "FT_Render_Glyph", path: face.path)
+        try ftCheck(kiosk_FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL), "FT_Render_Glyph", path: face.path)
         let bitmap = slot.pointee.bitmap
         let coverage = Self.coverage(of: bitmap)
         let width = coverage == nil ? 0 : Int(bitmap.width)
@@ -175,13 +216,14 @@ public final class Font {
     /// 0 when they come from different faces or the face has no kerning.
     public func kerning(between left: Glyph, and right: Glyph) -> Int {
         guard left.faceIndex == right.faceIndex, left.glyphIndex != 0, right.glyphIndex != 0,
-              let sized = sizedFace(left.faceIndex), sized.face.hasKerning else { return 0 }
+              faceKerning.indices.contains(left.faceIndex), faceKerning[left.faceIndex] != 0 else { return 0 }
         let key = PairKey(face: left.faceIndex, left: left.glyphIndex, right: right.glyphIndex)
         if let cached = kerningPairs[key] { return cached }
+        guard let sized = sizedFace(left.faceIndex), sized.face.hasKerning else { return 0 }
         var delta = FT_Vector()
         do throws(TextError) {
             try sized.activate()
-            try ftCheck(FT_Get_Kerning(sized.face.raw, left.glyphIndex, right.glyphIndex,
+            try ftCheck(kiosk_FT_Get_Kerning(sized.face.raw, left.glyphIndex, right.glyphIndex,
                                        FT_KERNING_DEFAULT.rawValue, &delta), "FT_Get_Kerning", path: sized.face.path)
         } catch {
             lastError = error
@@ -189,6 +231,7 @@ public final class Font {
         }
         let pixels = (Int(delta.x) + 32) >> 6
         kerningPairs[key] = pixels
+        hasNewGlyphs = true
         return pixels
     }
 

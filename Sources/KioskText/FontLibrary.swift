@@ -1,5 +1,8 @@
+import CKioskFreeType
+import KioskSys
+
 /// The entry point: owns the FreeType library, the opened font files and one
-/// cached `Font` per `FontSpec`.
+/// cached `Font` per `FontSpec`, and optionally a glyph cache directory.
 ///
 /// Not thread-safe: use from one thread or actor. `Font`s it returns keep the
 /// FreeType objects they need alive even if the library is released first.
@@ -7,9 +10,21 @@ public final class FontLibrary {
     private let faces: FaceStore
     private var fonts: [FontSpec: Font] = [:]
 
-    /// Initializes FreeType (`FT_Init_FreeType`). Opens no files yet.
-    public init() throws(TextError) {
-        faces = try FaceStore()
+    /// Where rendered glyphs are kept between runs, nil for none.
+    public let glyphCacheDirectory: String?
+
+    /// Opens no files yet; FreeType is loaded (dlopen) and initialized when the first font file
+    /// is opened, so errors such as a missing libfreetype come from `font(_:)`. (Still `throws`
+    /// so callers written for the eager version keep compiling.)
+    ///
+    /// With `glyphCache`, each font first reads what an earlier run left in that directory
+    /// (`glyphs-*.bin`, one file per `FontSpec`); text made only of glyphs found there is laid
+    /// out and drawn without FreeType. `saveGlyphCache()` writes what was rendered since.
+    /// The files are checked against the font files' and libfreetype's identities (device,
+    /// inode, size, time), so an upgrade of either renders afresh.
+    public init(glyphCache: String? = nil) throws(TextError) {
+        faces = FaceStore()
+        glyphCacheDirectory = glyphCache
     }
 
     /// The font for `spec`, created on first use and cached.
@@ -19,7 +34,12 @@ public final class FontLibrary {
     /// fallbacks are skipped (see `Font.skippedFallbacks`).
     public func font(_ spec: FontSpec) throws(TextError) -> Font {
         if let font = fonts[spec] { return font }
-        let font = try Font(spec: spec, faces: faces)
+        var cached: GlyphCacheRecord?
+        if let dir = glyphCacheDirectory,
+           let bytes = try? readFileBytes(dir + "/" + GlyphCacheFile.fileName(for: spec), limit: GlyphCacheFile.sizeLimit) {
+            cached = GlyphCacheFile.decode(bytes, spec: spec)
+        }
+        let font = try Font(spec: spec, faces: faces, cached: cached)
         fonts[spec] = font
         return font
     }
@@ -28,5 +48,32 @@ public final class FontLibrary {
     /// installed `FontSpec.defaultFallbacks`) at `pixelSize`.
     public func font(pixelSize: Int) throws(TextError) -> Font {
         try font(FontSpec(pixelSize: pixelSize))
+    }
+
+    /// True once FreeType was loaded and used (a font file opened): false when everything so
+    /// far came from the glyph cache.
+    public var usedFreeType: Bool { faces.opened }
+
+    /// Writes the glyph cache file of each font that rendered something new since it was read
+    /// (or last saved), creating the directory if needed. Returns what could not be written,
+    /// as messages: a cache that cannot be written (read-only root, no permission) costs only
+    /// the next start's time, so the caller logs and carries on.
+    @discardableResult
+    public func saveGlyphCache() -> [String] {
+        guard let dir = glyphCacheDirectory else { return [] }
+        let pending = fonts.values.filter(\.hasNewGlyphs)
+        guard !pending.isEmpty, let freetype = kiosk_freetype_path().map({ String(cString: $0) }) else { return [] }
+        var problems: [String] = []
+        do { try makeDirectories(dir) } catch { return ["glyph cache \(dir): \(error)"] }
+        for font in pending {
+            let bytes = GlyphCacheFile.encode(font.cacheRecord(), spec: font.spec, freetypePath: freetype)
+            do {
+                try replaceFile(dir + "/" + GlyphCacheFile.fileName(for: font.spec), with: bytes)
+                font.didSaveCache()
+            } catch {
+                problems.append("glyph cache: \(error)")
+            }
+        }
+        return problems
     }
 }

@@ -1,4 +1,4 @@
-import CFreeType
+import CKioskFreeType
 import KioskSys
 
 // Owners of raw FreeType objects. Each frees its object in `deinit` and holds
@@ -10,13 +10,17 @@ final class FreeTypeLibrary {
     let raw: FT_Library
 
     init() throws(TextError) {
+        var error = [CChar](repeating: 0, count: 512)
+        guard kiosk_freetype_load(&error, UInt(error.count)) == 0 else {
+            throw .unavailable(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        }
         var library: FT_Library?
-        try ftCheck(FT_Init_FreeType(&library), "FT_Init_FreeType")
+        try ftCheck(kiosk_FT_Init_FreeType(&library), "FT_Init_FreeType")
         guard let library else { throw .freetype(call: "FT_Init_FreeType", code: -1) }
         raw = library
     }
 
-    deinit { FT_Done_FreeType(raw) }
+    deinit { kiosk_FT_Done_FreeType(raw) }
 }
 
 /// Owns one `FT_Face` (FT_New_Face / FT_Done_Face) opened from a file.
@@ -31,7 +35,7 @@ final class FontFace {
         guard KioskSys.fileExists(path) else { throw .fontNotFound(path) }
         var face: FT_Face?
         // On failure FreeType frees whatever it allocated and leaves `face` nil.
-        try ftCheck(FT_New_Face(library.raw, path, 0, &face), "FT_New_Face", path: path)
+        try ftCheck(kiosk_FT_New_Face(library.raw, path, 0, &face), "FT_New_Face", path: path)
         guard let face else { throw .freetype(call: "FT_New_Face", code: -1, path: path) }
         self.library = library
         self.raw = face
@@ -39,11 +43,11 @@ final class FontFace {
         self.hasKerning = kiosk_ft_has_kerning(face) != 0
     }
 
-    deinit { FT_Done_Face(raw) }
+    deinit { kiosk_FT_Done_Face(raw) }
 
     /// The glyph index for `scalar`, 0 if the face has no glyph for it.
     func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
-        UInt32(FT_Get_Char_Index(raw, FT_ULong(scalar.value)))
+        UInt32(kiosk_FT_Get_Char_Index(raw, FT_ULong(scalar.value)))
     }
 }
 
@@ -56,13 +60,13 @@ final class SizedFace {
 
     init(face: FontFace, pixelSize: Int) throws(TextError) {
         var size: FT_Size?
-        try ftCheck(FT_New_Size(face.raw, &size), "FT_New_Size", path: face.path)
+        try ftCheck(kiosk_FT_New_Size(face.raw, &size), "FT_New_Size", path: face.path)
         guard let size else { throw .freetype(call: "FT_New_Size", code: -1, path: face.path) }
         do {
-            try ftCheck(FT_Activate_Size(size), "FT_Activate_Size", path: face.path)
-            try ftCheck(FT_Set_Pixel_Sizes(face.raw, 0, FT_UInt(pixelSize)), "FT_Set_Pixel_Sizes", path: face.path)
+            try ftCheck(kiosk_FT_Activate_Size(size), "FT_Activate_Size", path: face.path)
+            try ftCheck(kiosk_FT_Set_Pixel_Sizes(face.raw, 0, FT_UInt(pixelSize)), "FT_Set_Pixel_Sizes", path: face.path)
         } catch {
-            FT_Done_Size(size)
+            kiosk_FT_Done_Size(size)
             throw error
         }
         self.face = face
@@ -70,13 +74,13 @@ final class SizedFace {
         self.pixelSize = pixelSize
     }
 
-    deinit { FT_Done_Size(size) }
+    deinit { kiosk_FT_Done_Size(size) }
 
     /// Makes this size the face's active one; call before loading glyphs or
     /// asking for kerning, since other `Font`s may share the face.
     func activate() throws(TextError) {
         if face.raw.pointee.size != size {
-            try ftCheck(FT_Activate_Size(size), "FT_Activate_Size", path: face.path)
+            try ftCheck(kiosk_FT_Activate_Size(size), "FT_Activate_Size", path: face.path)
         }
     }
 
@@ -88,16 +92,22 @@ final class SizedFace {
     }
 }
 
-/// Opened faces, one per path, shared by every `Font` of a `FontLibrary`.
+/// Opened faces, one per path, shared by every `Font` of a `FontLibrary`. FreeType itself is
+/// loaded and initialized when the first face is opened.
 final class FaceStore {
-    let library: FreeTypeLibrary
+    private var library: FreeTypeLibrary?
     private var faces: [String: FontFace] = [:]
 
-    init() throws(TextError) { library = try FreeTypeLibrary() }
+    init() {}
+
+    /// True once a face was opened (FreeType loaded and used).
+    var opened: Bool { library != nil }
 
     func face(at path: String) throws(TextError) -> FontFace {
         if let face = faces[path] { return face }
-        let face = try FontFace(library: library, path: path)
+        let lib: FreeTypeLibrary
+        if let library { lib = library } else { lib = try FreeTypeLibrary(); library = lib }
+        let face = try FontFace(library: lib, path: path)
         faces[path] = face
         return face
     }

@@ -1,4 +1,4 @@
-import CFreeType
+import CKioskFreeType
 
 /// An error from loading fonts or rendering glyphs.
 ///
@@ -13,6 +13,8 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
         case freetype(call: String, code: Int32, path: String?)
         /// An argument is out of range (e.g. a pixel size ≤ 0, no font paths).
         case invalidArgument(String)
+        /// FreeType could not be loaded (dlopen of libfreetype.so.6 failed); the loader's reason.
+        case unavailable(String)
     }
 
     /// What went wrong.
@@ -31,6 +33,11 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
         TextError(.freetype(call: call, code: code, path: path))
     }
 
+    /// FreeType could not be loaded.
+    public static func unavailable(_ reason: String) -> TextError {
+        TextError(.unavailable(reason))
+    }
+
     /// An argument is out of range.
     public static func invalidArgument(_ message: String) -> TextError {
         TextError(.invalidArgument(message))
@@ -41,7 +48,7 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
         switch kind {
         case .fontNotFound(let path): path
         case .freetype(_, _, let path): path
-        case .invalidArgument: nil
+        case .invalidArgument, .unavailable: nil
         }
     }
 
@@ -56,6 +63,8 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(call) failed: FreeType error \(hex(code)) (\(message))\(where_)"
         case .invalidArgument(let message):
             return "invalid argument: \(message)"
+        case .unavailable(let reason):
+            return "FreeType cannot be loaded (install libfreetype6): \(reason)"
         }
     }
 }

@@ -2,11 +2,23 @@ import Glibc
 import KioskCLI
 import KioskSys
 
-/// The whole command line: `kiosk-hud COMMAND [options]`.
-let kioskHUDCommandLine = CommandSpec(
-    "kiosk-hud",
-    abstract: "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen.",
-    subcommands: [RenderCommand.spec, ShowCommand.spec, TiltCommand.spec, TouchCommand.spec])
+/// The whole command line: `kiosk-hud COMMAND [options]`. When the first argument names a
+/// command, only that command's options are built (help and errors then concern that command
+/// alone), which keeps the others' construction off the way to `show`'s first frame.
+func kioskHUDCommandLine(first: String?) -> CommandSpec {
+    let subcommands: [CommandSpec]
+    switch first {
+    case "render": subcommands = [RenderCommand.spec]
+    case "show": subcommands = [ShowCommand.spec]
+    case "tilt": subcommands = [TiltCommand.spec]
+    case "touch": subcommands = [TouchCommand.spec]
+    default: subcommands = [RenderCommand.spec, ShowCommand.spec, TiltCommand.spec, TouchCommand.spec]
+    }
+    return CommandSpec(
+        "kiosk-hud",
+        abstract: "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen.",
+        subcommands: subcommands)
+}
 
 /// Ends the program with `code` after the command has cleaned up (thrown out of `run()`).
 struct ExitCode: Error {
@@ -19,10 +31,12 @@ enum KioskHUDMain {
     /// Exit codes: 0 done (or help shown), 1 error, 64 bad command line (EX_USAGE), or the
     /// command's own (`ExitCode`).
     static func main() {
-        let root = kioskHUDCommandLine
+        StartMarks.mark(.runtime)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let root = kioskHUDCommandLine(first: arguments.first)
         var path = [root.name]
         do {
-            switch try parseCommandLine(Array(CommandLine.arguments.dropFirst()), root: root) {
+            switch try parseCommandLine(arguments, root: root) {
             case let .help(command):
                 writeText(helpText(root: root, path: command), to: 1)
             case let .run(command, values):

@@ -84,7 +84,7 @@ struct HUDOptions {
                 throw UsageError(e.description)
             }
         } else {
-            p = try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "built-in generic profile")
+            p = BoardProfile.generic
         }
         if let size {
             guard let (w, h) = parseSize(size) else { throw UsageError("--size \(size): expected WIDTHxHEIGHT, each 1…\(Bitmap.maxDimension)") }

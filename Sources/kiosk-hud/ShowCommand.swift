@@ -52,6 +52,7 @@ struct ShowCommand {
                 OptionSpec("fbdev", help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
                 OptionSpec("offscreen", value: "DIR", help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
                 .flag("animate", help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
+                OptionSpec("glyph-cache", value: "DIR", help: "Keep rendered glyphs here between runs, so a start whose text was shown before does not load FreeType; 'none' to turn off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
                 .flag("no-hotplug", help: "Do not follow connector hotplug."),
                 .flag("no-vt", help: "Do not take part in VT switching."),
                 .flag("check-scanout", help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
@@ -76,6 +77,7 @@ struct ShowCommand {
     var fbdev: String?
     var offscreen: String?
     var animate = false
+    var glyphCache: String?
     var noHotplug = false
     var noVt = false
     var checkScanout = false
@@ -97,6 +99,7 @@ struct ShowCommand {
         fbdev = a.string("fbdev")
         offscreen = a.string("offscreen")
         animate = a.flag("animate")
+        glyphCache = a.string("glyph-cache")
         noHotplug = a.flag("no-hotplug")
         noVt = a.flag("no-vt")
         checkScanout = a.flag("check-scanout")
@@ -105,9 +108,11 @@ struct ShowCommand {
 
     func run() throws {
         let mainStart = monotonicNanoseconds()
+        StartMarks.mark(.cli)
         if benchCopy { try runCopyBench(); return }
         guard duration.map({ $0.isFinite && $0 >= 0 }) ?? true else { throw UsageError("--duration: expected seconds ≥ 0") }
         let (profile, content, underlay) = try hud.resolve()
+        StartMarks.mark(.profile)
         let buttonAction = try onButton.map { a -> String in
             guard ["exit", "hide", "none"].contains(a) else { throw UsageError("--on-button \(a): expected exit, hide or none") }
             return a
@@ -128,7 +133,8 @@ struct ShowCommand {
             return m
         }
         let fonts: FontLibrary
-        do { fonts = try FontLibrary() } catch { throw UsageError("\(error)") }
+        do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
+        StartMarks.mark(.fonts)
         let scaleOverride: Double? = hud.scale ?? (hud.board != nil ? profile.scale : nil)
 
         let screen: Screen
@@ -137,6 +143,7 @@ struct ShowCommand {
         } catch let e as UsageError { throw e } catch {
             throw ShowError("cannot open the display: \(error)")
         }
+        StartMarks.mark(.display)
         let clock = SystemClock()
         let displayRotation = rotation ?? screen.outputs.first?.transform.rotation ?? .none
         let motionSetup: MotionSetup
@@ -196,6 +203,7 @@ struct ShowCommand {
         var failure: Error?
         do {
             try sync()
+            StartMarks.mark(.layout)
             let end = duration.map { monotonicSeconds() + $0 }
             var firstLogged = false
             loop: while true {
@@ -223,7 +231,8 @@ struct ShowCommand {
                 }
                 if !firstLogged, let t = screen.outputs.compactMap(\.firstFrameTime).min() {
                     firstLogged = true
-                    logFirstFrame(at: t, mainStart: mainStart)
+                    logFirstFrame(at: t, mainStart: mainStart, fonts: fonts)
+                    for problem in fonts.saveGlyphCache() { showLog(problem) }
                     if let dir = offscreen, dir != "-", let o = screen.outputs.first as? OffscreenOutput { try o.write(to: dir + "/first.png") }
                     // Off the path to the first frame: input and the tilt.
                     source = startInput()
@@ -253,6 +262,7 @@ struct ShowCommand {
         source?.close(); source = nil
         tilt?.source.stop(); tilt = nil
         screen.close(retain: retain)
+        for problem in fonts.saveGlyphCache() { showLog(problem) }
         showLog("done " + screen.summary + (exitCode.map { " exit=\($0)" } ?? ""))
         if let failure { throw ShowError("\(failure)") }
         if let exitCode, exitCode != 0 { throw ExitCode(exitCode) }
@@ -322,7 +332,18 @@ struct ShowCommand {
         return s
     }
 
-    func logFirstFrame(at t: Double, mainStart: UInt64) {
+    /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
+    /// else the user's cache directory; nil for 'none' or when there is no place.
+    func glyphCacheDirectory() -> String? {
+        if let g = glyphCache { return g == "none" || g.isEmpty ? nil : g }
+        let system = "/var/cache/kiosk-hud"
+        if isWritableDirectory(system) || isWritableDirectory("/var/cache") { return system }
+        if let x = environmentValue("XDG_CACHE_HOME") { return x + "/kiosk-hud" }
+        if let h = environmentValue("HOME") { return h + "/.cache/kiosk-hud" }
+        return nil
+    }
+
+    func logFirstFrame(at t: Double, mainStart: UInt64, fonts: FontLibrary) {
         let frameNs = UInt64(t * 1e9)
         let mainMs = Double(frameNs &- mainStart) / 1e6
         var exec = "exec_ms=?"
@@ -339,7 +360,9 @@ struct ShowCommand {
             split = " start_ms=\(fmt(Double(start &- t0) / 1e6)) parse_ms=\(fmt(Double(mainStart &- start) / 1e6))"
         }
         let faults = pageFaults()
-        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart)")
+        let text = fonts.usedFreeType ? "freetype" : "glyph-cache"
+        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart) text=\(text)")
+        showLog("first-frame phases " + StartMarks.describe(from: processStartNanoseconds(), to: frameNs))
     }
 
     /// Times the copy of a full 800x480 frame into a scanout-like buffer for each rotation.

@@ -95,7 +95,7 @@ struct TiltCommand {
     }
 
     private func loadProfile() throws -> BoardProfile {
-        guard let board else { return try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "built-in generic profile") }
+        guard let board else { return BoardProfile.generic }
         let text: String
         do { text = try readSmallFile(board, limit: 1 << 20) } catch { throw UsageError("cannot read board profile: \(error)") }
         do { return try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error { throw UsageError(e.description) }

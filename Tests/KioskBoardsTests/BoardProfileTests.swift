@@ -29,6 +29,11 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
 @Suite struct BoardProfileTests {
     // MARK: The generic profile
 
+    @Test func builtInGenericIsTheParsedEmbeddedText() throws {
+        let parsed = try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "generic")
+        #expect(BoardProfile.generic == parsed)
+    }
+
     @Test func embeddedGenericParses() throws {
         let p = try BoardProfile.parse(BoardProfile.embeddedGeneric, source: "generic")
         #expect(p.name == "generic")

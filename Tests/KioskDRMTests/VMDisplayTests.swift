@@ -194,15 +194,23 @@ func median(_ v: [Double]) -> Double {
 /// exec → first frame presented, on the host, with the offscreen display (no DRM here). The
 /// spawner takes CLOCK_MONOTONIC just before posix_spawn and passes it in KIOSK_EXEC_T0_NS.
 @Suite struct HostStartupTests {
+    /// A HUD with text, as a board shows at boot; its glyphs come from the glyph cache after the
+    /// first (warm-up) run, like every boot after the first.
+    static let hud = ["--mode", "annular", "--progress", "0.6", "--label", "Updating", "--details", "Step 2 of 5"]
+
     @Test func execToFirstFrameOffscreen() throws {
         let bin = Proc.kioskHUD
         guard Proc.exists(bin) else { Issue.record("no kiosk-hud binary at \(bin)"); return }
+        let cache = Proc.makeTempDir("kiosk-startup-glyphs")
+        defer { _ = Proc.run(["rm", "-rf", cache]) }
         var exec: [Double] = [], main: [Double] = []
-        for _ in 0..<8 {
+        for round in 0..<9 {
             let t0 = monotonicNanoseconds()
-            let r = Proc.run([bin, "show", "--offscreen", "-", "--duration", "0"], env: ["KIOSK_EXEC_T0_NS": String(t0)])
+            let r = Proc.run([bin, "show", "--offscreen", "-", "--duration", "0", "--glyph-cache", cache] + Self.hud,
+                             env: ["KIOSK_EXEC_T0_NS": String(t0)])
             #expect(r.status == 0, "\(r.err)")
-            guard let line = r.err.split(separator: "\n").first(where: { $0.contains("first-frame") }) else { continue }
+            guard round > 0, let line = r.err.split(separator: "\n").first(where: { $0.contains("first-frame exec_ms") }) else { continue }
+            #expect(line.contains("text=glyph-cache"), "\(line)")
             func value(_ key: String) -> Double? {
                 line.split(separator: " ").first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
             }
@@ -210,8 +218,30 @@ func median(_ v: [Double]) -> Double {
             if let m = value("main_ms") { main.append(m) }
         }
         #expect(exec.count == 8)
-        print("host exec -> first frame (offscreen, 800x480): median \(ms(median(exec))) ms, min \(ms(exec.min() ?? 0)) ms; " +
+        print("host exec -> first frame (offscreen, 800x480, text from the glyph cache): median \(ms(median(exec))) ms, min \(ms(exec.min() ?? 0)) ms; " +
               "main -> first frame \(ms(median(main))) ms (\(bin); goal <= 10 ms for a release build)")
         #expect(median(exec) < 1000)
+    }
+
+    /// The second start of the same HUD draws its text from the glyph cache (no FreeType), and
+    /// draws exactly the same picture; --glyph-cache none leaves no files.
+    @Test func secondStartDrawsTheSameFromTheGlyphCache() throws {
+        let bin = Proc.kioskHUD
+        guard Proc.exists(bin) else { Issue.record("no kiosk-hud binary at \(bin)"); return }
+        let dir = Proc.makeTempDir("kiosk-glyph-cache")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let hud = ["--mode", "annular", "--progress", "0.4", "--label", "Mise à jour 漢字", "--details", "AVATAR wavy text that wraps over lines", "--button", "Cancel"]
+        var pictures: [[UInt8]] = []
+        for (i, expected) in ["text=freetype", "text=glyph-cache"].enumerated() {
+            let out = dir + "/out\(i)"
+            _ = Proc.run(["mkdir", out])
+            let r = Proc.run([bin, "show", "--offscreen", out, "--duration", "0", "--glyph-cache", dir + "/cache"] + hud)
+            #expect(r.status == 0, "\(r.err)")
+            #expect(r.err.contains(expected), "run \(i + 1): \(r.err)")
+            pictures.append((try? PNG.read(path: out + "/first.png"))?.rgba ?? [])
+        }
+        #expect(!pictures[0].isEmpty && pictures[0] == pictures[1], "the cached glyphs draw a different picture")
+        let none = Proc.run([bin, "show", "--offscreen", "-", "--duration", "0", "--glyph-cache", "none"] + hud)
+        #expect(none.status == 0 && none.err.contains("text=freetype"), "\(none.err)")
     }
 }

@@ -2,7 +2,9 @@
 // libwacom, libevdev… behind them) are loaded with dlopen once input starts, after the first
 // frame (Sources/KioskInput/KioskInput.swift). A direct call to a libinput function instead of
 // its kiosk_ wrapper would not link; this catches the library coming back through a link flag.
-// Nor libstdc++: the little of it the Swift runtime uses is linked in statically.
+// Nor libstdc++: the little of it the Swift runtime uses is linked in statically. Nor FreeType
+// and libpng (with zlib and brotli behind them): loaded with dlopen when a glyph is not in the
+// glyph cache or a PNG is read or written (CKioskFreeType, CKioskPNG).
 import Foundation
 import Testing
 
@@ -16,6 +18,7 @@ import Testing
         #expect(!needed.contains { $0.hasPrefix("libinput.") || $0.hasPrefix("libudev.") }, "\(needed)")
         // The Swift runtime's C++ needs come from libstdc++.a (Sources/kiosk-hud/LinkOrder.md).
         #expect(!needed.contains { $0.hasPrefix("libstdc++.") }, "\(needed)")
+        #expect(!needed.contains { $0.hasPrefix("libfreetype.") || $0.hasPrefix("libpng") || $0.hasPrefix("libz.") }, "\(needed)")
     }
 }
 

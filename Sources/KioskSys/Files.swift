@@ -1,0 +1,102 @@
+// Whole-file reads and atomic replacement, for caches kept between runs (the glyph cache).
+import Glibc
+
+/// What identifies one version of a file: device, inode, size and modification time. A file
+/// replaced by a package upgrade (new inode) or rewritten in place (new size or time) gets a
+/// different identity.
+public struct FileIdentity: Equatable, Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: UInt64
+    /// Modification time in nanoseconds since the epoch.
+    public var modified: UInt64
+
+    public init(device: UInt64, inode: UInt64, size: UInt64, modified: UInt64) {
+        self.device = device; self.inode = inode; self.size = size; self.modified = modified
+    }
+
+    /// The identity of the file at `path` (symbolic links followed), nil when it cannot be
+    /// stat'ed (missing, no permission).
+    public init?(path: String) {
+        var st = stat()
+        guard fstatat(AT_FDCWD, path, &st, 0) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = UInt64(st.st_size)
+        modified = UInt64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(st.st_mtim.tv_nsec)
+    }
+}
+
+/// The bytes of the file at `path`; a file of more than `limit` bytes is refused (EFBIG).
+public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8] {
+    let fd = try FileDescriptor.open(path, O_RDONLY)
+    defer { try? fd.close() }
+    var st = stat()
+    guard fstat(fd.rawValue, &st) == 0 else { throw SysError(call: "fstat", errno: Glibc.errno, target: path) }
+    let size = Int(st.st_size)
+    guard size <= limit else { throw SysError(call: "read", errno: EFBIG, target: path) }
+    var bytes = [UInt8](repeating: 0, count: size + 1)  // one more: a file that grew is seen
+    var done = 0
+    while done < bytes.count {
+        let r: Result<Int, SysError> = bytes.withUnsafeMutableBytes { b in
+            Result { () throws(SysError) in try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: b[done...])) }
+        }
+        guard case let .success(n) = r else {
+            if case let .failure(e) = r { throw SysError(call: e.call, errno: e.errno, target: path) }
+            return []
+        }
+        if n == 0 { break }
+        done += n
+        guard done <= limit else { throw SysError(call: "read", errno: EFBIG, target: path) }
+    }
+    bytes.removeLast(bytes.count - done)
+    return bytes
+}
+
+/// Replaces the file at `path` with `bytes` so that readers see the old file or the new one,
+/// never a part: written to a temporary file beside it, then renamed over it. The temporary
+/// file is removed on failure.
+public func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SysError) {
+    let temporary = path + ".\(getpid()).tmp"
+    let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+    let written: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
+    let failure: SysError?
+    switch written {
+    case .success:
+        do throws(SysError) { try fd.close(); failure = nil } catch { failure = error }
+    case let .failure(e):
+        try? fd.close()
+        failure = e
+    }
+    if let failure {
+        unlink(temporary)
+        throw SysError(call: failure.call, errno: failure.errno, target: temporary)
+    }
+    if rename(temporary, path) != 0 {
+        let e = Glibc.errno
+        unlink(temporary)
+        throw SysError(call: "rename", errno: e, target: path)
+    }
+}
+
+/// Creates the directory `path` and any missing parents (mode 0755); an existing directory is
+/// fine.
+public func makeDirectories(_ path: String) throws(SysError) {
+    var prefix = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        prefix += "/" + part
+        if mkdir(prefix, 0o755) != 0 {
+            let e = Glibc.errno
+            guard e == EEXIST else { throw SysError(call: "mkdir", errno: e, target: prefix) }
+        }
+    }
+}
+
+/// Whether the directory `path` can be written by this process.
+public func isWritableDirectory(_ path: String) -> Bool { access(path, W_OK | X_OK) == 0 }
+
+/// The value of the environment variable `name`, nil when unset or empty.
+public func environmentValue(_ name: String) -> String? {
+    guard let p = getenv(name), p.pointee != 0 else { return nil }
+    return String(cString: p)
+}

@@ -1,0 +1,55 @@
+import Glibc
+import KioskSys
+import Testing
+
+/// KioskSys's whole-file helpers, which the glyph cache stands on.
+@Suite struct FilesTests {
+    func tempDir() -> String {
+        var template = Array("/tmp/kiosk-files-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    @Test func replaceAndReadBack() throws {
+        let dir = tempDir()
+        defer { _ = system("rm -rf '\(dir)'") }
+        let path = dir + "/a/b/c.bin"
+        try makeDirectories(dir + "/a/b")
+        try makeDirectories(dir + "/a/b")  // exists: fine
+        let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try replaceFile(path, with: bytes)
+        #expect(try readFileBytes(path, limit: 1 << 20) == bytes)
+        try replaceFile(path, with: [1, 2, 3])
+        #expect(try readFileBytes(path, limit: 16) == [1, 2, 3])
+        #expect(listDirectory(dir + "/a/b") == ["c.bin"], "no temporary file left behind")
+    }
+
+    @Test func errorsNameTheCallAndThePath() throws {
+        let dir = tempDir()
+        defer { _ = system("rm -rf '\(dir)'") }
+        #expect(throws: SysError(call: "open", errno: ENOENT, target: dir + "/missing")) {
+            try readFileBytes(dir + "/missing", limit: 10)
+        }
+        try replaceFile(dir + "/big", with: [UInt8](repeating: 0, count: 100))
+        #expect(throws: SysError(call: "read", errno: EFBIG, target: dir + "/big")) {
+            try readFileBytes(dir + "/big", limit: 99)
+        }
+        // A directory in the way: the temporary file cannot be created; nothing is left behind.
+        #expect(throws: SysError.self) { try replaceFile(dir + "/nodir/x", with: [1]) }
+        #expect(throws: SysError(call: "mkdir", errno: ENOTDIR, target: dir + "/big/sub")) {
+            try makeDirectories(dir + "/big/sub")
+        }
+        #expect(listDirectory(dir) == ["big"])
+    }
+
+    @Test func identityFollowsTheFile() throws {
+        let dir = tempDir()
+        defer { _ = system("rm -rf '\(dir)'") }
+        #expect(FileIdentity(path: dir + "/none") == nil)
+        try replaceFile(dir + "/f", with: [1, 2, 3])
+        let a = try #require(FileIdentity(path: dir + "/f"))
+        #expect(a.size == 3)
+        #expect(FileIdentity(path: dir + "/f") == a)
+        try replaceFile(dir + "/f", with: [1, 2, 3])  // a new file (new inode) with the same bytes
+        #expect(FileIdentity(path: dir + "/f") != a)
+    }
+}
