@@ -86,12 +86,13 @@ let package = Package(
         // reads at every start and that stays resident. The functions in link-order.txt go first
         // (LinkOrder.md); no symbol table for dlsym that nobody uses (-export-dynamic is the
         // driver's default: 290 kB resident); the runtime's few C++ library functions linked in
-        // from libstdc++.a instead of loading all of libstdc++.so (1 MB resident).
+        // from libstdc++.a instead of loading all of libstdc++.so (1 MB resident), and its unwinder
+        // from libgcc_eh.a instead of loading libgcc_s.so (one library fewer before main).
         linkerSettings: [.unsafeFlags([
             "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/kiosk-hud/link-order.txt",
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
-            "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++",
+            "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++", "-Xclang-linker", "-static-libgcc",
         ])]),
         .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded"]),
 

@@ -62,35 +62,54 @@
 //     KIOSK_HUD_BINARY=<release build>; the test takes CLOCK_MONOTONIC before posix_spawn):
 //     goal ≤ 10 ms. History: 10.6 ms median at first (Swift runtime linked statically; 21.7 ms
 //     linked dynamically); 8.6 ms without TOMLKit's Foundation; 6.2–6.4 ms without
-//     swift-argument-parser; now 5.0–5.7 ms median, 4.1–4.3 ms min, main → frame 2.5–2.9 ms
-//     (link order and no concurrency runtime: Sources/kiosk-hud/LinkOrder.md). `show` logs the
-//     split when KIOSK_EXEC_T0_NS is given: start_ms (exec → our C constructors: kernel exec,
-//     loader, libraries), parse_ms (Swift runtime + options), main_ms, and the page faults.
+//     swift-argument-parser; 5.0–5.7 ms with link order and no concurrency runtime
+//     (Sources/kiosk-hud/LinkOrder.md); now 4.0–4.6 ms median, 3.6–3.9 ms min, main → frame
+//     2.3–2.4 ms with the text from the glyph cache (KioskText). `show` logs the split when
+//     KIOSK_EXEC_T0_NS is given: start_ms (exec → our C constructor: kernel exec, loader,
+//     libraries), parse_ms (Swift runtime + options), main_ms, the page faults, where the text
+//     came from (text=glyph-cache|freetype), and a `first-frame phases` line (StartMarks).
 //     What moved it: swift-argument-parser spent 21.1 M of the 37.5 M instructions before the
 //     first frame (callgrind) and linked FoundationEssentials — replaced by KioskCLI (parse
 //     ≈ 0.5 ms, total 15.9 M instructions); libinput/libudev (and glib, gobject, libwacom …)
 //     loaded with dlopen after the first frame (KioskInput); lld with packed relative
-//     relocations (DT_RELR: the 640 kB relocation table became 5 kB).
+//     relocations (DT_RELR: the 640 kB relocation table became 5 kB); then 8.9 M → 5.5 M
+//     instructions: generic metadata by accessor instead of by mangled name (Package.swift),
+//     the glyph cache, the built-in profile as a value.
 //   exec → first frame on screen in the VM, ratio to Tests/VM/ref/modeset.c in the same boot
 //     (goal ≤ 1.5×; release; both started through Tests/VM/ref/stamp-exec.c, so the times are
 //     exact and leave out the shell's fork; medians of 6 alternated runs, both GPUs' VMs running
-//     at once on 2 cores): bochs-drm 452 ms vs 191 ms = 2.4×, virtio-gpu 479 ms vs 172 ms =
-//     2.8× (the same binary alone in one VM: 2.2–2.5×). Before: 3.0× and 3.1×; 3.7× and 4.4×
-//     with /proc/self/stat's 10 ms starttime. Missed. Under TCG the cost follows the amount of
-//     distinct code run, not the instructions: every first-run block is translated, so the
-//     profile (perf in the guest) is flat — kiosk-hud's code 43 %, kernel 30 % (page clearing,
-//     faults), libc 11 %, the loader 9 %, FreeType 7 %. Page faults are cheap there (15–30 µs
-//     each warm, ~1,200 to the first frame: ~25 ms). Loading FreeType, libpng, zlib and brotli
-//     costs ~20 ms (a C program with and without them); linking them statically would save
-//     ~15 ms and was not done (security updates of the system's FreeType would not reach the
-//     binary). Debug build (what `swift test` runs): ≈ 5.5×.
+//     at once on 2 cores): virtio-gpu 278 ms vs 127 ms = 2.2×, bochs-drm 298 ms vs 143 ms =
+//     2.1×. Missed. Before: 2.8× and 2.4× (479 vs 172, 452 vs 191 ms); 3.0× and 3.1× before
+//     the link order; 3.7× and 4.4× with /proc/self/stat's 10 ms starttime.
+//     Under TCG the cost follows the amount of distinct code run, not the instructions: every
+//     first-run block is translated again in each process (the code sits at a new address each
+//     time), so the profile (perf in the guest) is flat. Counted with callgrind on the host
+//     (distinct instructions executed to the first frame): 90 k before this round, 70 k now —
+//     the binary 51 k (the Swift runtime's metadata machinery 15 k of it, paid by whichever
+//     phase first instantiates a generic type), the loader 10 k, libc 7 k; FreeType's 13 k are
+//     gone when the glyph cache has the text. What went: loading FreeType, libpng, zlib and
+//     brotli before `main` (now dlopen, only on a glyph cache miss) and libgcc_s (linked
+//     statically), FreeType's hinting and rasterizing for known text (layout phase 75–85 →
+//     45–50 ms), the board profile's TOML (20–28 → 4–5 ms: `BoardProfile.generic` is a value),
+//     building every command's options (only the invoked command's now).
+//     Where it still goes (`first-frame phases`, virtio-gpu, medians): exec → our constructor
+//     150–200 ms against 52–70 ms for a C program with the same libraries — a static Swift
+//     "hello" takes 63–72 ms, so most of the difference is this binary's own start (the
+//     loader's work on a 14 MB executable, the runtime's constructors: image registration,
+//     backtracer set-up, /proc/self/maps read by the runtime's CommandLine.cpp); runtime → main
+//     20–35 ms; the command line 20–30 ms (the first generic metadata); the display 45 ms; the
+//     HUD's layout 45–50 ms; drawing and the first SETCRTC 35–40 ms. The machine is shared and
+//     noisy: the same binary moves ±25 % between runs of the same hour, so compare within one
+//     boot. Debug build (what `swift test` runs): ≈ 5×.
 //   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): goal
-//     ≤ 12 MB, met: 10.1 MB on virtio-gpu, 10.8 MB on bochs-drm (2.5 MB anonymous, of which the
-//     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS). It was
+//     ≤ 12 MB, met: 8.8 MB on virtio-gpu, 8.9 MB on bochs-drm (2.3 MB anonymous, of which the
+//     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS); 10.1 and
+//     10.8 MB before FreeType and libpng were loaded only when needed. It was
 //     13.7–14.0 MB: 5.5 MB of it the binary's own pages, because the kernel maps code 64 kB
 //     around each first touch and the code that runs was spread over 6 MB (MADV_RANDOM does not
 //     stop fault-around on Debian's 6.1 kernel — it was tried). Now the functions that run are
 //     linked side by side, the concurrency runtime, libdispatch and the regex engine are gone,
 //     libstdc++ is linked statically and no dynamic symbol table is exported: the binary holds
-//     2.5–3 MB; libc 1.4, freetype 0.7, glib + gobject 0.9 (libinput's, loaded after the first
-//     frame), libm 0.4. Sources/kiosk-hud/LinkOrder.md has each step's numbers.
+//     2.5–3 MB; libc 1.4, glib + gobject 0.9 (libinput's, loaded after the first frame), libm
+//     0.4 (freetype's 0.7 only when a glyph is not in the glyph cache). Sources/kiosk-hud/
+//     LinkOrder.md has each step's numbers.

@@ -19,6 +19,7 @@ import Testing
         // The Swift runtime's C++ needs come from libstdc++.a (Sources/kiosk-hud/LinkOrder.md).
         #expect(!needed.contains { $0.hasPrefix("libstdc++.") }, "\(needed)")
         #expect(!needed.contains { $0.hasPrefix("libfreetype.") || $0.hasPrefix("libpng") || $0.hasPrefix("libz.") }, "\(needed)")
+        #expect(!needed.contains { $0.hasPrefix("libgcc_s.") }, "\(needed)")
     }
 }
 
