@@ -100,7 +100,7 @@
 //     20–35 ms; the command line 20–30 ms (the first generic metadata); the display 45 ms; the
 //     HUD's layout 45–50 ms; drawing and the first SETCRTC 35–40 ms. The machine is shared and
 //     noisy: the same binary moves ±25 % between runs of the same hour, so compare within one
-//     boot. Debug build (what `swift test` runs): ≈ 5×.
+//     boot. Debug build (what `swift test` runs): 3.3–5.1×.
 //   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): goal
 //     ≤ 12 MB, met: 8.8 MB on virtio-gpu, 8.9 MB on bochs-drm (2.3 MB anonymous, of which the
 //     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS); 10.1 and

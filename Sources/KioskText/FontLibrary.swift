@@ -67,6 +67,11 @@ public final class FontLibrary {
         do { try makeDirectories(dir) } catch { return ["glyph cache \(dir): \(error)"] }
         for font in pending {
             let bytes = GlyphCacheFile.encode(font.cacheRecord(), spec: font.spec, freetypePath: freetype)
+            guard bytes.count <= GlyphCacheFile.sizeLimit else {
+                // Text in thousands of different characters: the file would not be read back.
+                problems.append("glyph cache: \(font.spec.pixelSize) px would take \(bytes.count) bytes (limit \(GlyphCacheFile.sizeLimit)); not written")
+                continue
+            }
             do {
                 try replaceFile(dir + "/" + GlyphCacheFile.fileName(for: font.spec), with: bytes)
                 font.didSaveCache()

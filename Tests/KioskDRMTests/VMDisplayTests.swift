@@ -40,19 +40,13 @@ import Testing
         }
         let out = Proc.makeTempDir("kiosk-vm-drm-\(gpu)")
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
-        var args = [Proc.root + "/Tests/VM/run-in-vm.sh", "--gpu", gpu, "--out", out, "--timeout", "420"]
+        var args = ["--gpu", gpu, "--out", out, "--timeout", "420"]
         if gpu == "virtio" { args += ["--outputs", "2"] }
         args += ["--", "bash", Proc.root + "/Tests/VM/drm/guest.sh", Proc.kioskHUD, cache + "/modeset"]
         let qemuArgs = gpu == "bochs" ? "-global VGA.xres=800 -global VGA.yres=480"
                                       : "-global virtio-vga.xres=800 -global virtio-vga.yres=480"
         let t0 = monotonicSeconds()
-        guard let pid = Proc.spawn(args, env: ["KIOSK_VM_QEMU_ARGS": qemuArgs], stdout: out + "/guest.out", stderr: out + "/guest.err") else {
-            Issue.record("cannot start Tests/VM/run-in-vm.sh"); return
-        }
-        // Minutes of waiting: off the cooperative pool, so the other suites keep running.
-        let status = await onOwnThread { Proc.wait(pid) }
-        let stdout = Proc.readFile(out + "/guest.out") ?? ""
-        let stderr = Proc.readFile(out + "/guest.err") ?? ""
+        let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: qemuArgs, out: out)
         print("[\(gpu)] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
         #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
         var clean = status == 0

@@ -48,16 +48,10 @@ import Testing
         let points = dev(b0, 4096) + dev((40, 40), 4096) + dev(b90, 4096) + dev(b0, 32768)
         print("[show-input] button centre \(b0) (rotation 0), \(b90p) → panel \(b90) (rotation 90); device args \(points)")
 
-        let args = [Proc.root + "/Tests/VM/run-in-vm.sh", "--gpu", "bochs", "--tablet", "--out", out, "--timeout", "240", "--",
+        let args = ["--gpu", "bochs", "--tablet", "--out", out, "--timeout", "240", "--",
                     "bash", Proc.root + "/Tests/VM/guest/show-input.sh", Proc.kioskHUD, uinput] + points
         let t0 = monotonicSeconds()
-        guard let pid = Proc.spawn(args, env: ["KIOSK_VM_QEMU_ARGS": "-global VGA.xres=800 -global VGA.yres=480"],
-                                   stdout: out + "/guest.out", stderr: out + "/guest.err") else {
-            Issue.record("cannot start Tests/VM/run-in-vm.sh"); return
-        }
-        let status = await onOwnThread { Proc.wait(pid) }
-        let stdout = Proc.readFile(out + "/guest.out") ?? ""
-        let stderr = Proc.readFile(out + "/guest.err") ?? ""
+        let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480", out: out)
         print("[show-input] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
         if (status == 124 || status == 125) && !stdout.contains("ok ") {
             let msg = "VM SHOW INPUT TESTS CANNOT RUN: run-in-vm.sh exit \(status): \(stderr.suffix(2000))"

@@ -1,18 +1,19 @@
+// Child processes from tests, without Foundation (posix_spawn).
 import Glibc
 import KioskSys
 
-/// Child processes for the tests that run the real binary (host timing, the VM suite): no
+/// Child processes for the tests that run the real binary (host timing, the VM suites): no
 /// Foundation, posix_spawn with stdout/stderr to files.
-enum Proc {
-    /// The package root (…/Tests/KioskDRMTests/Processes.swift → …).
-    static let root: String = {
+public enum Proc {
+    /// The package root (…/Tests/KioskTestSupport/Proc.swift → …).
+    public static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
         return parts.joined(separator: "/")
     }()
 
     /// The kiosk-hud binary `swift test` built next to this test bundle (KIOSK_HUD_BINARY overrides).
-    static var kioskHUD: String {
+    public static var kioskHUD: String {
         if let e = getenv("KIOSK_HUD_BINARY") { return String(cString: e) }
         var buf = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buf, buf.count - 1)
@@ -22,7 +23,7 @@ enum Proc {
     }
 
     /// Spawns `args` with `env` added to ours; stdout and stderr go to the files given (or /dev/null).
-    static func spawn(_ args: [String], env: [String: String] = [:], stdout: String = "/dev/null", stderr: String = "/dev/null") -> pid_t? {
+    public static func spawn(_ args: [String], env: [String: String] = [:], stdout: String = "/dev/null", stderr: String = "/dev/null") -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -47,7 +48,7 @@ enum Proc {
     }
 
     /// Waits for `pid`; its exit status (128+signal if killed).
-    static func wait(_ pid: pid_t) -> Int32 {
+    public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         if status & 0x7f == 0 { return (status >> 8) & 0xff }
@@ -55,7 +56,7 @@ enum Proc {
     }
 
     /// Runs `args` to completion; (status, stdout, stderr).
-    static func run(_ args: [String], env: [String: String] = [:]) -> (status: Int32, out: String, err: String) {
+    public static func run(_ args: [String], env: [String: String] = [:]) -> (status: Int32, out: String, err: String) {
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let o = "/tmp/kiosk-drm-test-\(tag).out", e = "/tmp/kiosk-drm-test-\(tag).err"
         defer { unlink(o); unlink(e) }
@@ -64,7 +65,7 @@ enum Proc {
         return (st, readFile(o) ?? "", readFile(e) ?? "")
     }
 
-    static func readFile(_ path: String) -> String? {
+    public static func readFile(_ path: String) -> String? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var bytes: [UInt8] = []
@@ -77,7 +78,7 @@ enum Proc {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func readBytes(_ path: String) -> [UInt8]? {
+    public static func readBytes(_ path: String) -> [UInt8]? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var bytes: [UInt8] = []
@@ -90,37 +91,26 @@ enum Proc {
         return bytes
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-    static func executable(_ name: String) -> Bool {
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public static func executable(_ name: String) -> Bool {
         if name.hasPrefix("/") { return access(name, X_OK) == 0 }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
     }
-    static func makeTempDir(_ prefix: String) -> String {
+    public static func makeTempDir(_ prefix: String) -> String {
         var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
-}
 
-/// A binary PPM (P6, 8 bit) as QEMU's screendump writes it.
-struct PPM {
-    var width: Int, height: Int
-    var rgb: [UInt8]
-
-    init?(path: String) {
-        guard let b = Proc.readBytes(path) else { return nil }
-        var fields: [String] = []
-        var i = 0
-        while fields.count < 4 && i < b.count {
-            while i < b.count && (b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09) { i += 1 }
-            var f = ""
-            while i < b.count && !(b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09) { f.append(Character(UnicodeScalar(b[i]))); i += 1 }
-            fields.append(f)
+    /// Boots the QEMU harness (Tests/VM/run-in-vm.sh) with `args` and QEMU's extra `qemuArgs`,
+    /// waiting off the cooperative pool (minutes, while other suites run); the guest's stdout
+    /// and stderr are kept in `out` (guest.out, guest.err). Status 127 if it cannot start.
+    public static func runVM(_ args: [String], qemuArgs: String, out: String) async -> (status: Int32, stdout: String, stderr: String) {
+        guard let pid = spawn([root + "/Tests/VM/run-in-vm.sh"] + args, env: ["KIOSK_VM_QEMU_ARGS": qemuArgs],
+                              stdout: out + "/guest.out", stderr: out + "/guest.err") else {
+            return (127, "", "cannot start Tests/VM/run-in-vm.sh")
         }
-        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255" else { return nil }
-        i += 1
-        guard b.count >= i + w * h * 3 else { return nil }
-        width = w; height = h
-        rgb = Array(b[i..<(i + w * h * 3)])
+        let status = await onOwnThread { wait(pid) }
+        return (status, readFile(out + "/guest.out") ?? "", readFile(out + "/guest.err") ?? "")
     }
 }
