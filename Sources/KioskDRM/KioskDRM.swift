@@ -77,10 +77,12 @@
 //     the glyph cache, the built-in profile as a value.
 //   exec → first frame on screen in the VM, ratio to Tests/VM/ref/modeset.c in the same boot
 //     (goal ≤ 1.5×; release; both started through Tests/VM/ref/stamp-exec.c, so the times are
-//     exact and leave out the shell's fork; medians of 6 alternated runs, both GPUs' VMs running
-//     at once on 2 cores): virtio-gpu 278 ms vs 127 ms = 2.2×, bochs-drm 298 ms vs 143 ms =
-//     2.1×. Missed. Before: 2.8× and 2.4× (479 vs 172, 452 vs 191 ms); 3.0× and 3.1× before
-//     the link order; 3.7× and 4.4× with /proc/self/stat's 10 ms starttime.
+//     exact and leave out the shell's fork; medians of alternated runs — 12 per boot now, 6
+//     before — with both GPUs' VMs running at once on 2 cores): about 2.2× on both GPUs, e.g.
+//     virtio-gpu 278 ms vs 127 ms, bochs-drm 298 ms vs 143 ms; four boots gave 1.85–2.9×
+//     (virtio-gpu) and 2.1–2.4× (bochs-drm). Missed. Before: 2.8× and 2.4× (479 vs 172, 452
+//     vs 191 ms); 3.0× and 3.1× before the link order; 3.7× and 4.4× with /proc/self/stat's
+//     10 ms starttime.
 //     Under TCG the cost follows the amount of distinct code run, not the instructions: every
 //     first-run block is translated again in each process (the code sits at a new address each
 //     time), so the profile (perf in the guest) is flat. Counted with callgrind on the host
@@ -102,7 +104,7 @@
 //     noisy: the same binary moves ±25 % between runs of the same hour, so compare within one
 //     boot. Debug build (what `swift test` runs): 3.3–5.1×.
 //   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): goal
-//     ≤ 12 MB, met: 8.8 MB on virtio-gpu, 8.9 MB on bochs-drm (2.3 MB anonymous, of which the
+//     ≤ 12 MB, met: 8.7–8.9 MB on virtio-gpu, 8.9–9.1 MB on bochs-drm (2.3 MB anonymous: the
 //     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS); 10.1 and
 //     10.8 MB before FreeType and libpng were loaded only when needed. It was
 //     13.7–14.0 MB: 5.5 MB of it the binary's own pages, because the kernel maps code 64 kB
