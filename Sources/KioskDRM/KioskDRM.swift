@@ -77,32 +77,35 @@
 //     the glyph cache, the built-in profile as a value.
 //   exec → first frame on screen in the VM, ratio to Tests/VM/ref/modeset.c in the same boot
 //     (goal ≤ 1.5×; release; both started through Tests/VM/ref/stamp-exec.c, so the times are
-//     exact and leave out the shell's fork; medians of alternated runs — 12 per boot now, 6
-//     before — with both GPUs' VMs running at once on 2 cores): about 2.2× on both GPUs, e.g.
-//     virtio-gpu 278 ms vs 127 ms, bochs-drm 298 ms vs 143 ms; four boots gave 1.85–2.9×
-//     (virtio-gpu) and 2.1–2.4× (bochs-drm). Missed. Before: 2.8× and 2.4× (479 vs 172, 452
-//     vs 191 ms); 3.0× and 3.1× before the link order; 3.7× and 4.4× with /proc/self/stat's
-//     10 ms starttime.
-//     Under TCG the cost follows the amount of distinct code run, not the instructions: every
-//     first-run block is translated again in each process (the code sits at a new address each
-//     time), so the profile (perf in the guest) is flat. Counted with callgrind on the host
-//     (distinct instructions executed to the first frame): 90 k before this round, 70 k now —
-//     the binary 51 k (the Swift runtime's metadata machinery 15 k of it, paid by whichever
-//     phase first instantiates a generic type), the loader 10 k, libc 7 k; FreeType's 13 k are
-//     gone when the glyph cache has the text. What went: loading FreeType, libpng, zlib and
-//     brotli before `main` (now dlopen, only on a glyph cache miss) and libgcc_s (linked
-//     statically), FreeType's hinting and rasterizing for known text (layout phase 75–85 →
-//     45–50 ms), the board profile's TOML (20–28 → 4–5 ms: `BoardProfile.generic` is a value),
-//     building every command's options (only the invoked command's now).
-//     Where it still goes (`first-frame phases`, virtio-gpu, medians): exec → our constructor
-//     150–200 ms against 52–70 ms for a C program with the same libraries — a static Swift
-//     "hello" takes 63–72 ms, so most of the difference is this binary's own start (the
-//     loader's work on a 14 MB executable, the runtime's constructors: image registration,
-//     backtracer set-up, /proc/self/maps read by the runtime's CommandLine.cpp); runtime → main
-//     20–35 ms; the command line 20–30 ms (the first generic metadata); the display 45 ms; the
-//     HUD's layout 45–50 ms; drawing and the first SETCRTC 35–40 ms. The machine is shared and
-//     noisy: the same binary moves ±25 % between runs of the same hour, so compare within one
-//     boot. Debug build (what `swift test` runs): 3.3–5.1×.
+//     exact and leave out the shell's fork; medians of 12 alternated runs per boot, both GPUs'
+//     VMs running at once on 2 cores). Missed, by far: 3.2–3.5× on bochs-drm (e.g. 239 ms vs
+//     68 ms), 3.7–3.9× on virtio-gpu (207 vs 54 ms), over two boots each; the binary before
+//     this round's changes gave 4.2× and 4.4–4.8× the same way.
+//     Until this round each program's output went through a pipe to sed or grep, which started
+//     at the same moment and shared the one vCPU with the program being timed: it added about
+//     80 ms to modeset.c's ~60 ms and 100–180 ms to kiosk-hud's, so the ratios read then
+//     (2.4–3.1×; 3.7× and 4.4× with /proc/self/stat's 10 ms starttime) were too low. Now each
+//     writes to a file that is read after it exits (Tests/VM/drm/guest.sh).
+//     What this means: modeset.c does everything in ~55–85 ms under TCG; a static Swift "hello"
+//     takes 45–60 ms just to reach `main` (the runtime's constructors: image registration,
+//     backtracer set-up, /proc/self/maps read by its CommandLine.cpp). 1.5× is 80–130 ms, so
+//     it leaves 20–70 ms after `main` for everything a HUD does — under TCG, where every
+//     first-run block of code is translated again in each process (the code sits at a new
+//     address each time), so the cost follows the amount of distinct code run rather than the
+//     instructions.
+//     Counted with callgrind on the host (distinct instructions executed to the first frame):
+//     90 k before this round, 70 k now — the binary 51 k (the Swift runtime's metadata
+//     machinery 15 k of it, paid by whichever phase first instantiates a generic type), the
+//     loader 10 k, libc 7 k; FreeType's 13 k are gone when the glyph cache has the text. What
+//     went: loading FreeType, libpng, zlib and brotli before `main` (now dlopen, only on a
+//     glyph cache miss) and libgcc_s (linked statically), FreeType's hinting and rasterizing
+//     for known text, the board profile's TOML (20–28 → 3–5 ms: `BoardProfile.generic` is a
+//     value), building every command's options (only the invoked command's now).
+//     Where it goes now (`first-frame phases`, medians, virtio-gpu): exec → our constructor
+//     ~60 ms, the runtime's constructors and the first generic metadata 40–50 ms (runtime +
+//     cli), the display 30–45 ms, the HUD's layout 50–57 ms, drawing and the first SETCRTC
+//     30–40 ms. The machine is shared and noisy: the same binary moves ±20 % between boots.
+//     Debug build (what `swift test` runs): about 10× with files (4.4–5.1× through the pipes).
 //   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): goal
 //     ≤ 12 MB, met: 8.7–8.9 MB on virtio-gpu, 8.9–9.1 MB on bochs-drm (2.3 MB anonymous: the
 //     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS); 10.1 and
