@@ -105,7 +105,7 @@
 //     ~60 ms, the runtime's constructors and the first generic metadata 40–50 ms (runtime +
 //     cli), the display 30–45 ms, the HUD's layout 50–57 ms, drawing and the first SETCRTC
 //     30–40 ms. The machine is shared and noisy: the same binary moves ±20 % between boots.
-//     Debug build (what `swift test` runs): about 10× with files (4.4–5.1× through the pipes).
+//     Debug build (what `swift test` runs): 7.5–8.1× (4.4–5.1× read through the pipes).
 //   RSS at 800x480, two scanout buffers, in the VM (release, input and tilt running): goal
 //     ≤ 12 MB, met: 8.7–8.9 MB on virtio-gpu, 8.9–9.1 MB on bochs-drm (2.3 MB anonymous: the
 //     shadow buffer is 1.5 MB; the dumb-buffer mappings are PFN maps, not in RSS); 10.1 and
