@@ -26,14 +26,14 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
             Issue.record("no kiosk-hud beside the tests at \(bin) (swift test should have built it)")
             return
         }
-        let runner = packageRoot.appendingPathComponent("Tests/VM/run-in-vm.sh").path
         let guest = packageRoot.appendingPathComponent("Tests/VM/guest/tilt-mxc4005.sh").path
+        let out = Proc.makeTempDir("kiosk-vm-tilt")
+        defer { _ = Proc.run(["rm", "-rf", out]) }
 
         // The guest runs for minutes (longer when it waits for a VM slot): off the cooperative pool.
         let started = Date()
-        let (status, outText, errText) = await onOwnThread {
-            runToEnd(runner, ["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"], in: packageRoot)
-        }
+        let (status, outText, errText) = await Proc.runVM(["--gpu", "none", "--no-udev", "--timeout", "150", "--", guest, bin, "10"],
+                                                          qemuArgs: "", out: out)
         let seconds = Date().timeIntervalSince(started)
 
         let lines = outText.split(separator: "\n").map(String.init)

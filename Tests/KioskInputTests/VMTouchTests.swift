@@ -50,16 +50,15 @@ private let expected: [String: [String]] = [
 
         // The uinput program, built on the host (the guest runs the host's binaries).
         let uinput = out.appendingPathComponent("uinput-touch").path
-        let gcc = runToEnd("/usr/bin/env", ["gcc", "-O2", "-Wall", "-o", uinput,
-                                            packageRoot.appendingPathComponent("Tests/VM/ref/uinput-touch.c").path], in: packageRoot)
+        let gcc = Proc.run(["gcc", "-O2", "-Wall", "-o", uinput, packageRoot.appendingPathComponent("Tests/VM/ref/uinput-touch.c").path])
         guard gcc.status == 0 else { cannotRun("gcc uinput-touch.c failed: \(gcc.err)"); return }
 
-        let runner = packageRoot.appendingPathComponent("Tests/VM/run-in-vm.sh").path
         let guest = packageRoot.appendingPathComponent("Tests/VM/guest/touch-uinput.sh").path
         let started = Date()
         // The guest runs for minutes (longer when it waits for a VM slot): off the cooperative pool.
         let vmArgs = ["--gpu", "none", "--tablet", "--out", out.path, "--timeout", "150", "--", guest, bin, uinput, out.path]
-        let vm = await onOwnThread { runToEnd(runner, vmArgs, in: packageRoot) }
+        let (status, stdout, stderr) = await Proc.runVM(vmArgs, qemuArgs: "", out: out.path)
+        let vm = (status: status, out: stdout, err: stderr)
         let seconds = Date().timeIntervalSince(started)
         let lines = vm.out.split(separator: "\n").map(String.init)
         let ran = lines.filter { $0.hasPrefix("ran ") }
