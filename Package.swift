@@ -38,13 +38,16 @@ let package = Package(
         // The command line: declared options, parsed without reflection, help from the same values.
         .target(name: "KioskCLI", swiftSettings: lean),
 
+        // dlopen and the kiosk_ wrappers' table, for the libraries loaded only when needed.
+        .target(name: "CKioskLoader"),
+
         // Text (FreeType) and PNG (libpng) codecs.
         // FreeType's functions through dlopen (CKioskFreeType), loaded only when a glyph is not in
         // the glyph cache.
-        .target(name: "CKioskFreeType"),
+        .target(name: "CKioskFreeType", dependencies: ["CKioskLoader"]),
         .target(name: "KioskText", dependencies: ["CKioskFreeType", "KioskSys"], swiftSettings: lean),
         // libpng through dlopen (CKioskPNG), loaded at the first PNG read or write.
-        .target(name: "CKioskPNG"),
+        .target(name: "CKioskPNG", dependencies: ["CKioskLoader"]),
         .target(name: "KioskPNG", dependencies: ["CKioskPNG"], swiftSettings: lean),
 
         // HUD model, layout and rendering.
@@ -64,7 +67,7 @@ let package = Package(
         .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"], swiftSettings: lean),
         // Touch, pointer and keys: libinput, loaded with dlopen when input starts (after the first
         // frame), with its headers from libinput-dev/libudev-dev.
-        .target(name: "CKioskInput"),
+        .target(name: "CKioskInput", dependencies: ["CKioskLoader"]),
         .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskDevices"], swiftSettings: lean),
         // The tilt: IIO accelerometers from sysfs.
         .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskDevices", "KioskBehavior"], swiftSettings: lean),

@@ -1,63 +1,15 @@
-// kiosk_png_load and the kiosk_png_ wrappers: one function pointer per entry of
-// KIOSK_PNG_FUNCTIONS, set by dlsym (the same shape as CKioskInput's loader).
+// kiosk_png_load and the kiosk_png_ wrappers, over CKioskLoader.
 #include "CKioskPNG.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "kiosk_loader.h"
 
-#define KIOSK_POINTER(ret, name, params, args) static ret (*kiosk_p_##name) params;
-KIOSK_PNG_FUNCTIONS(KIOSK_POINTER, KIOSK_POINTER)
-#undef KIOSK_POINTER
+enum { KIOSK_PNG_FUNCTIONS(KIOSK_LOADER_INDEX, KIOSK_LOADER_INDEX) kiosk_png_count };
+static void *slots[kiosk_png_count];
+static const char *const symbols[] = { KIOSK_PNG_FUNCTIONS(KIOSK_LOADER_NAME, KIOSK_LOADER_NAME) NULL };
+static struct kiosk_library png = { "libpng16.so.16", symbols, slots, NULL };
+static struct kiosk_loader loader = KIOSK_LOADER_INIT("kiosk_png_load");
 
-/// Set (release) once every pointer is; read (acquire) by each wrapper.
-static int loaded;
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+int kiosk_png_load(char *error, unsigned long error_size) { return kiosk_load(&loader, &png, 1, error, error_size); }
 
-static void fail(char *error, unsigned long size, const char *prefix) {
-    const char *why = dlerror();
-    if (error && size) snprintf(error, size, "%s%s", prefix, why ? why : "no reason given by dlerror");
-}
-
-static int resolve_all(void *lib, char *error, unsigned long size) {
-    void *p;
-#define KIOSK_RESOLVE(ret, name, params, args) \
-    dlerror(); \
-    if (!(p = dlsym(lib, #name))) { fail(error, size, "libpng16.so.16 has no " #name ": "); return -1; } \
-    *(void **)&kiosk_p_##name = p; /* POSIX's way to store dlsym's result in a function pointer */
-    KIOSK_PNG_FUNCTIONS(KIOSK_RESOLVE, KIOSK_RESOLVE)
-#undef KIOSK_RESOLVE
-    return 0;
-}
-
-int kiosk_png_load(char *error, unsigned long error_size) {
-    if (__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) return 0;
-    pthread_mutex_lock(&load_lock);
-    int result = 0;
-    if (!loaded) {
-        void *lib = dlopen("libpng16.so.16", RTLD_NOW | RTLD_LOCAL);
-        if (!lib) {
-            fail(error, error_size, "");
-            result = -1;
-        } else if (resolve_all(lib, error, error_size) != 0) {
-            result = -1;
-        } else {
-            __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
-        }
-    }
-    pthread_mutex_unlock(&load_lock);
-    return result;
-}
-
-__attribute__((noreturn, cold)) static void not_loaded(const char *name) {
-    fprintf(stderr, "kiosk_%s called before kiosk_png_load succeeded (a bug in the caller)\n", name);
-    abort();
-}
-
-#define KIOSK_CHECK(name) \
-    if (__builtin_expect(!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE), 0)) not_loaded(#name);
-#define KIOSK_WRAP(ret, name, params, args) \
-    ret kiosk_##name params { KIOSK_CHECK(name) return kiosk_p_##name args; }
-#define KIOSK_WRAP_VOID(ret, name, params, args) \
-    ret kiosk_##name params { KIOSK_CHECK(name) kiosk_p_##name args; }
-KIOSK_PNG_FUNCTIONS(KIOSK_WRAP, KIOSK_WRAP_VOID)
+#define WRAP(ret, name, params, args) KIOSK_LOADER_WRAP(loader, slots, ret, name, params, args)
+#define WRAP_VOID(ret, name, params, args) KIOSK_LOADER_WRAP_VOID(loader, slots, ret, name, params, args)
+KIOSK_PNG_FUNCTIONS(WRAP, WRAP_VOID)
