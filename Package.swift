@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG"]),
-        .testTarget(name: "KioskTextTests", dependencies: ["KioskText", "KioskPNG"]),
+        .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG"]),

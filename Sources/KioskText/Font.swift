@@ -219,7 +219,8 @@ public final class Font {
               faceKerning.indices.contains(left.faceIndex), faceKerning[left.faceIndex] != 0 else { return 0 }
         let key = PairKey(face: left.faceIndex, left: left.glyphIndex, right: right.glyphIndex)
         if let cached = kerningPairs[key] { return cached }
-        guard let sized = sizedFace(left.faceIndex), sized.face.hasKerning else { return 0 }
+        // Not known yet: opening the face records whether it has kerning.
+        guard let sized = sizedFace(left.faceIndex), faceKerning[left.faceIndex] == 1 else { return 0 }
         var delta = FT_Vector()
         do throws(TextError) {
             try sized.activate()

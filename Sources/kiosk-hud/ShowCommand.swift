@@ -107,7 +107,6 @@ struct ShowCommand {
     }
 
     func run() throws {
-        let mainStart = monotonicNanoseconds()
         StartMarks.mark(.cli)
         if benchCopy { try runCopyBench(); return }
         guard duration.map({ $0.isFinite && $0 >= 0 }) ?? true else { throw UsageError("--duration: expected seconds ≥ 0") }
@@ -231,7 +230,7 @@ struct ShowCommand {
                 }
                 if !firstLogged, let t = screen.outputs.compactMap(\.firstFrameTime).min() {
                     firstLogged = true
-                    logFirstFrame(at: t, mainStart: mainStart, fonts: fonts)
+                    logFirstFrame(at: t, fonts: fonts)
                     for problem in fonts.saveGlyphCache() { showLog(problem) }
                     if let dir = offscreen, dir != "-", let o = screen.outputs.first as? OffscreenOutput { try o.write(to: dir + "/first.png") }
                     // Off the path to the first frame: input and the tilt.
@@ -343,21 +342,21 @@ struct ShowCommand {
         return nil
     }
 
-    func logFirstFrame(at t: Double, mainStart: UInt64, fonts: FontLibrary) {
+    func logFirstFrame(at t: Double, fonts: FontLibrary) {
         let frameNs = UInt64(t * 1e9)
+        let mainStart = StartMarks.time(.cli)
         let mainMs = Double(frameNs &- mainStart) / 1e6
+        let t0 = environmentValue("KIOSK_EXEC_T0_NS").flatMap { UInt64($0) }
         var exec = "exec_ms=?"
-        if let env = getenv("KIOSK_EXEC_T0_NS"), let t0 = UInt64(String(cString: env)) {
-            exec = "exec_ms=\(fmt(Double(frameNs &- t0) / 1e6))"
-        } else if let ms = millisecondsSinceExec() {
-            exec = "exec_ms=\(fmt(ms - (monotonicSeconds() - t) * 1e3)) (10 ms resolution)"
-        }
         // Where the time went: exec → our constructors (loader, libraries) → run() (runtime, option
         // parsing) → first frame.
         var split = ""
-        if let env = getenv("KIOSK_EXEC_T0_NS"), let t0 = UInt64(String(cString: env)) {
+        if let t0 {
+            exec = "exec_ms=\(fmt(Double(frameNs &- t0) / 1e6))"
             let start = processStartNanoseconds()
             split = " start_ms=\(fmt(Double(start &- t0) / 1e6)) parse_ms=\(fmt(Double(mainStart &- start) / 1e6))"
+        } else if let ms = millisecondsSinceExec() {
+            exec = "exec_ms=\(fmt(ms - (monotonicSeconds() - t) * 1e3)) (10 ms resolution)"
         }
         let faults = pageFaults()
         let text = fonts.usedFreeType ? "freetype" : "glyph-cache"

@@ -35,6 +35,9 @@ enum StartMarks {
 
     static func mark(_ phase: Phase) { times[phase.rawValue] = monotonicNanoseconds() }
 
+    /// When `phase` ended (CLOCK_MONOTONIC ns), 0 if not reached.
+    static func time(_ phase: Phase) -> UInt64 { times[phase.rawValue] }
+
     /// "runtime=1.2 cli=0.4 … present=0.8" in ms: each phase's length, from `start` (the
     /// process's constructors) to `end` (the first frame); phases not reached are left out.
     static func describe(from start: UInt64, to end: UInt64) -> String {

@@ -1,17 +1,15 @@
 import Glibc
 import KioskSys
+import KioskTestSupport
 import Testing
 
 /// KioskSys's whole-file helpers, which the glyph cache stands on.
 @Suite struct FilesTests {
-    func tempDir() -> String {
-        var template = Array("/tmp/kiosk-files-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
+    func tempDir() -> String { Proc.makeTempDir("kiosk-files") }
 
     @Test func replaceAndReadBack() throws {
         let dir = tempDir()
-        defer { _ = system("rm -rf '\(dir)'") }
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
         let path = dir + "/a/b/c.bin"
         try makeDirectories(dir + "/a/b")
         try makeDirectories(dir + "/a/b")  // exists: fine
@@ -25,7 +23,7 @@ import Testing
 
     @Test func errorsNameTheCallAndThePath() throws {
         let dir = tempDir()
-        defer { _ = system("rm -rf '\(dir)'") }
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
         #expect(throws: SysError(call: "open", errno: ENOENT, target: dir + "/missing")) {
             try readFileBytes(dir + "/missing", limit: 10)
         }
@@ -43,7 +41,7 @@ import Testing
 
     @Test func identityFollowsTheFile() throws {
         let dir = tempDir()
-        defer { _ = system("rm -rf '\(dir)'") }
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
         #expect(FileIdentity(path: dir + "/none") == nil)
         try replaceFile(dir + "/f", with: [1, 2, 3])
         let a = try #require(FileIdentity(path: dir + "/f"))

@@ -1,4 +1,6 @@
 import Glibc
+import KioskSys
+import KioskTestSupport
 import KioskText
 import Testing
 
@@ -20,7 +22,7 @@ import Testing
     }
 
     @Test func aSecondLibraryLaysOutTheSameWithoutFreeType() throws {
-        let dir = try TempDir()
+        let dir = TempDir()
         let first = try FontLibrary(glyphCache: dir.path)
         let reference = Self.fingerprint(try first.font(pixelSize: 16).layout(Self.text, options: Self.options))
         #expect(first.usedFreeType)
@@ -35,7 +37,7 @@ import Testing
     }
 
     @Test func newCharactersLoadFreeTypeAndAreAddedToTheCache() throws {
-        let dir = try TempDir()
+        let dir = TempDir()
         let first = try FontLibrary(glyphCache: dir.path)
         _ = try first.font(pixelSize: 12).layout("abcabc")  // the glyphs and the pairs ab, bc, ca
         first.saveGlyphCache()
@@ -57,7 +59,7 @@ import Testing
     }
 
     @Test func aChangedFontFileIsRenderedAgain() throws {
-        let dir = try TempDir()
+        let dir = TempDir()
         let fontPath = dir.path + "/font.ttf"
         try copyFile(Fonts.bold, to: fontPath)
         let spec = FontSpec(paths: [fontPath], pixelSize: 16)
@@ -74,7 +76,7 @@ import Testing
     }
 
     @Test func aDamagedCacheFileIsIgnoredAndRewritten() throws {
-        let dir = try TempDir()
+        let dir = TempDir()
         let first = try FontLibrary(glyphCache: dir.path)
         let reference = Self.fingerprint(try first.font(pixelSize: 16).layout(Self.text, options: Self.options))
         first.saveGlyphCache()
@@ -108,50 +110,13 @@ import Testing
 
 /// A fresh directory under /tmp, removed (with its files) when the test ends.
 final class TempDir {
-    let path: String
-    init() throws {
-        var template = Array("/tmp/kiosk-glyphs-XXXXXX".utf8CString)
-        guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp failed")
-        }
-        path = String(cString: p)
-    }
-    deinit { _ = system("rm -rf '\(path)'") }
+    let path = Proc.makeTempDir("kiosk-glyphs")
+    deinit { _ = Proc.run(["rm", "-rf", path]) }
 
-    func files() -> [String] {
-        guard let d = opendir(path) else { return [] }
-        defer { closedir(d) }
-        var names: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." && !name.hasSuffix(".tmp") && e.pointee.d_type == DT_REG { names.append(name) }
-        }
-        return names.sorted()
-    }
+    /// The names in it, without replaceFile's temporary files.
+    func files() -> [String] { (listDirectory(path) ?? []).filter { !$0.hasSuffix(".tmp") } }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ s: String) { description = s }
-}
-
-func readAll(_ path: String) throws -> [UInt8] {
-    guard let f = fopen(path, "rb") else { throw TestFailure("cannot open \(path)") }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n == 0 { break }
-        out += buf[0..<n]
-    }
-    return out
-}
-
-func writeAll(_ path: String, _ bytes: [UInt8]) throws {
-    guard let f = fopen(path, "wb") else { throw TestFailure("cannot create \(path)") }
-    defer { fclose(f) }
-    guard fwrite(bytes, 1, bytes.count, f) == bytes.count else { throw TestFailure("cannot write \(path)") }
-}
-
+func readAll(_ path: String) throws -> [UInt8] { try readFileBytes(path, limit: 64 << 20) }
+func writeAll(_ path: String, _ bytes: [UInt8]) throws { try replaceFile(path, with: bytes) }
 func copyFile(_ from: String, to: String) throws { try writeAll(to, try readAll(from)) }
