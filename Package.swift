@@ -62,6 +62,9 @@ let package = Package(
 
         // Linux backends: the only code that makes system calls (KioskSys wraps each one once).
         .target(name: "CKioskSys"),
+        // kiosk-hud's early frame: the frame cache's picture shown from a C constructor, before
+        // the Swift runtime starts (linked into kiosk-hud only).
+        .target(name: "CKioskEarlyFrame", dependencies: ["CKioskSys"]),
         .target(name: "KioskSys", dependencies: ["CKioskSys", "KioskDevices"], swiftSettings: lean),
         // The display: DRM/KMS dumb buffers (fbdev fallback).
         .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"], swiftSettings: lean),
@@ -79,7 +82,7 @@ let package = Package(
 
         .executableTarget(name: "kiosk-hud", dependencies: [
             "KioskCLI", "KioskHUD", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
-            "KioskDevices", "KioskEmbedded",
+            "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
         ],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
         swiftSettings: lean,

@@ -33,6 +33,13 @@ public final class DRMCard {
         fd = try kernel.open(path, flags: O_RDWR | O_NONBLOCK)
     }
 
+    /// Takes over a descriptor already open on `path` (the early frame's).
+    public init(adopting fd: Int32, path: String, kernel: DisplayKernel) {
+        self.kernel = kernel
+        self.path = path
+        self.fd = fd
+    }
+
     /// Closes the descriptor (idempotent). The kernel drops master and removes our FBs then.
     public func close() {
         guard !closed else { return }

@@ -28,7 +28,7 @@ public final class DRMOutput: ScreenOutput {
     var generation: UInt32 = 0
     /// The picture last presented (the HUD's shadow buffer: ours to read, it stays alive).
     var lastFrame: Surface?
-    public private(set) var firstFrameTime: Double?
+    public internal(set) var firstFrameTime: Double?
     public private(set) var flips = 0
     public private(set) var presents = 0
 

@@ -28,6 +28,8 @@ public struct DRMOptions {
     public var checkScanout = false
     /// Where log lines go.
     public var log: (String) -> Void = { _ in }
+    /// A frame already on screen (kiosk-hud's frame cache) to take over, or to release.
+    public var earlyFrame: EarlyFrame?
 
     public init() {}
 }
@@ -64,7 +66,7 @@ public final class DRMHead {
 public final class DRMScreen: Screen {
     public let card: DRMCard
     public private(set) var driver = ""
-    let options: DRMOptions
+    public let options: DRMOptions
     var log: (String) -> Void { options.log }
     public internal(set) var drmOutputs: [DRMOutput] = []
     public var outputs: [ScreenOutput] { drmOutputs }
@@ -92,6 +94,8 @@ public final class DRMScreen: Screen {
     public internal(set) var scanoutViolations = 0
     public internal(set) var presents = 0
     public internal(set) var hotplugs = 0
+    /// What became of `DRMOptions.earlyFrame`: "taken over", or why it was released; nil without one.
+    public private(set) var earlyFrameUse: String?
 
     /// Opens the card, becomes DRM master, finds the connected connectors, assigns CRTCs and
     /// modes. Nothing is shown until an output's first `present` (which sets the CRTC with that
@@ -100,7 +104,17 @@ public final class DRMScreen: Screen {
     public init(options: DRMOptions, kernel: DisplayKernel = LinuxDisplayKernel()) throws {
         self.options = options
         let card: DRMCard
-        if let path = options.card {
+        var early = options.earlyFrame
+        if let e = early, options.card.map({ $0 != e.card }) ?? false {
+            let other = DRMCard(adopting: e.fd, path: e.card, kernel: kernel)
+            DRMScreen.release(e, on: other)
+            other.close()
+            early = nil
+            earlyFrameUse = "released: it is on \(e.card), not \(options.card ?? "")"
+        }
+        if let e = early {
+            card = DRMCard(adopting: e.fd, path: e.card, kernel: kernel)
+        } else if let path = options.card {
             card = try DRMCard(path: path, kernel: kernel)
             do {
                 guard try card.capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 else {
@@ -114,12 +128,22 @@ public final class DRMScreen: Screen {
         do {
             driver = try card.driverName()
             try card.setMaster()
+            if let e = early { originalCRTCs[e.crtcID] = e.saved }
             let heads = try plan(probe: false, keep: [])
             guard !heads.isEmpty else {
                 throw DisplayError.noOutput("\(card.path) (\(driver)): no connected connector" +
                                             (options.connectors.isEmpty ? "" : " named \(options.connectors.joined(separator: ", "))"))
             }
             for h in heads { addHead(h) }
+            if let e = early {
+                early = nil
+                if adopt(e) {
+                    earlyFrameUse = "taken over"
+                } else {
+                    DRMScreen.release(e, on: card)
+                    earlyFrameUse = "released: connector \(e.connectorID) on CRTC \(e.crtcID) at \(e.mode) is not in the plan"
+                }
+            }
             signalFD = try kernel.signalDescriptor([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
             if options.hotplug {
                 do { ueventFD = try kernel.ueventDescriptor() } catch {
@@ -128,6 +152,8 @@ public final class DRMScreen: Screen {
             }
             if options.vt { vt = VTSwitcher.take(kernel: kernel, log: log) }
         } catch {
+            if let e = early { DRMScreen.release(e, on: card) }
+            for o in drmOutputs { o.restoreHeads(); o.releaseBuffers() }
             releaseEventSources()
             try? card.dropMaster()
             card.close()

@@ -81,6 +81,10 @@ public struct CRTCInfo: Sendable {
     public var fbID: UInt32
     public var x: UInt32, y: UInt32
     public var mode: ModeInfo?
+
+    public init(id: UInt32, fbID: UInt32, x: UInt32, y: UInt32, mode: ModeInfo?) {
+        self.id = id; self.fbID = fbID; self.x = x; self.y = y; self.mode = mode
+    }
 }
 
 /// A KMS property's description.
@@ -109,6 +113,8 @@ public struct DumbBufferInfo: Sendable, Equatable {
     public var handle: UInt32
     public var pitch: Int
     public var size: Int
+
+    public init(handle: UInt32, pitch: Int, size: Int) { self.handle = handle; self.pitch = pitch; self.size = size }
 }
 
 /// One DRM event read from the card: a completed page flip (or vblank).

@@ -30,6 +30,11 @@ final class ScanoutBuffer {
         self.card = card; self.info = info; self.fbID = fbID; self.memory = memory; self.surface = surface
     }
 
+    /// A buffer made by someone else (the early frame), released like ours.
+    convenience init(adopting card: DRMCard, info: DumbBufferInfo, fbID: UInt32, memory: UnsafeMutableRawPointer, surface: Surface) {
+        self.init(card: card, info: info, fbID: fbID, memory: memory, surface: surface)
+    }
+
     /// CREATE_DUMB → MAP_DUMB → mmap → ADDFB2; a failing step undoes the ones before it.
     static func create(card: DRMCard, width: Int, height: Int, format: PixelFormat) throws -> ScanoutBuffer {
         let info = try card.createDumb(width: width, height: height, bpp: format.bytesPerPixel * 8)

@@ -79,6 +79,11 @@ public func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t = 0o64
     }
 }
 
+/// Removes the file at `path` (unlink(2)).
+public func removeFile(_ path: String) throws(SysError) {
+    if unlink(path) != 0 { throw SysError(call: "unlink", errno: Glibc.errno, target: path) }
+}
+
 /// Creates the directory `path` and any missing parents (mode 0755); an existing directory is
 /// fine.
 public func makeDirectories(_ path: String) throws(SysError) {

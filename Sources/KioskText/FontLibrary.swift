@@ -50,6 +50,19 @@ public final class FontLibrary {
         try font(FontSpec(pixelSize: pixelSize))
     }
 
+    /// The font files of the fonts asked for so far that exist (the text drawn came from these).
+    public var fontFiles: [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for spec in fonts.keys.sorted(by: { $0.pixelSize < $1.pixelSize }) {
+            for p in spec.paths where !seen.contains(p) && FileIdentity(path: p) != nil {
+                seen.insert(p)
+                out.append(p)
+            }
+        }
+        return out
+    }
+
     /// True once FreeType was loaded and used (a font file opened): false when everything so
     /// far came from the glyph cache.
     public var usedFreeType: Bool { faces.opened }

@@ -24,7 +24,9 @@ struct ShowCommand {
         profile's [display]. Picture size = the display mode (rotated); --size applies to --offscreen only. Scale: --scale, else the board profile's if --board is given, else chosen \
         from the panel's physical size (~135 DPI target, like Plymouth). Log lines go to stderr; \
         "first-frame exec_ms=" is exec -> first frame on screen (KIOSK_EXEC_T0_NS=<CLOCK_MONOTONIC \
-        ns at spawn> makes it exact; else /proc/self/stat, 10 ms resolution).
+        ns at spawn> makes it exact; else /proc/self/stat, 10 ms resolution), with source=frame-cache \
+        when an earlier run with the same options left its first frame in the cache directory and it \
+        was put on screen before start-up (--no-frame-cache: never), else source=drawn.
 
         Input (libinput: touch, mouse, keys) and the tilt effect start after the first frame. \
         Touch and pointer positions are mapped onto the first output's picture (its rotation); \
@@ -52,7 +54,8 @@ struct ShowCommand {
                 OptionSpec("fbdev", help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
                 OptionSpec("offscreen", value: "DIR", help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
                 .flag("animate", help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
-                OptionSpec("glyph-cache", value: "DIR", help: "Keep rendered glyphs here between runs, so a start whose text was shown before does not load FreeType; 'none' to turn off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
+                OptionSpec("glyph-cache", value: "DIR", help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
+                .flag("no-frame-cache", help: "Do not show a cached first frame at start, and do not keep one."),
                 .flag("no-hotplug", help: "Do not follow connector hotplug."),
                 .flag("no-vt", help: "Do not take part in VT switching."),
                 .flag("check-scanout", help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
@@ -78,6 +81,7 @@ struct ShowCommand {
     var offscreen: String?
     var animate = false
     var glyphCache: String?
+    var noFrameCache = false
     var noHotplug = false
     var noVt = false
     var checkScanout = false
@@ -100,6 +104,7 @@ struct ShowCommand {
         offscreen = a.string("offscreen")
         animate = a.flag("animate")
         glyphCache = a.string("glyph-cache")
+        noFrameCache = a.flag("no-frame-cache")
         noHotplug = a.flag("no-hotplug")
         noVt = a.flag("no-vt")
         checkScanout = a.flag("check-scanout")
@@ -230,8 +235,9 @@ struct ShowCommand {
                 }
                 if !firstLogged, let t = screen.outputs.compactMap(\.firstFrameTime).min() {
                     firstLogged = true
-                    logFirstFrame(at: t, fonts: fonts)
+                    logFirstFrame(at: t, fonts: fonts, early: (screen as? DRMScreen)?.earlyFrameUse == "taken over")
                     for problem in fonts.saveGlyphCache() { showLog(problem) }
+                    if let drm = screen as? DRMScreen { saveFrameCache(drm, fonts: fonts) }
                     if let dir = offscreen, dir != "-", let o = screen.outputs.first as? OffscreenOutput { try o.write(to: dir + "/first.png") }
                     // Off the path to the first frame: input and the tilt.
                     source = startInput()
@@ -306,9 +312,11 @@ struct ShowCommand {
         o.vt = !noVt
         o.checkScanout = checkScanout
         o.log = showLog
+        o.earlyFrame = takeEarlyFrame()
         do {
             let s = try DRMScreen(options: o)
             for out in s.drmOutputs { showLog("output " + s.describe(out)) }
+            if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
             return s
         } catch let e as DisplayError {
             guard case .noCard = e, o.card == nil, fileExists("/dev/fb0") else { throw e }
@@ -335,17 +343,16 @@ struct ShowCommand {
     /// else the user's cache directory; nil for 'none' or when there is no place.
     func glyphCacheDirectory() -> String? {
         if let g = glyphCache { return g == "none" || g.isEmpty ? nil : g }
-        let system = "/var/cache/kiosk-hud"
-        if isWritableDirectory(system) || isWritableDirectory("/var/cache") { return system }
-        if let x = environmentValue("XDG_CACHE_HOME") { return x + "/kiosk-hud" }
-        if let h = environmentValue("HOME") { return h + "/.cache/kiosk-hud" }
-        return nil
+        return defaultCacheDirectory()
     }
 
-    func logFirstFrame(at t: Double, fonts: FontLibrary) {
+    func logFirstFrame(at t: Double, fonts: FontLibrary, early: Bool) {
         let frameNs = UInt64(t * 1e9)
+        // With the early frame, the first frame came from the frame cache before our constructors;
+        // main_ms and the phases run to the frame drawn here (now).
+        let drawnNs = early ? monotonicNanoseconds() : frameNs
         let mainStart = StartMarks.time(.cli)
-        let mainMs = Double(frameNs &- mainStart) / 1e6
+        let mainMs = Double(drawnNs &- mainStart) / 1e6
         let t0 = environmentValue("KIOSK_EXEC_T0_NS").flatMap { UInt64($0) }
         var exec = "exec_ms=?"
         // Where the time went: exec → our constructors (loader, libraries) → run() (runtime, option
@@ -360,8 +367,13 @@ struct ShowCommand {
         }
         let faults = pageFaults()
         let text = fonts.usedFreeType ? "freetype" : "glyph-cache"
-        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart) text=\(text)")
-        showLog("first-frame phases " + StartMarks.describe(from: processStartNanoseconds(), to: frameNs))
+        var source = " source=drawn"
+        if early {
+            let drawn = t0.map { fmt(Double(drawnNs &- $0) / 1e6) } ?? millisecondsSinceExec().map { fmt($0) + " (10 ms resolution)" } ?? "?"
+            source = " source=frame-cache drawn_ms=" + drawn
+        }
+        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart) text=\(text)\(source)")
+        showLog("first-frame phases " + StartMarks.describe(from: processStartNanoseconds(), to: drawnNs))
     }
 
     /// Times the copy of a full 800x480 frame into a scanout-like buffer for each rotation.

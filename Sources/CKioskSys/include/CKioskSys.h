@@ -12,5 +12,6 @@ long kiosk_page_faults(void);
 long kiosk_process_start_page_faults(void);
 
 #include "CKioskDRM.h"
+#include "CKioskFrameCache.h"
 
 #endif

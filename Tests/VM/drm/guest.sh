@@ -85,6 +85,40 @@ if start static --check-scanout "${STATIC[@]}"; then
   shot after-quit 0 console   # the console is back (the host checks it is not the HUD)
 fi
 
+# --- 1b. the frame cache: a second start with the same options shows the first frame from the C
+# constructor (before the Swift runtime), then takes that buffer over and flips to its own first
+# frame. kiosk-hud compares the two (the hash of the scanout bytes) and logs "differed" if the
+# cached picture was not what it drew; the screendump must equal the render as before, and the
+# console must come back after quitting (the CRTC state saved by the C side).
+CACHE=/tmp/kiosk-frame-cache
+rm -rf "$CACHE"
+EARLY=(--check-scanout --glyph-cache "$CACHE" "${STATIC[@]}")
+if start early-first "${EARLY[@]}"; then
+  wait_log 'frame cache: written' 5 && ok early-cache-written || fail early-cache-written "$(grep -h 'frame cache\|first-frame' "$LOG" | tr '\n' ' ')"
+  stop early-first
+fi
+if start early "${EARLY[@]}"; then
+  grep -q 'the early frame was taken over' "$LOG" && grep -q 'source=frame-cache' "$LOG" && ok early-frame-shown ||
+    fail early-frame-shown "$(grep -h 'frame cache\|first-frame' "$LOG" | tr '\n' ' ')"
+  grep -q 'differed' "$LOG" && fail early-frame-equals-drawn "$(grep differed "$LOG")" || ok early-frame-equals-drawn
+  grep -h 'first-frame exec' "$LOG" | sed "s/^/info $GPU\/early: /"
+  vm_sleep 0.3
+  shots early 0 static
+  stop early
+  grep -q 'scanout_violations=0' "$LOG" && ok early-no-scanout-writes || fail early-no-scanout-writes "$(grep done "$LOG")"
+  vm_sleep 0.2
+  shot early-after-quit 0 console
+fi
+# A file the frame was drawn from changed (here the board profile): not shown, drawn as usual, rewritten.
+printf 'name = "vm-board"\n' > "$OUT/board-early.toml"
+EB=(--duration 0 --glyph-cache "$CACHE" --board "$OUT/board-early.toml" "${STATIC[@]}")
+"$HUD" show "${EB[@]}" > "$OUT/early-board-1.log" 2>&1
+printf 'name = "vm-board-2"\n' > "$OUT/board-early.toml"
+"$HUD" show "${EB[@]}" > "$OUT/early-board-2.log" 2>&1
+grep -q "board-early.toml: changed" "$OUT/early-board-2.log" && grep -q 'source=drawn' "$OUT/early-board-2.log" &&
+  grep -q 'frame cache: written' "$OUT/early-board-2.log" && ok early-changed-file-not-shown ||
+  fail early-changed-file-not-shown "$(grep -h 'frame cache\|first-frame' "$OUT/early-board-2.log" | tr '\n' ' ')"
+
 # --- 2. rotations ------------------------------------------------------------------------------
 for r in 90 180 270; do
   if start rot$r --rotate $r "${STATIC[@]}"; then
@@ -235,7 +269,10 @@ fi
 # after the first does).
 STAMP=$(dirname "$MODESET")/stamp-exec
 [ -x "$STAMP" ] || STAMP=
-t_c=() t_k=() t_m=()
+# kiosk-hud runs twice per round: as it starts by default (the frame cache, warmed by the first
+# round, shows the first frame from the C constructor), and with --no-frame-cache (the first frame
+# drawn by the Swift side: runtime, options, display, layout, drawing).
+t_c=() t_k=() t_m=() t_d=()
 TOUT=/tmp/kiosk-timing.out
 for i in $(seq 1 13); do
   $STAMP "$MODESET" 0x000000 > "$TOUT" 2>&1
@@ -243,13 +280,18 @@ for i in $(seq 1 13); do
   $STAMP "$HUD" show --duration 0 "${STATIC[@]}" > "$TOUT" 2>&1
   line=$(grep 'first-frame exec_ms=' "$TOUT")
   k=$(echo "$line" | sed -n 's/.*first-frame exec_ms=\([0-9.]*\).*/\1/p')
+  [ $i -gt 1 ] && ! echo "$line" | grep -q source=frame-cache && fail timing-frame-cache "round $i: $line"
+  $STAMP "$HUD" show --duration 0 --no-frame-cache "${STATIC[@]}" > "$TOUT" 2>&1
+  line=$(grep 'first-frame exec_ms=' "$TOUT")
+  d=$(echo "$line" | sed -n 's/.*first-frame exec_ms=\([0-9.]*\).*/\1/p')
   m=$(echo "$line" | sed -n 's/.* main_ms=\([0-9.]*\).*/\1/p')
   [ $i -eq 13 ] && grep -h 'first-frame phases' "$TOUT" | sed "s/^/info $GPU\/timing: /"
-  [ $i -gt 1 ] && t_c+=("$c") && t_k+=("$k") && t_m+=("$m")
+  [ $i -gt 1 ] && t_c+=("$c") && t_k+=("$k") && t_m+=("$m") && t_d+=("$d")
 done
-info timing "modeset_exec_ms=${t_c[*]} kiosk_hud_exec_ms=${t_k[*]} kiosk_hud_main_ms=${t_m[*]} (stamp-exec: ${STAMP:-none})"
+info timing "modeset_exec_ms=${t_c[*]} kiosk_hud_exec_ms=${t_k[*]} kiosk_hud_drawn_exec_ms=${t_d[*]} kiosk_hud_drawn_main_ms=${t_m[*]} (stamp-exec: ${STAMP:-none})"
 echo "timing modeset ${t_c[*]}" >> "$M"
 echo "timing kiosk-hud ${t_k[*]}" >> "$M"
+echo "timing kiosk-hud-drawn ${t_d[*]}" >> "$M"
 if start rss --duration 30 --connector Virtual-1 "${SPIN[@]}"; then
   vm_sleep 1   # both scanout buffers in use by now
   rss=$(sed -n "s/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p" /proc/$PID/status)

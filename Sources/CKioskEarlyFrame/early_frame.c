@@ -1,0 +1,169 @@
+/* The early frame (CKioskEarlyFrame.h): a constructor that, for `kiosk-hud show`, puts the cached
+   first frame on screen before the Swift runtime's constructors run.
+
+   Why C and why here: under QEMU's TCG every first-run block of code is translated again in each
+   process, so the Swift runtime's start-up and our first layout cost ~150 ms more than a C
+   program's whole modeset (KioskDRM's MEASUREMENTS); this path is a page of C over libc, and
+   shows the frame ~1.1x as late as that C program does. It only replays decisions the Swift side made and recorded (card, connector,
+   CRTC, mode, format, the rotated frame): nothing is chosen here. Every check failing means the
+   normal start, with nothing left behind: each step that succeeded is undone. */
+#include "CKioskEarlyFrame.h"
+#include "CKioskFrameCache.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <libdrm/drm.h>
+
+static struct kiosk_early_frame early = { .fd = -1 };
+
+struct kiosk_early_frame *kiosk_early_frame(void) { return &early; }
+
+static int xioctl(int fd, unsigned long request, void *arg) {
+    int r;
+    do { r = ioctl(fd, request, arg); } while (r == -1 && (errno == EINTR || errno == EAGAIN));
+    return r;
+}
+
+#define FAIL(...) do { snprintf(early.why, sizeof early.why, __VA_ARGS__); goto undo; } while (0)
+
+/* Priority 101: before the constructors without a priority (the Swift runtime's). */
+__attribute__((constructor(101))) static void kiosk_show_early_frame(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "show") != 0) return;
+    for (int i = 2; i < argc; i++) {
+        /* The displays the cache never holds. */
+        if (strncmp(argv[i], "--offscreen", 11) == 0 || strncmp(argv[i], "--fbdev", 7) == 0 ||
+            strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--") == 0) return;
+    }
+    char dir[KIOSK_FRAME_CACHE_PATH_MAX];
+    if (kiosk_frame_cache_directory(argc, argv, dir, sizeof dir) != 0) return;
+    uint64_t key = kiosk_frame_cache_key(argc, argv);
+    snprintf(early.cache_path, sizeof early.cache_path, "%s/frame-%016llx.bin", dir, (unsigned long long)key);
+    int file = open(early.cache_path, O_RDONLY | O_CLOEXEC);
+    if (file < 0) return;   /* no frame for these arguments yet */
+
+    struct kiosk_frame_cache_header h;
+    int card = -1, have_dumb = 0, have_fb = 0;
+    void *map = MAP_FAILED;
+    struct drm_mode_create_dumb create = {0};
+    uint32_t fb_id = 0;
+    early.state = KIOSK_EARLY_FAILED;
+    if (kiosk_frame_cache_check(file, argc, argv, &h, early.why, sizeof early.why) != 0) goto undo;
+
+    card = open(h.card, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (card < 0) FAIL("open %s: %s", h.card, strerror(errno));
+    if (xioctl(card, DRM_IOCTL_SET_MASTER, NULL) != 0) FAIL("SET_MASTER: %s", strerror(errno));
+
+    /* The connector still connected with the mode (its current state: no probe, like
+       drmModeGetConnectorCurrent, because count_modes is not 0). */
+    struct drm_mode_modeinfo modes[64];
+    struct drm_mode_get_connector conn = {0};
+    conn.connector_id = h.connector_id;
+    conn.count_modes = 64;
+    conn.modes_ptr = (uint64_t)(uintptr_t)modes;
+    if (xioctl(card, DRM_IOCTL_MODE_GETCONNECTOR, &conn) != 0) FAIL("GETCONNECTOR %u: %s", h.connector_id, strerror(errno));
+    if (conn.connection != 1) FAIL("connector %u not connected", h.connector_id);
+    int found = 0;
+    for (uint32_t i = 0; i < conn.count_modes && i < 64; i++)
+        if (memcmp(&modes[i], &h.mode, sizeof h.mode) == 0) found = 1;
+    if (!found) FAIL("connector %u: mode %ux%u gone", h.connector_id, h.width, h.height);
+
+    struct drm_mode_crtc saved = {0};
+    saved.crtc_id = h.crtc_id;
+    if (xioctl(card, DRM_IOCTL_MODE_GETCRTC, &saved) != 0) FAIL("GETCRTC %u: %s", h.crtc_id, strerror(errno));
+
+    create.width = h.width;
+    create.height = h.height;
+    create.bpp = h.bpp;
+    if (xioctl(card, DRM_IOCTL_MODE_CREATE_DUMB, &create) != 0) FAIL("CREATE_DUMB: %s", strerror(errno));
+    have_dumb = 1;
+    struct drm_mode_map_dumb mapreq = { .handle = create.handle };
+    if (xioctl(card, DRM_IOCTL_MODE_MAP_DUMB, &mapreq) != 0) FAIL("MAP_DUMB: %s", strerror(errno));
+    map = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED, card, (off_t)mapreq.offset);
+    if (map == MAP_FAILED) FAIL("mmap: %s", strerror(errno));
+
+    /* The frame, straight from the file into the buffer (written, never read). */
+    off_t at = (off_t)h.header_size + h.args_size;
+    uint32_t row = h.width * (h.bpp / 8);
+    if (create.pitch == h.pitch) {
+        size_t done = 0;
+        while (done < h.frame_size) {
+            ssize_t r = pread(file, (char *)map + done, h.frame_size - done, at + (off_t)done);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) FAIL("reading the frame: %s", r < 0 ? strerror(errno) : "short file");
+            done += (size_t)r;
+        }
+    } else {
+        for (uint32_t y = 0; y < h.height; y++) {
+            ssize_t r;
+            do { r = pread(file, (char *)map + (size_t)y * create.pitch, row, at + (off_t)y * h.pitch); } while (r < 0 && errno == EINTR);
+            if (r != (ssize_t)row) FAIL("reading the frame: %s", r < 0 ? strerror(errno) : "short file");
+        }
+    }
+
+    struct drm_mode_fb_cmd2 fb = {0};
+    fb.width = h.width;
+    fb.height = h.height;
+    fb.pixel_format = h.fourcc;
+    fb.handles[0] = create.handle;
+    fb.pitches[0] = create.pitch;
+    if (xioctl(card, DRM_IOCTL_MODE_ADDFB2, &fb) != 0) FAIL("ADDFB2: %s", strerror(errno));
+    have_fb = 1;
+    fb_id = fb.fb_id;
+
+    uint32_t connector = h.connector_id;
+    struct drm_mode_crtc set = {0};
+    set.crtc_id = h.crtc_id;
+    set.fb_id = fb_id;
+    set.set_connectors_ptr = (uint64_t)(uintptr_t)&connector;
+    set.count_connectors = 1;
+    set.mode = h.mode;
+    set.mode_valid = 1;
+    if (xioctl(card, DRM_IOCTL_MODE_SETCRTC, &set) != 0) FAIL("SETCRTC %u: %s", h.crtc_id, strerror(errno));
+    /* Drivers that copy from the buffer (virtio-gpu, SPI/USB panels) need to be told; the others
+       say ENOSYS, which is fine. */
+    struct drm_clip_rect clip = { 0, 0, (unsigned short)h.width, (unsigned short)h.height };
+    struct drm_mode_fb_dirty_cmd dirty = { .fb_id = fb_id, .num_clips = 1, .clips_ptr = (uint64_t)(uintptr_t)&clip };
+    (void)xioctl(card, DRM_IOCTL_MODE_DIRTYFB, &dirty);
+
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    early.shown_ns = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+    close(file);
+    early.state = KIOSK_EARLY_SHOWN;
+    early.why[0] = 0;
+    early.fd = card;
+    memcpy(early.card, h.card, sizeof early.card);
+    early.connector_id = h.connector_id;
+    early.crtc_id = h.crtc_id;
+    early.mode = h.mode;
+    early.fourcc = h.fourcc;
+    early.bpp = h.bpp;
+    early.width = h.width;
+    early.height = h.height;
+    early.handle = create.handle;
+    early.fb_id = fb_id;
+    early.pitch = create.pitch;
+    early.size = create.size;
+    early.map = map;
+    early.saved = saved;
+    early.frame_hash = h.frame_hash;
+    return;
+
+undo:
+    if (have_fb) xioctl(card, DRM_IOCTL_MODE_RMFB, &fb_id);
+    if (map != MAP_FAILED) munmap(map, create.size);
+    if (have_dumb) {
+        struct drm_mode_destroy_dumb d = { .handle = create.handle };
+        xioctl(card, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+    }
+    if (card >= 0) {
+        xioctl(card, DRM_IOCTL_DROP_MASTER, NULL);
+        close(card);
+    }
+    close(file);
+}

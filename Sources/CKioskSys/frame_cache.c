@@ -1,0 +1,133 @@
+/* The frame cache file's checks (CKioskFrameCache.h). Plain libc: it runs in a constructor,
+   before the Swift runtime, in CKioskEarlyFrame. */
+#include "CKioskFrameCache.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char kiosk_frame_magic[8] = "KHFRAME";
+
+uint64_t kiosk_frame_cache_key(int argc, char *const *argv) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 1; i < argc; i++) {
+        const unsigned char *p = (const unsigned char *)argv[i];
+        do { h = (h ^ *p) * 0x100000001b3ull; } while (*p++);
+    }
+    return h;
+}
+
+uint64_t kiosk_frame_hash(const void *bytes, size_t size) {
+    const unsigned char *p = bytes;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    for (; i < size; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h ^ (h >> 32);
+}
+
+int kiosk_file_identity_of(const char *path, struct kiosk_file_identity *out) {
+    struct stat st;
+    size_t n = strlen(path);
+    if (n >= sizeof out->path || stat(path, &st) != 0) return -1;
+    memset(out, 0, sizeof *out);
+    out->device = (uint64_t)st.st_dev;
+    out->inode = (uint64_t)st.st_ino;
+    out->size = (uint64_t)st.st_size;
+    out->modified_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
+    memcpy(out->path, path, n + 1);
+    return 0;
+}
+
+static int kiosk_writable_directory(const char *path) { return access(path, W_OK | X_OK) == 0; }
+
+int kiosk_default_cache_directory(char *out, size_t size) {
+    const char *x, *h;
+    int n;
+    if (kiosk_writable_directory("/var/cache/kiosk-hud") || kiosk_writable_directory("/var/cache"))
+        n = snprintf(out, size, "/var/cache/kiosk-hud");
+    else if ((x = getenv("XDG_CACHE_HOME")) && *x)
+        n = snprintf(out, size, "%s/kiosk-hud", x);
+    else if ((h = getenv("HOME")) && *h)
+        n = snprintf(out, size, "%s/.cache/kiosk-hud", h);
+    else
+        return -1;
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t size) {
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) break;
+        if (strcmp(a, "--no-frame-cache") == 0) return -1;
+        if (strcmp(a, "--glyph-cache") == 0 && i + 1 < argc) dir = argv[++i];
+        else if (strncmp(a, "--glyph-cache=", 14) == 0) dir = a + 14;
+    }
+    if (!dir) return kiosk_default_cache_directory(out, size);
+    if (*dir == 0 || strcmp(dir, "none") == 0) return -1;
+    int n = snprintf(out, size, "%s", dir);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+static int kiosk_read_full(int fd, void *buf, size_t size, off_t offset) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t r = pread(fd, (char *)buf + done, size - done, offset + (off_t)done);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        done += (size_t)r;
+    }
+    return 0;
+}
+
+#define WHY(...) do { snprintf(why, why_size, __VA_ARGS__); return -1; } while (0)
+
+int kiosk_frame_cache_check(int fd, int argc, char *const *argv, struct kiosk_frame_cache_header *h,
+                            char *why, size_t why_size) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) WHY("fstat: %s", strerror(errno));
+    if ((uint64_t)st.st_size < sizeof *h || kiosk_read_full(fd, h, sizeof *h, 0) != 0) WHY("short file");
+    if (memcmp(h->magic, kiosk_frame_magic, 8) != 0 || h->version != KIOSK_FRAME_CACHE_VERSION ||
+        h->header_size != sizeof *h)
+        WHY("not a frame cache file of this version");
+    if (h->key != kiosk_frame_cache_key(argc, argv)) WHY("other arguments");
+    /* The arguments, byte for byte (the key is only a hash). */
+    size_t args = 0;
+    for (int i = 1; i < argc; i++) args += strlen(argv[i]) + 1;
+    if (h->args_size != args || args > KIOSK_FRAME_CACHE_ARGS_MAX) WHY("other arguments");
+    char stored[KIOSK_FRAME_CACHE_ARGS_MAX];
+    if (kiosk_read_full(fd, stored, args, sizeof *h) != 0) WHY("short file");
+    size_t at = 0;
+    for (int i = 1; i < argc; i++) {
+        size_t n = strlen(argv[i]) + 1;
+        if (memcmp(stored + at, argv[i], n) != 0) WHY("other arguments");
+        at += n;
+    }
+    if (h->file_count > KIOSK_FRAME_CACHE_MAX_FILES) WHY("bad file count");
+    for (uint32_t i = 0; i < h->file_count; i++) {
+        struct kiosk_file_identity now;
+        h->files[i].path[KIOSK_FRAME_CACHE_PATH_MAX - 1] = 0;
+        if (kiosk_file_identity_of(h->files[i].path, &now) != 0) WHY("%s: gone", h->files[i].path);
+        if (now.device != h->files[i].device || now.inode != h->files[i].inode || now.size != h->files[i].size ||
+            now.modified_ns != h->files[i].modified_ns)
+            WHY("%s: changed", h->files[i].path);
+    }
+    h->card[sizeof h->card - 1] = 0;
+    /* The only path the reader opens (read/write, as root at boot): a DRM card, nothing else. */
+    if (strncmp(h->card, "/dev/dri/card", 13) != 0 || strstr(h->card, "..") != NULL) WHY("bad card path");
+    uint32_t row = h->width * (h->bpp / 8);
+    if ((h->bpp != 32 && h->bpp != 16) || h->width == 0 || h->height == 0 || h->pitch < row ||
+        h->frame_size != (uint64_t)h->pitch * h->height || h->frame_size > KIOSK_FRAME_CACHE_FRAME_MAX ||
+        h->mode.hdisplay != h->width || h->mode.vdisplay != h->height)
+        WHY("bad frame geometry");
+    if ((uint64_t)st.st_size != sizeof *h + args + h->frame_size) WHY("truncated");
+    return 0;
+}

@@ -1,0 +1,72 @@
+// The frame cache: the first frame `kiosk-hud show` put on screen, in scanout format, with what
+// it was drawn from. The next `show` with the same arguments shows it from a C constructor,
+// before the Swift runtime starts (CKioskEarlyFrame), and the Swift side takes the buffer over.
+// This header is the file format and its checks, shared by the writer (KioskDRM), that reader
+// and the tests.
+//
+// File: struct kiosk_frame_cache_header, then the arguments (args_size bytes: argv[1...], each
+// NUL-terminated), then the frame: height rows of pitch bytes (frame_size).
+#ifndef CKIOSKFRAMECACHE_H
+#define CKIOSKFRAMECACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <libdrm/drm_mode.h>
+
+#define KIOSK_FRAME_CACHE_VERSION 1u
+#define KIOSK_FRAME_CACHE_MAX_FILES 12
+#define KIOSK_FRAME_CACHE_PATH_MAX 256
+#define KIOSK_FRAME_CACHE_ARGS_MAX 16384u
+/* Frames larger than this (e.g. 4K at 4 bytes a pixel is 33 MB) are not cached. */
+#define KIOSK_FRAME_CACHE_FRAME_MAX (16u << 20)
+
+/// A file the frame was drawn from (the binary, the board profile, fonts …): device, inode,
+/// size and modification time (ns), as stat(2) gives them, symbolic links followed.
+struct kiosk_file_identity {
+    uint64_t device, inode, size, modified_ns;
+    char path[KIOSK_FRAME_CACHE_PATH_MAX];
+};
+
+struct kiosk_frame_cache_header {
+    char magic[8];                 /* "KHFRAME\0" */
+    uint32_t version;              /* KIOSK_FRAME_CACHE_VERSION */
+    uint32_t header_size;          /* sizeof(struct kiosk_frame_cache_header) */
+    uint64_t key;                  /* kiosk_frame_cache_key of the arguments */
+    uint32_t args_size;
+    uint32_t file_count;
+    struct kiosk_file_identity files[KIOSK_FRAME_CACHE_MAX_FILES];
+    char card[64];                 /* e.g. /dev/dri/card0 */
+    uint32_t connector_id, crtc_id;
+    struct drm_mode_modeinfo mode;
+    uint32_t fourcc, bpp;          /* DRM_FORMAT_XRGB8888 / RGB565; 32 / 16 */
+    uint32_t width, height, pitch; /* the mode's size; the dumb buffer's pitch */
+    uint32_t reserved;
+    uint64_t frame_size;           /* pitch * height */
+    uint64_t frame_hash;           /* kiosk_frame_hash of the frame */
+};
+
+/// FNV-1a (64 bit) of argv[1 ..< argc], each with its NUL: the cache file's name and key.
+uint64_t kiosk_frame_cache_key(int argc, char *const *argv);
+
+/// A fast 64-bit hash of `size` bytes (8 at a time): tells whether a drawn frame equals the cached one.
+uint64_t kiosk_frame_hash(const void *bytes, size_t size);
+
+/// Fills `out` with the identity of `path` (`out->path` too); -1 when it cannot be stat'ed.
+int kiosk_file_identity_of(const char *path, struct kiosk_file_identity *out);
+
+/// The directory for the glyph and frame caches when no --glyph-cache is given: /var/cache/kiosk-hud
+/// when it (or /var/cache) can be written, else $XDG_CACHE_HOME/kiosk-hud, else
+/// $HOME/.cache/kiosk-hud. 0, or -1 (no place, or `size` too small).
+int kiosk_default_cache_directory(char *out, size_t size);
+
+/// The cache directory `show` uses with these arguments: --glyph-cache DIR (or =DIR), else the
+/// default. -1 when turned off ('none', --no-frame-cache) or there is no place.
+int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t size);
+
+/// Reads and checks the header and arguments of an open cache file: format, key, arguments
+/// byte for byte, every file identity, the frame's size against the file's. 0 when usable (the
+/// frame is at offset header_size + args_size); else -1 with the reason in `why`.
+int kiosk_frame_cache_check(int fd, int argc, char *const *argv, struct kiosk_frame_cache_header *out,
+                            char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,83 @@
+import CKioskSys
+import Glibc
+import KioskRaster
+import KioskSys
+
+/// A frame already on screen when the Swift side starts: kiosk-hud's C constructor
+/// (CKioskEarlyFrame) showed the frame cache's picture on one connector. `DRMScreen` takes over
+/// its descriptor (DRM master), dumb buffer, framebuffer and the CRTC state saved before it, so
+/// the next frame flips from it without a gap; or, when its own plan does not include that
+/// head, puts the saved state back and releases it all.
+public struct EarlyFrame {
+    /// The card's descriptor (master), owned by the taker from now on.
+    public var fd: Int32
+    public var card: String
+    public var connectorID: UInt32
+    public var crtcID: UInt32
+    public var mode: ModeInfo
+    public var format: PixelFormat
+    public var buffer: DumbBufferInfo
+    public var fbID: UInt32
+    /// The dumb buffer's mapping (`buffer.size` bytes).
+    public var memory: UnsafeMutableRawPointer
+    /// What the CRTC showed before (restored on quit).
+    public var saved: CRTCInfo
+    /// `kiosk_frame_hash` of the frame shown (the cache file's).
+    public var frameHash: UInt64
+    /// CLOCK_MONOTONIC seconds when it was lit.
+    public var shownAt: Double
+
+    public init(fd: Int32, card: String, connectorID: UInt32, crtcID: UInt32, mode: ModeInfo, format: PixelFormat,
+                buffer: DumbBufferInfo, fbID: UInt32, memory: UnsafeMutableRawPointer, saved: CRTCInfo,
+                frameHash: UInt64, shownAt: Double) {
+        self.fd = fd; self.card = card; self.connectorID = connectorID; self.crtcID = crtcID; self.mode = mode
+        self.format = format; self.buffer = buffer; self.fbID = fbID; self.memory = memory; self.saved = saved
+        self.frameHash = frameHash; self.shownAt = shownAt
+    }
+}
+
+extension DRMScreen {
+    /// Makes the early frame the front buffer of the output showing its head (clone heads of that
+    /// output get it too); false when no output has that head with that mode and format.
+    func adopt(_ e: EarlyFrame) -> Bool {
+        guard let o = drmOutputs.first(where: { o in o.heads.contains { $0.connector.id == e.connectorID && $0.crtc == e.crtcID } }),
+              o.mode == e.mode, o.preferredFormat == e.format,
+              let surface = try? Surface(base: e.memory, width: e.mode.width, height: e.mode.height, stride: e.buffer.pitch, format: e.format)
+        else { return false }
+        o.adoptFront(ScanoutBuffer(adopting: card, info: e.buffer, fbID: e.fbID, memory: e.memory, surface: surface),
+                     crtc: e.crtcID, shownAt: e.shownAt)
+        return true
+    }
+
+    /// Puts back what the early frame's CRTC showed before and releases its buffer (on `card`,
+    /// which holds the early frame's descriptor).
+    static func release(_ e: EarlyFrame, on card: DRMCard) {
+        if let m = e.saved.mode, e.saved.fbID != 0,
+           (try? card.setCRTC(e.crtcID, fb: e.saved.fbID, x: e.saved.x, y: e.saved.y, connectors: [e.connectorID], mode: m)) != nil {
+        } else {
+            try? card.setCRTC(e.crtcID, fb: 0, connectors: [], mode: nil)
+        }
+        try? card.removeFramebuffer(e.fbID)
+        card.unmap(e.memory, length: e.buffer.size)
+        try? card.destroyDumb(e.buffer.handle)
+    }
+}
+
+extension DRMOutput {
+    /// The early frame's buffer becomes buffer 0, on screen. It counts as owing the whole picture
+    /// (its content is the cache's, not ours), so the next frame goes to buffer 1 by a flip.
+    func adoptFront(_ b: ScanoutBuffer, crtc: UInt32, shownAt: Double) {
+        buffers[0] = b
+        front = 0
+        firstFrameTime = shownAt
+        for h in heads {
+            if h.crtc == crtc { h.lit = true; continue }
+            do {
+                try card.setCRTC(h.crtc, fb: b.fbID, connectors: [h.connector.id], mode: h.mode)
+                h.lit = true
+            } catch {
+                screen.log("\(h.connector.name): SetCrtc failed (\(error))")
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CKioskSys
+import Glibc
+import KioskRaster
+import KioskSys
+
+/// The frame cache's writer: the first frame an output showed, in its scanout format and
+/// rotation, with what the C reader (CKioskFrameCache.h, CKioskEarlyFrame) needs to show it
+/// again before the Swift runtime starts — the card, connector, CRTC, mode — and what it was drawn
+/// from (file identities: the binary, the board profile, fonts …) so that a change to any of
+/// them means the normal start.
+public enum FrameCache {
+    /// The file for these arguments (argv[1...]) in `directory`: frame-<key>.bin.
+    public static func fileName(argc: Int32, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> String {
+        let key = kiosk_frame_cache_key(argc, argv)
+        let hex = String(key, radix: 16)
+        return "frame-" + String(repeating: "0", count: 16 - hex.count) + hex + ".bin"
+    }
+
+    /// What `save` did.
+    public enum Outcome: Equatable, Sendable {
+        /// Written (new, or the picture changed).
+        case written
+        /// The file already holds this picture.
+        case unchanged
+        /// Not cached (why).
+        case skipped(String)
+    }
+
+    /// Writes the first output's last presented picture (call right after the first frame) for
+    /// its first head into `path`, unless `previousHash` (the early frame's) says the file holds
+    /// it already. `arguments`: argv[1...]; `files`: what the picture was drawn from.
+    public static func save(screen: DRMScreen, to path: String, arguments: [String], files: [String],
+                            previousHash: UInt64?) -> Outcome {
+        guard let o = screen.drmOutputs.first, let head = o.heads.first, let frame = o.lastFrame,
+              let pitch = o.buffers.compactMap({ $0?.info.pitch }).first
+        else { return .skipped("nothing on screen yet") }
+        let w = o.mode.width, h = o.mode.height
+        let frameSize = pitch * h
+        guard frameSize <= Int(KIOSK_FRAME_CACHE_FRAME_MAX) else { return .skipped("a \(w)x\(h) frame is over the size limit") }
+        var args: [UInt8] = []
+        for a in arguments { args += Array(a.utf8); args.append(0) }
+        guard args.count <= Int(KIOSK_FRAME_CACHE_ARGS_MAX) else { return .skipped("arguments too long") }
+
+        var header = kiosk_frame_cache_header()
+        withUnsafeMutableBytes(of: &header.magic) { m in for (i, c) in "KHFRAME".utf8.enumerated() { m[i] = c } }
+        header.version = KIOSK_FRAME_CACHE_VERSION
+        header.header_size = UInt32(MemoryLayout<kiosk_frame_cache_header>.size)
+        header.args_size = UInt32(args.count)
+        var count = 0
+        for f in files where count < Int(KIOSK_FRAME_CACHE_MAX_FILES) {
+            var id = kiosk_file_identity()
+            guard kiosk_file_identity_of(f, &id) == 0 else { return .skipped("\(f): cannot stat") }
+            withUnsafeMutableBytes(of: &header.files) { all in
+                withUnsafeBytes(of: id) { all.baseAddress!.advanced(by: count * MemoryLayout<kiosk_file_identity>.stride).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
+            count += 1
+        }
+        guard count == files.count else { return .skipped("more than \(KIOSK_FRAME_CACHE_MAX_FILES) files") }
+        header.file_count = UInt32(count)
+        let card = Array(screen.card.path.utf8)
+        guard card.count < MemoryLayout.size(ofValue: header.card) else { return .skipped("card path too long") }
+        withUnsafeMutableBytes(of: &header.card) { m in for (i, c) in card.enumerated() { m[i] = c } }
+        header.connector_id = head.connector.id
+        header.crtc_id = head.crtc
+        header.mode = o.mode.raw
+        header.fourcc = fourcc(o.preferredFormat)
+        header.bpp = UInt32(o.preferredFormat.bytesPerPixel * 8)
+        header.width = UInt32(w)
+        header.height = UInt32(h)
+        header.pitch = UInt32(pitch)
+        header.frame_size = UInt64(frameSize)
+
+        // The picture as the scanout buffer holds it (rotated, converted), built in ordinary memory.
+        let headerSize = MemoryLayout<kiosk_frame_cache_header>.size
+        var bytes = [UInt8](repeating: 0, count: headerSize + args.count + frameSize)
+        let hash: UInt64 = bytes.withUnsafeMutableBytes { all -> UInt64 in
+            let base = all.baseAddress!.advanced(by: headerSize + args.count)
+            guard let target = try? Surface(base: base, width: w, height: h, stride: pitch, format: o.preferredFormat) else { return 0 }
+            ScanoutCopy.copy(frame, rect: IntRect(x: 0, y: 0, width: o.width, height: o.height), to: target, rotation: o.transform.rotation)
+            return kiosk_frame_hash(base, frameSize)
+        }
+        if previousHash == hash { return .unchanged }
+        header.frame_hash = hash
+        header.key = arguments.withCStringArray { argc, argv in kiosk_frame_cache_key(argc, argv) }
+        bytes.withUnsafeMutableBytes { all in
+            withUnsafeBytes(of: header) { all.copyMemory(from: $0) }
+            for (i, b) in args.enumerated() { all[headerSize + i] = b }
+        }
+        do {
+            if let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
+            try replaceFile(path, with: bytes)
+        } catch {
+            return .skipped("\(path): \(error)")
+        }
+        if let slash = path.lastIndex(of: "/") { prune(String(path[..<slash]), keeping: path) }
+        return .written
+    }
+
+    /// How many frame files a cache directory keeps: a script that shows a different label at
+    /// each step leaves one file per step, and each is a whole frame (1.5 MB at 800x480).
+    public static let filesKept = 4
+
+    /// Removes all but the `filesKept` newest frame-*.bin files in `directory` (never `current`).
+    static func prune(_ directory: String, keeping current: String) {
+        var frames: [(path: String, modified: UInt64)] = []
+        for name in listDirectory(directory) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(".bin") {
+            let p = directory + "/" + name
+            if p != current, let id = FileIdentity(path: p) { frames.append((p, id.modified)) }
+        }
+        guard frames.count >= filesKept else { return }
+        frames.sort { $0.modified > $1.modified }
+        for f in frames[(filesKept - 1)...] { try? removeFile(f.path) }
+    }
+}
+
+extension Array where Element == String {
+    /// Calls `body` with a C argv for ["", self...] (argv[0] unused, as in the key).
+    func withCStringArray<R>(_ body: (Int32, UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafeMutablePointer<CChar>?] = [strdup("")] + map { strdup($0) }
+        defer { for p in pointers { free(p) } }
+        pointers.append(nil)
+        return pointers.withUnsafeBufferPointer { body(Int32(count + 1), $0.baseAddress!) }
+    }
+}

@@ -1,0 +1,235 @@
+import CKioskSys
+import Glibc
+import KioskDevices
+@testable import KioskDRM
+import KioskRaster
+import KioskSys
+import KioskTestSupport
+import Testing
+
+/// The frame cache: the file the Swift side writes after the first frame is what the C reader
+/// (the early frame's constructor) accepts for exactly the same arguments and files, and only
+/// then; the early frame on screen is taken over (the next frame flips from it, quitting
+/// restores what was there before it) or released without leaks.
+@Suite struct FrameCacheTests {
+    static let args = ["show", "--label", "Updating", "--mode", "annular"]
+
+    /// A screen over the fake card showing one frame of `pic`.
+    func shown(_ k: FakeKernel, rotation: Rotation = .none) throws -> (DRMScreen, DRMOutput, Picture) {
+        let s = try openScreen(k) { $0.rotation = rotation }
+        let o = try #require(s.drmOutputs.first)
+        let pic = try Picture(width: o.width, height: o.height)
+        try o.present(pic.surface, damage: DamageRegion())
+        return (s, o, pic)
+    }
+
+    /// Checks `path` with the C reader for `args`: nil when accepted, else its reason.
+    func check(_ path: String, _ args: [String], header: UnsafeMutablePointer<kiosk_frame_cache_header>? = nil) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return "cannot open" }
+        defer { Glibc.close(fd) }
+        var h = kiosk_frame_cache_header()
+        var why = [CChar](repeating: 0, count: 200)
+        let r = args.withCStringArray { argc, argv in kiosk_frame_cache_check(fd, argc, argv, &h, &why, why.count) }
+        header?.pointee = h
+        return r == 0 ? nil : String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    @Test(arguments: [Rotation.none, .quarter])
+    func writtenFileIsAcceptedForTheSameArgumentsOnly(_ rotation: Rotation) throws {
+        let dir = Proc.makeTempDir("kiosk-frame-cache")
+        let font = dir + "/font.ttf"
+        try replaceFile(font, with: [1, 2, 3])
+        let k = FakeKernel.card()
+        let (s, _, pic) = try shown(k, rotation: rotation)
+        defer { withExtendedLifetime(pic) {} }   // the output keeps only a view of its picture
+        let path = dir + "/frame.bin"
+        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: ["/proc/self/exe", font], previousHash: nil) == .written)
+
+        var h = kiosk_frame_cache_header()
+        #expect(check(path, ["show", "--label", "Updating", "--mode", "annular"], header: &h) == nil)
+        #expect(h.connector_id == 50 && h.crtc_id == 30 && h.width == 64 && h.height == 48 && h.bpp == 32)
+        #expect(h.fourcc == KIOSK_DRM_FORMAT_XRGB8888 && ModeInfo(h.mode) == s.drmOutputs[0].mode)
+        #expect(withUnsafeBytes(of: h.card) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } == "/dev/dri/card0")
+        // The frame is the scanout buffer's bytes (rotated as on the panel), row for row.
+        let bytes = try readFileBytes(path, limit: 1 << 24)
+        let frame = Array(bytes[(Int(h.header_size) + Int(h.args_size))...])
+        #expect(frame.count == Int(h.frame_size))
+        let d = try #require(k.scanout(30))
+        for y in 0..<48 {
+            let row = UnsafeRawBufferPointer(start: d.memory + y * d.pitch, count: 64 * 4)
+            #expect(Array(frame[(y * Int(h.pitch))..<(y * Int(h.pitch) + 256)]) == Array(row), "row \(y)")
+        }
+        #expect(frame.withUnsafeBytes { kiosk_frame_hash($0.baseAddress, $0.count) } == h.frame_hash)
+
+        // Anything else is refused, with the reason.
+        #expect(check(path, ["show", "--label", "Updating", "--mode", "determinate"]) == "other arguments")
+        #expect(check(path, ["show", "--label", "Updating"]) == "other arguments")
+        #expect(check(path, ["show", "--label", "Updating", "--mode", "annular", "--retain"]) == "other arguments")
+        // The same picture again: not rewritten.
+        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: [font], previousHash: h.frame_hash) == .unchanged)
+        s.close(retain: false)
+        #expect(k.leaks.isEmpty)
+    }
+
+    @Test func changedGoneOrDamagedFilesAreRefused() throws {
+        let dir = Proc.makeTempDir("kiosk-frame-cache")
+        let font = dir + "/font.ttf"
+        try replaceFile(font, with: [1, 2, 3])
+        let k = FakeKernel.card()
+        let (s, _, pic) = try shown(k)
+        defer { s.close(retain: false); withExtendedLifetime(pic) {} }
+        let path = dir + "/frame.bin"
+        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: [font], previousHash: nil) == .written)
+        #expect(check(path, Self.args) == nil)
+        let good = try readFileBytes(path, limit: 1 << 24)
+
+        try replaceFile(font, with: [1, 2, 3, 4])   // a font upgrade: another inode and size
+        #expect(check(path, Self.args) == "\(font): changed")
+        try removeFile(font)
+        #expect(check(path, Self.args) == "\(font): gone")
+        try replaceFile(font, with: [1, 2, 3])
+        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: [font], previousHash: nil) == .written)
+        #expect(check(path, Self.args) == nil)
+
+        let now = try readFileBytes(path, limit: 1 << 24)
+        try replaceFile(path, with: Array(now.dropLast(1)))
+        #expect(check(path, Self.args) == "truncated")
+        try replaceFile(path, with: Array(now.prefix(100)))
+        #expect(check(path, Self.args) == "short file")
+        var other = now
+        other[8] &+= 1   // the version
+        try replaceFile(path, with: other)
+        #expect(check(path, Self.args) == "not a frame cache file of this version")
+        // The card path is the only path the reader opens read/write: a DRM card only.
+        var card = now
+        let at = MemoryLayout<kiosk_frame_cache_header>.offset(of: \.card)!
+        for (i, c) in "/etc/passwd\0".utf8.enumerated() { card[at + i] = c }
+        try replaceFile(path, with: card)
+        #expect(check(path, Self.args) == "bad card path")
+        try replaceFile(path, with: [])
+        #expect(check(path, Self.args) == "short file")
+        _ = good
+    }
+
+    @Test func oldFramesArePruned() throws {
+        let dir = Proc.makeTempDir("kiosk-frame-cache")
+        let k = FakeKernel.card()
+        let (s, _, pic) = try shown(k)
+        defer { s.close(retain: false); withExtendedLifetime(pic) {} }
+        for i in 0..<7 {
+            #expect(FrameCache.save(screen: s, to: dir + "/frame-\(i).bin", arguments: ["show", "--label", "step \(i)"],
+                                    files: [], previousHash: nil) == .written)
+        }
+        let left = (listDirectory(dir) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
+        #expect(left.count == FrameCache.filesKept)
+        #expect(left.contains("frame-6.bin"))
+    }
+
+    @Test func cacheDirectoryFollowsTheOptions() {
+        func dir(_ args: [String]) -> String? {
+            var out = [CChar](repeating: 0, count: 256)
+            let r = args.withCStringArray { argc, argv in kiosk_frame_cache_directory(argc, argv, &out, out.count) }
+            return r == 0 ? String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        }
+        #expect(dir(["show", "--glyph-cache", "/x/y"]) == "/x/y")
+        #expect(dir(["show", "--glyph-cache=/x/z", "--label", "a"]) == "/x/z")
+        #expect(dir(["show", "--glyph-cache", "none"]) == nil)
+        #expect(dir(["show", "--glyph-cache", "/x", "--no-frame-cache"]) == nil)
+        var def = [CChar](repeating: 0, count: 256)
+        if kiosk_default_cache_directory(&def, def.count) == 0 {
+            #expect(dir(["show"]) == String(decoding: def.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    // MARK: Taking over the early frame
+
+    /// What the C constructor does, played on the fake card: a buffer with `pic`, lit on CRTC 30.
+    /// The card is returned only to be kept alive (its deinit would close the descriptor that
+    /// the screen takes over).
+    func earlyFrame(_ k: FakeKernel, pic: Picture? = nil, width: Int = 64, height: Int = 48,
+                    card: String = "/dev/dri/card0") throws -> (EarlyFrame, DRMCard) {
+        let c = DRMCard(adopting: try k.open(card, flags: O_RDWR), path: card, kernel: k)
+        try c.setMaster()
+        let saved = try c.crtc(30)
+        let info = try c.createDumb(width: width, height: height, bpp: 32)
+        let memory = try c.map(offset: try c.mapDumbOffset(info.handle), length: info.size)
+        if let pic {
+            for y in 0..<height { (memory + y * info.pitch).copyMemory(from: pic.surface.row32(y), byteCount: width * 4) }
+        }
+        let fb = try c.addFramebuffer(width: width, height: height, fourcc: KIOSK_DRM_FORMAT_XRGB8888, handle: info.handle, pitch: info.pitch)
+        let mode = ModeInfo(FakeKernel.mode(width, height, preferred: width == 64))
+        try c.setCRTC(30, fb: fb, connectors: [50], mode: mode)
+        let e = EarlyFrame(fd: c.fd, card: card, connectorID: 50, crtcID: 30, mode: mode, format: .xrgb8888, buffer: info,
+                           fbID: fb, memory: memory, saved: saved, frameHash: 7, shownAt: 1.5)
+        return (e, c)
+    }
+
+    @Test func takenOverTheNextFrameFlipsAndQuittingRestoresTheConsole() throws {
+        let k = FakeKernel.card()
+        let pic = try Picture(width: 64, height: 48)
+        let (e, c) = try earlyFrame(k, pic: pic)
+        defer { withExtendedLifetime(c) {} }
+        let setCRTCs = k.setCRTCs
+        let s = try openScreen(k) { $0.earlyFrame = e; $0.checkScanout = true }
+        #expect(s.earlyFrameUse == "taken over")
+        let o = try #require(s.drmOutputs.first)
+        #expect(o.firstFrameTime == 1.5)
+        #expect(s.card.fd == e.fd)
+        // The first frame drawn goes into a new buffer by a flip: no SETCRTC, no black, nothing
+        // written into the early frame's buffer while it is on screen.
+        _ = pic.next()
+        try o.present(pic.surface, damage: DamageRegion())
+        try settle(s)
+        #expect(k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == 1 && k.setCRTCs == setCRTCs)
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
+        // The early buffer owes the whole picture: the next frame into it is exact.
+        for _ in 0..<3 {
+            try o.present(pic.surface, damage: pic.next())
+            try settle(s)
+            #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
+        }
+        #expect(k.scanoutWrites == 0 && s.scanoutViolations == 0)
+        s.close(retain: false)
+        #expect(k.consoleRestored, "the CRTC did not get back what it showed before the early frame")
+        #expect(k.leaks.isEmpty, "\(k.leaks)")
+    }
+
+    @Test func notInThePlanItIsReleasedAndTheConsoleComesBack() throws {
+        let k = FakeKernel.card()
+        let (e, c) = try earlyFrame(k, width: 32, height: 24)
+        defer { withExtendedLifetime(c) {} }   // the screen will choose 64x48 (preferred)
+        let s = try openScreen(k) { $0.earlyFrame = e }
+        #expect(s.earlyFrameUse?.hasPrefix("released") == true)
+        #expect(k.consoleRestored)
+        #expect(k.dumbs.isEmpty)
+        let o = try #require(s.drmOutputs.first)
+        let pic = try Picture(width: o.width, height: o.height)
+        try o.present(pic.surface, damage: DamageRegion())
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
+        s.close(retain: false)
+        #expect(k.leaks.isEmpty, "\(k.leaks)")
+    }
+
+    @Test func onAnotherCardThanAskedItIsReleased() throws {
+        let k = FakeKernel.card()
+        k.cardPaths = ["card0", "card1"]
+        let (e, c) = try earlyFrame(k)
+        defer { withExtendedLifetime(c) {} }
+        let s = try openScreen(k) { $0.earlyFrame = e; $0.card = "/dev/dri/card1" }
+        #expect(s.earlyFrameUse?.contains("not /dev/dri/card1") == true)
+        #expect(k.consoleRestored)
+        s.close(retain: false)
+        #expect(k.leaks.isEmpty, "\(k.leaks)")
+    }
+
+    @Test func aFailingOpenReleasesTheEarlyFrame() throws {
+        let k = FakeKernel.card()
+        let (e, c) = try earlyFrame(k)
+        defer { withExtendedLifetime(c) {} }
+        k.failAt = (k.calls.count + 3, EIO)   // a call while planning
+        #expect(throws: (any Error).self) { _ = try openScreen(k) { $0.earlyFrame = e } }
+        #expect(k.consoleRestored)
+        #expect(k.leaks.isEmpty, "\(k.leaks)")
+    }
+}
