@@ -81,8 +81,9 @@
 //     goal ≤ 10 ms. History: 10.6 ms median at first (Swift runtime linked statically; 21.7 ms
 //     linked dynamically); 8.6 ms without TOMLKit's Foundation; 6.2–6.4 ms without
 //     swift-argument-parser; 5.0–5.7 ms with link order and no concurrency runtime
-//     (Sources/kiosk-hud/LinkOrder.md); now 4.0–4.6 ms median, 3.6–3.9 ms min, main → frame
-//     2.3–2.4 ms with the text from the glyph cache (KioskText). `show` logs the split when
+//     (Sources/kiosk-hud/LinkOrder.md); 4.0–4.6 ms median, 3.6–3.9 ms min, main → frame
+//     2.3–2.4 ms with the text from the glyph cache (KioskText); this round 3.7–4.8 ms median
+//     (3.4 min, main → frame 2.1–2.9 ms), with the old and the new link order alike (noise). `show` logs the split when
 //     KIOSK_EXEC_T0_NS is given: start_ms (exec → our C constructor: kernel exec, loader,
 //     libraries), parse_ms (Swift runtime + options), main_ms, the page faults, where the text
 //     came from (text=glyph-cache|freetype), and a `first-frame phases` line (StartMarks).
