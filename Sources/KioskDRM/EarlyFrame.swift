@@ -36,6 +36,24 @@ public struct EarlyFrame {
     }
 }
 
+extension EarlyFrame {
+    /// Takes what `kiosk_early_frame_show` put on screen (the struct is marked taken, so it is
+    /// handed out once); nil unless its state is KIOSK_EARLY_SHOWN.
+    public init?(taking c: UnsafeMutablePointer<kiosk_early_frame>) {
+        guard c.pointee.state == Int32(KIOSK_EARLY_SHOWN.rawValue), let memory = c.pointee.map else { return nil }
+        c.pointee.state = Int32(KIOSK_EARLY_NONE.rawValue)
+        let p = c.pointee
+        let saved = CRTCInfo(id: p.saved.crtc_id, fbID: p.saved.fb_id, x: p.saved.x, y: p.saved.y,
+                             mode: p.saved.mode_valid != 0 ? ModeInfo(p.saved.mode) : nil)
+        self.init(fd: p.fd, card: withUnsafeBytes(of: p.card) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
+                  connectorID: p.connector_id, crtcID: p.crtc_id, mode: ModeInfo(p.mode),
+                  format: p.fourcc == KIOSK_DRM_FORMAT_RGB565 ? .rgb565 : .xrgb8888,
+                  buffer: DumbBufferInfo(handle: p.handle, pitch: Int(p.pitch), size: Int(p.size)),
+                  fbID: p.fb_id, memory: memory, saved: saved, frameHash: p.frame_hash,
+                  shownAt: Double(p.shown_ns) / 1e9)
+    }
+}
+
 extension DRMScreen {
     /// Makes the early frame the front buffer of the output showing its head (clone heads of that
     /// output get it too); false when no output has that head with that mode and format.

@@ -62,7 +62,8 @@
 //   releases everything. `show` then hashes its own first frame the same way: a picture that
 //   differs from the cached one (an input the checks do not see) is logged and rewritten, so it
 //   is on screen for one frame at most. Only decisions the Swift side made are replayed: the C
-//   side chooses nothing.
+//   side chooses nothing. Its card calls go through `kiosk_card_ops`, so FrameCacheTests plays
+//   the kernel for it too (each call failing in turn, EINTR), and Tests/VM runs it on real KMS.
 // * fbdev (`FBDevScreen`, no DRM device or --fbdev): 16/32 bpp, a double-height virtual screen
 //   asked for and pan-flipped when the driver pans (FBIOPAN_DISPLAY + FBIO_WAITFORVSYNC), else one
 //   buffer drawn directly (logged); the VT goes to KD_GRAPHICS so the console does not draw over it.

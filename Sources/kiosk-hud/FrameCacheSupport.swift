@@ -20,24 +20,10 @@ func defaultCacheDirectory() -> String? {
 /// release); a log line when a cache file was there but could not be shown.
 func takeEarlyFrame() -> EarlyFrame? {
     let e = kiosk_early_frame()!
-    switch Int(e.pointee.state) {
-    case Int(KIOSK_EARLY_SHOWN.rawValue):
-        e.pointee.state = Int32(KIOSK_EARLY_NONE.rawValue)   // taken: never handed out twice
-        let p = e.pointee
-        let format: PixelFormat = p.fourcc == KIOSK_DRM_FORMAT_RGB565 ? .rgb565 : .xrgb8888
-        let saved = CRTCInfo(id: p.saved.crtc_id, fbID: p.saved.fb_id, x: p.saved.x, y: p.saved.y,
-                             mode: p.saved.mode_valid != 0 ? ModeInfo(p.saved.mode) : nil)
-        return EarlyFrame(fd: p.fd, card: cString(p.card), connectorID: p.connector_id, crtcID: p.crtc_id,
-                          mode: ModeInfo(p.mode), format: format,
-                          buffer: DumbBufferInfo(handle: p.handle, pitch: Int(p.pitch), size: Int(p.size)),
-                          fbID: p.fb_id, memory: p.map, saved: saved, frameHash: p.frame_hash,
-                          shownAt: Double(p.shown_ns) / 1e9)
-    case Int(KIOSK_EARLY_FAILED.rawValue):
+    if e.pointee.state == Int32(KIOSK_EARLY_FAILED.rawValue) {
         showLog("frame cache: \(cString(e.pointee.cache_path)) not shown: \(cString(e.pointee.why))")
-        return nil
-    default:
-        return nil
     }
+    return EarlyFrame(taking: e)
 }
 
 extension ShowCommand {

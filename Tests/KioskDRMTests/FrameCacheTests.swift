@@ -232,4 +232,158 @@ import Testing
         #expect(k.consoleRestored)
         #expect(k.leaks.isEmpty, "\(k.leaks)")
     }
+
+    // MARK: The C side (kiosk_early_frame_show) against the fake kernel
+
+    static func ioctlName(_ request: UInt) -> String {
+        switch request {
+        case KIOSK_DRM_IOCTL_SET_MASTER: "DRM_IOCTL_SET_MASTER"
+        case KIOSK_DRM_IOCTL_DROP_MASTER: "DRM_IOCTL_DROP_MASTER"
+        case KIOSK_DRM_IOCTL_MODE_GETCONNECTOR: "DRM_IOCTL_MODE_GETCONNECTOR"
+        case KIOSK_DRM_IOCTL_MODE_GETCRTC: "DRM_IOCTL_MODE_GETCRTC"
+        case KIOSK_DRM_IOCTL_MODE_SETCRTC: "DRM_IOCTL_MODE_SETCRTC"
+        case KIOSK_DRM_IOCTL_MODE_CREATE_DUMB: "DRM_IOCTL_MODE_CREATE_DUMB"
+        case KIOSK_DRM_IOCTL_MODE_MAP_DUMB: "DRM_IOCTL_MODE_MAP_DUMB"
+        case KIOSK_DRM_IOCTL_MODE_DESTROY_DUMB: "DRM_IOCTL_MODE_DESTROY_DUMB"
+        case KIOSK_DRM_IOCTL_MODE_ADDFB2: "DRM_IOCTL_MODE_ADDFB2"
+        case KIOSK_DRM_IOCTL_MODE_RMFB: "DRM_IOCTL_MODE_RMFB"
+        case KIOSK_DRM_IOCTL_MODE_DIRTYFB: "DRM_IOCTL_MODE_DIRTYFB"
+        default: "ioctl \(request)"
+        }
+    }
+
+    /// The early frame's card calls answered by the fake kernel (the kernel travels in the
+    /// context pointer: the C function pointers capture nothing).
+    static func ops(_ k: FakeKernel) -> kiosk_card_ops {
+        func kernel(_ c: UnsafeMutableRawPointer?) -> FakeKernel { Unmanaged<FakeKernel>.fromOpaque(c!).takeUnretainedValue() }
+        return kiosk_card_ops(
+            context: Unmanaged.passUnretained(k).toOpaque(),
+            open: { c, path, flags in
+                do throws(SysError) { return try kernel(c).open(String(cString: path!), flags: flags) } catch { errno = error.errno; return -1 }
+            },
+            close: { c, fd in kernel(c).close(fd) },
+            ioctl: { c, fd, request, arg in
+                do throws(SysError) { try kernel(c).ioctl(fd, request, arg, name: FrameCacheTests.ioctlName(request)); return 0 } catch {
+                    errno = error.errno; return -1
+                }
+            },
+            mmap: { c, fd, length, offset in
+                do throws(SysError) { return try kernel(c).mmap(fd, length: length, offset: Int(offset)) } catch {
+                    errno = error.errno; return UnsafeMutableRawPointer(bitPattern: -1)   // MAP_FAILED
+                }
+            },
+            munmap: { c, p, length in kernel(c).munmap(p!, length: length) })
+    }
+
+    /// A cache directory holding the first frame of `pic` on the fake card, for `args`.
+    func cacheWithFrame(_ args: [String], pic: Picture) throws {
+        let k = FakeKernel.card()
+        let s = try openScreen(k)
+        try s.drmOutputs[0].present(pic.surface, damage: DamageRegion())
+        let dir = args[args.firstIndex(of: "--glyph-cache")! + 1]
+        let name = args.withCStringArray { FrameCache.fileName(argc: $0, argv: $1) }
+        #expect(FrameCache.save(screen: s, to: dir + "/" + name, arguments: args, files: [], previousHash: nil) == .written)
+        s.close(retain: false)
+    }
+
+    func runEarly(_ k: FakeKernel, _ args: [String]) -> kiosk_early_frame {
+        var early = kiosk_early_frame()
+        var ops = Self.ops(k)
+        _ = args.withCStringArray { argc, argv in kiosk_early_frame_show(argc, argv, &ops, &early) }
+        return early
+    }
+
+    func why(_ e: kiosk_early_frame) -> String { withUnsafeBytes(of: e.why) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+
+    @Test func theCFrameIsShownThenTakenOver() throws {
+        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
+        let pic = try Picture(width: 64, height: 48)
+        try cacheWithFrame(args, pic: pic)
+        let k = FakeKernel.card()
+        var early = runEarly(k, args)
+        #expect(early.state == Int32(KIOSK_EARLY_SHOWN.rawValue), "\(why(early))")
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none), "the cached frame is not on screen")
+        #expect(k.setCRTCs == 1 && k.masterFD == early.fd)
+        let e = try #require(EarlyFrame(taking: &early))
+        #expect(EarlyFrame(taking: &early) == nil, "handed out twice")
+        let s = try openScreen(k) { $0.earlyFrame = e }
+        #expect(s.earlyFrameUse == "taken over")
+        let o = s.drmOutputs[0]
+        try o.present(pic.surface, damage: pic.next())
+        try settle(s)
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
+        #expect(k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == 1 && k.setCRTCs == 1)
+        s.close(retain: false)
+        #expect(k.consoleRestored && k.leaks.isEmpty, "\(k.leaks)")
+    }
+
+    /// Each call the C side makes on the card fails once in turn: nothing is left (descriptor,
+    /// master, buffer, mapping, framebuffer), the console stays, and the reason names the call.
+    /// Only DIRTYFB may fail (drivers that do not need it say ENOSYS).
+    @Test func everyFailingCallIsUndone() throws {
+        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
+        let pic = try Picture(width: 64, height: 48)
+        try cacheWithFrame(args, pic: pic)
+        let clean = FakeKernel.card()
+        var ok = runEarly(clean, args)
+        #expect(ok.state == Int32(KIOSK_EARLY_SHOWN.rawValue))
+        let calls = clean.calls
+        #expect(calls.count >= 10, "\(calls)")
+        if let e = EarlyFrame(taking: &ok) { let s = try openScreen(clean) { $0.earlyFrame = e }; s.close(retain: false) }
+        for (i, call) in calls.enumerated() {
+            let k = FakeKernel.card()
+            k.failAt = (i, EIO)
+            var early = runEarly(k, args)
+            if call == "ioctl(DRM_IOCTL_MODE_DIRTYFB)" {
+                #expect(early.state == Int32(KIOSK_EARLY_SHOWN.rawValue), "a failed DIRTYFB stopped it")
+                if let e = EarlyFrame(taking: &early) { let s = try openScreen(k) { $0.earlyFrame = e }; s.close(retain: false) }
+            } else {
+                #expect(early.state == Int32(KIOSK_EARLY_FAILED.rawValue), "\(call) failed, yet: \(why(early))")
+                #expect(why(early).contains(strerror(EIO).map { String(cString: $0) } ?? "?"), "\(call): \(why(early))")
+                // "ioctl(DRM_IOCTL_MODE_ADDFB2)" → "ADDFB2", "open /dev/dri/card0" → "open".
+                var short = call.hasPrefix("open ") ? "open" : call
+                for p in ["ioctl(DRM_IOCTL_MODE_", "ioctl(DRM_IOCTL_"] where short.hasPrefix(p) { short = String(short.dropFirst(p.count).dropLast()); break }
+                #expect(why(early).hasPrefix(short), "\(call): \(why(early))")
+            }
+            #expect(k.leaks.isEmpty, "\(call) failed: \(k.leaks)")
+            #expect(k.consoleRestored, "\(call) failed: the console is not on screen")
+        }
+    }
+
+    @Test func eintrIsRetried() throws {
+        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
+        let pic = try Picture(width: 64, height: 48)
+        try cacheWithFrame(args, pic: pic)
+        let k = FakeKernel.card()
+        k.eintrOnce = ["ioctl(DRM_IOCTL_SET_MASTER)", "ioctl(DRM_IOCTL_MODE_GETCONNECTOR)", "ioctl(DRM_IOCTL_MODE_CREATE_DUMB)",
+                       "ioctl(DRM_IOCTL_MODE_ADDFB2)", "ioctl(DRM_IOCTL_MODE_SETCRTC)"]
+        var early = runEarly(k, args)
+        #expect(early.state == Int32(KIOSK_EARLY_SHOWN.rawValue), "\(why(early))")
+        #expect(k.eintrOnce.isEmpty && k.count("ioctl(DRM_IOCTL_MODE_SETCRTC)") == 2)
+        let e = try #require(EarlyFrame(taking: &early))
+        let s = try openScreen(k) { $0.earlyFrame = e }
+        s.close(retain: false)
+        #expect(k.leaks.isEmpty, "\(k.leaks)")
+    }
+
+    @Test func aChangedDisplayIsNotShown() throws {
+        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
+        let pic = try Picture(width: 64, height: 48)
+        try cacheWithFrame(args, pic: pic)
+        let gone = FakeKernel.card()
+        gone.connectors[0].connected = false
+        var e = runEarly(gone, args)
+        #expect(e.state == Int32(KIOSK_EARLY_FAILED.rawValue) && why(e) == "connector 50 not connected")
+        #expect(gone.leaks.isEmpty && gone.consoleRestored)
+        let other = FakeKernel.card(modes: [(32, 24, true)])
+        e = runEarly(other, args)
+        #expect(e.state == Int32(KIOSK_EARLY_FAILED.rawValue) && why(e) == "connector 50: mode 64x48 gone")
+        #expect(other.leaks.isEmpty && other.consoleRestored)
+        // Other arguments: no file for them, nothing tried.
+        let k = FakeKernel.card()
+        e = runEarly(k, args + ["--retain"])
+        #expect(e.state == Int32(KIOSK_EARLY_NONE.rawValue) && k.calls.isEmpty)
+        e = runEarly(k, ["render"] + args.dropFirst())
+        #expect(e.state == Int32(KIOSK_EARLY_NONE.rawValue) && k.calls.isEmpty)
+    }
 }

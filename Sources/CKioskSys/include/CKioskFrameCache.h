@@ -69,4 +69,48 @@ int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t s
 int kiosk_frame_cache_check(int fd, int argc, char *const *argv, struct kiosk_frame_cache_header *out,
                             char *why, size_t why_size);
 
+/// What the early frame's reader did (`kiosk_early_frame_show`).
+enum kiosk_early_frame_state {
+    KIOSK_EARLY_NONE = 0,     /* not `show`, turned off, or no cache file for these arguments */
+    KIOSK_EARLY_SHOWN = 1,    /* on screen: fd, buffer and saved CRTC below belong to the taker */
+    KIOSK_EARLY_FAILED = 2,   /* a cache file was there but could not be shown: `why` */
+};
+
+/// The early frame on screen, for the Swift side to take over (KioskDRM's `EarlyFrame`).
+struct kiosk_early_frame {
+    int state;
+    char why[200];
+    char cache_path[512];
+    int fd;
+    char card[64];
+    uint32_t connector_id, crtc_id;
+    struct drm_mode_modeinfo mode;
+    uint32_t fourcc, bpp, width, height;
+    uint32_t handle, fb_id, pitch;
+    uint64_t size;              /* of the dumb buffer (its mapping's length) */
+    void *map;
+    struct drm_mode_crtc saved; /* what the CRTC showed before (GETCRTC) */
+    uint64_t frame_hash;
+    uint64_t shown_ns;          /* CLOCK_MONOTONIC after SETCRTC */
+};
+
+/// The calls the early frame makes on the card, so that tests can play the kernel. Each returns
+/// what the libc call returns and sets errno on failure; `kiosk_linux_card_ops` calls libc.
+struct kiosk_card_ops {
+    void *context;
+    int (*open)(void *context, const char *path, int flags);
+    void (*close)(void *context, int fd);
+    int (*ioctl)(void *context, int fd, unsigned long request, void *arg);
+    void *(*mmap)(void *context, int fd, size_t length, uint64_t offset);   /* MAP_FAILED on failure */
+    void (*munmap)(void *context, void *address, size_t length);
+};
+extern const struct kiosk_card_ops kiosk_linux_card_ops;
+
+/// For `show` ARGS: finds the frame cache file for these arguments and, when it checks out and
+/// every call succeeds, puts its frame on screen (SET_MASTER, GETCONNECTOR, GETCRTC, CREATE_DUMB,
+/// MAP_DUMB, mmap, the frame read into the mapping, ADDFB2, SETCRTC, DIRTYFB), leaving the
+/// result in `out` (KIOSK_EARLY_SHOWN). Otherwise every step that succeeded is undone and
+/// `out->state` says NONE or FAILED (with `why`, naming the call). Returns `out->state`.
+int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_ops *ops, struct kiosk_early_frame *out);
+
 #endif
