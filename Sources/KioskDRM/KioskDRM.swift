@@ -100,11 +100,11 @@
 //     exact and leave out the shell's fork; medians of 12 alternated runs per boot, both GPUs'
 //     VMs running at once on 2 cores). Met with the frame cache (every start after the first with
 //     the same options, the boot splash case): 1.08–1.12× on bochs-drm (e.g. 72 ms vs 66 ms),
-//     1.10–1.16× on virtio-gpu (84 vs 76 ms), over three boots. The constructor starts ~45–60 ms after exec
+//     1.10–1.23× on virtio-gpu (84 vs 68–76 ms), over four boots. The constructor starts ~45–60 ms after exec
 //     (the kernel's exec and the loader: a C "hello" needs 35–55 ms to reach `main` there) and
 //     then takes about what modeset.c takes for its own calls.
 //     Without it (--no-frame-cache, or the first start with new options) the Swift side draws the
-//     first frame: 3.0–3.8× (e.g. 250 vs 66 ms, 280 vs 76 ms), as before the cache: 3.2–3.5× on
+//     first frame: 3.0–3.8× (e.g. 218 vs 66 ms, 280 vs 76 ms), as before the cache: 3.2–3.5× on
 //     bochs-drm and 3.7–3.9× on virtio-gpu over two boots, 4.2× and 4.4–4.8× before the glyph
 //     cache round. The host says the same without emulation: a C "hello" reaches `main` in
 //     0.7–0.8 ms, a static Swift one in 1.1–1.5 ms, and `show` draws its first frame at 3.6–4.6 ms.
