@@ -94,8 +94,8 @@ public final class DRMScreen: Screen {
     public internal(set) var scanoutViolations = 0
     public internal(set) var presents = 0
     public internal(set) var hotplugs = 0
-    /// What became of `DRMOptions.earlyFrame`: "taken over", or why it was released; nil without one.
-    public private(set) var earlyFrameUse: String?
+    /// What became of `DRMOptions.earlyFrame`; nil without one.
+    public private(set) var earlyFrameUse: EarlyFrameUse?
 
     /// Opens the card, becomes DRM master, finds the connected connectors, assigns CRTCs and
     /// modes. Nothing is shown until an output's first `present` (which sets the CRTC with that
@@ -110,7 +110,7 @@ public final class DRMScreen: Screen {
             DRMScreen.release(e, on: other)
             other.close()
             early = nil
-            earlyFrameUse = "released: it is on \(e.card), not \(options.card ?? "")"
+            earlyFrameUse = .released("it is on \(e.card), not \(options.card ?? "")")
         }
         if let e = early {
             card = DRMCard(adopting: e.fd, path: e.card, kernel: kernel)
@@ -138,10 +138,10 @@ public final class DRMScreen: Screen {
             if let e = early {
                 early = nil
                 if adopt(e) {
-                    earlyFrameUse = "taken over"
+                    earlyFrameUse = .takenOver
                 } else {
                     DRMScreen.release(e, on: card)
-                    earlyFrameUse = "released: connector \(e.connectorID) on CRTC \(e.crtcID) at \(e.mode) is not in the plan"
+                    earlyFrameUse = .released("connector \(e.connectorID) on CRTC \(e.crtcID) at \(e.mode) is not in the plan")
                 }
             }
             signalFD = try kernel.signalDescriptor([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])

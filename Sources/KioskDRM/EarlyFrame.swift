@@ -36,6 +36,21 @@ public struct EarlyFrame {
     }
 }
 
+/// What `DRMScreen` did with the early frame.
+public enum EarlyFrameUse: Equatable, Sendable, CustomStringConvertible {
+    /// Its buffer is the front buffer of the output showing its head.
+    case takenOver
+    /// Put back what the CRTC showed before and released (why).
+    case released(String)
+
+    public var description: String {
+        switch self {
+        case .takenOver: "taken over"
+        case let .released(why): "released: \(why)"
+        }
+    }
+}
+
 extension EarlyFrame {
     /// Takes what `kiosk_early_frame_show` put on screen (the struct is marked taken, so it is
     /// handed out once); nil unless its state is KIOSK_EARLY_SHOWN.

@@ -33,7 +33,7 @@ extension ShowCommand {
         guard !noFrameCache, let dir = glyphCacheDirectory() else { return }
         let path = dir + "/" + FrameCache.fileName(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
         let files = ["/proc/self/exe"] + [hud.board, hud.underlay].compactMap { $0 } + fonts.fontFiles
-        let previous = screen.earlyFrameUse == "taken over" ? screen.options.earlyFrame?.frameHash : nil
+        let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
         switch FrameCache.save(screen: screen, to: path, arguments: Array(CommandLine.arguments.dropFirst()), files: files,
                                previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))

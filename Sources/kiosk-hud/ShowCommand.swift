@@ -235,7 +235,7 @@ struct ShowCommand {
                 }
                 if !firstLogged, let t = screen.outputs.compactMap(\.firstFrameTime).min() {
                     firstLogged = true
-                    logFirstFrame(at: t, fonts: fonts, early: (screen as? DRMScreen)?.earlyFrameUse == "taken over")
+                    logFirstFrame(at: t, fonts: fonts, early: (screen as? DRMScreen)?.earlyFrameUse == .takenOver)
                     for problem in fonts.saveGlyphCache() { showLog(problem) }
                     if let drm = screen as? DRMScreen { saveFrameCache(drm, fonts: fonts) }
                     if let dir = offscreen, dir != "-", let o = screen.outputs.first as? OffscreenOutput { try o.write(to: dir + "/first.png") }
