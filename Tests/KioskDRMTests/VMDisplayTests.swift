@@ -28,14 +28,11 @@ import Testing
         if !Proc.exists(Proc.kioskHUD) { missing.append("the kiosk-hud binary at \(Proc.kioskHUD)") }
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
-    static let allowSkip = getenv("KIOSK_VM_ALLOW_SKIP").map { String(cString: $0) == "1" } ?? false
 
     @Test(.timeLimit(.minutes(10)), arguments: ["bochs", "virtio"])
     func realKMS(_ gpu: String) async throws {
         if let p = VMDisplayTests.problem {
-            let msg = "VM DISPLAY TESTS CANNOT RUN on this machine: missing \(p)"
-            print("!!!!! \(msg)\(VMDisplayTests.allowSkip ? " — skipped because KIOSK_VM_ALLOW_SKIP=1" : "")")
-            if !VMDisplayTests.allowSkip { Issue.record(Comment(rawValue: msg + " (set KIOSK_VM_ALLOW_SKIP=1 to skip on purpose)")) }
+            if let issue = VMGate.cannotRun("VM DISPLAY TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
             return
         }
         let out = Proc.makeTempDir("kiosk-vm-drm-\(gpu)")

@@ -23,17 +23,14 @@ import Testing
     @Test(.timeLimit(.minutes(10)))
     func touchTabletAndTiltOnBochs() async throws {
         if let p = VMDisplayTests.problem {
-            let msg = "VM SHOW INPUT TESTS CANNOT RUN on this machine: missing \(p)"
-            print("!!!!! \(msg)\(VMDisplayTests.allowSkip ? " — skipped because KIOSK_VM_ALLOW_SKIP=1" : "")")
-            if !VMDisplayTests.allowSkip { Issue.record(Comment(rawValue: msg + " (set KIOSK_VM_ALLOW_SKIP=1 to skip on purpose)")) }
+            if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
             return
         }
         let out = Proc.makeTempDir("kiosk-vm-show-input")
         let uinput = out + "/uinput-touch"
         let gcc = Proc.run(["gcc", "-O2", "-Wall", "-o", uinput, Proc.root + "/Tests/VM/ref/uinput-touch.c"])
         guard gcc.status == 0 else {
-            let msg = "VM SHOW INPUT TESTS CANNOT RUN: gcc uinput-touch.c failed: \(gcc.err)"
-            if VMDisplayTests.allowSkip { print("!!!!! \(msg) — skipped") } else { Issue.record(Comment(rawValue: msg)) }
+            if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "gcc uinput-touch.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
             return
         }
 
@@ -54,8 +51,9 @@ import Testing
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480", out: out)
         print("[show-input] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
         if (status == 124 || status == 125) && !stdout.contains("ok ") {
-            let msg = "VM SHOW INPUT TESTS CANNOT RUN: run-in-vm.sh exit \(status): \(stderr.suffix(2000))"
-            if VMDisplayTests.allowSkip { print("!!!!! \(msg) — skipped") } else { Issue.record(Comment(rawValue: msg)) }
+            if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") {
+                Issue.record(Comment(rawValue: issue))
+            }
             return
         }
         #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")

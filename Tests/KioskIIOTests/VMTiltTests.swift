@@ -13,11 +13,8 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
 @Suite struct VMTiltTests {
     @Test(.timeLimit(.minutes(10)))
     func mxc4005OnI2cStubMovesTheOffsetAndBack() async throws {
-        let allowSkip = ProcessInfo.processInfo.environment["KIOSK_VM_ALLOW_SKIP"] == "1"
         func cannotRun(_ why: String) {
-            if allowSkip { print("SKIP VMTiltTests: the VM cannot run here: \(why)") } else {
-                Issue.record("the VM cannot run here (set KIOSK_VM_ALLOW_SKIP=1 to skip): \(why)")
-            }
+            if let issue = VMGate.cannotRun("VMTiltTests", why) { Issue.record(Comment(rawValue: issue)) }
         }
         // `swift test` builds the executables next to the test bundle.
         let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

@@ -34,11 +34,8 @@ private let expected: [String: [String]] = [
 @Suite struct VMTouchTests {
     @Test(.timeLimit(.minutes(10)))
     func uinputTouchAndVirtioTabletThroughLibinput() async throws {
-        let allowSkip = ProcessInfo.processInfo.environment["KIOSK_VM_ALLOW_SKIP"] == "1"
         func cannotRun(_ why: String) {
-            if allowSkip { print("SKIP VMTouchTests: the VM cannot run here: \(why)") } else {
-                Issue.record("the VM cannot run here (set KIOSK_VM_ALLOW_SKIP=1 to skip): \(why)")
-            }
+            if let issue = VMGate.cannotRun("VMTouchTests", why) { Issue.record(Comment(rawValue: issue)) }
         }
         guard let bin = kioskHUDBinary() else {
             Issue.record("no kiosk-hud beside the tests or in <package>/.build/debug (swift test should have built it)")
