@@ -11,8 +11,8 @@ static const char *const symbols[] = { KIOSK_FREETYPE_FUNCTIONS(KIOSK_LOADER_NAM
 static struct kiosk_library freetype = { "libfreetype.so.6", symbols, slots, NULL };
 static struct kiosk_loader loader = KIOSK_LOADER_INIT("kiosk_freetype_load");
 
-int kiosk_freetype_load(char *error, unsigned long error_size) {
-    return kiosk_load(&loader, &freetype, 1, error, error_size);
+const char *kiosk_freetype_load(void) {
+    return kiosk_load(&loader, &freetype, 1);
 }
 
 const char *kiosk_freetype_path(void) {

@@ -14,8 +14,8 @@ static struct kiosk_library libraries[] = {
 };
 static struct kiosk_loader loader = KIOSK_LOADER_INIT("kiosk_input_load");
 
-int kiosk_input_load(char *error, unsigned long error_size) {
-    return kiosk_load(&loader, libraries, 2, error, error_size);
+const char *kiosk_input_load(void) {
+    return kiosk_load(&loader, libraries, 2);
 }
 
 #define WRAP(ret, name, params, args) KIOSK_LOADER_WRAP(loader, slots, ret, name, params, args)

@@ -32,17 +32,20 @@ static int open_one(struct kiosk_library *library, char *error, unsigned long si
     return 0;
 }
 
-int kiosk_load(struct kiosk_loader *loader, struct kiosk_library *libraries, int count,
-               char *error, unsigned long error_size) {
-    if (__atomic_load_n(&loader->loaded, __ATOMIC_ACQUIRE)) return 0;
+/* The last failure's text, per thread (what kiosk_load returns). */
+static __thread char kiosk_load_error[512];
+
+const char *kiosk_load(struct kiosk_loader *loader, struct kiosk_library *libraries, int count) {
+    if (__atomic_load_n(&loader->loaded, __ATOMIC_ACQUIRE)) return NULL;
     pthread_mutex_lock(&loader->lock);
     int result = 0;
     if (!loader->loaded) {
-        for (int i = 0; i < count && result == 0; i++) result = open_one(&libraries[i], error, error_size);
+        for (int i = 0; i < count && result == 0; i++)
+            result = open_one(&libraries[i], kiosk_load_error, sizeof kiosk_load_error);
         if (result == 0) __atomic_store_n(&loader->loaded, 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&loader->lock);
-    return result;
+    return result == 0 ? NULL : kiosk_load_error;
 }
 
 void kiosk_not_loaded(const struct kiosk_loader *loader, const char *function) {

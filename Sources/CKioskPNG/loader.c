@@ -8,7 +8,7 @@ static const char *const symbols[] = { KIOSK_PNG_FUNCTIONS(KIOSK_LOADER_NAME, KI
 static struct kiosk_library png = { "libpng16.so.16", symbols, slots, NULL };
 static struct kiosk_loader loader = KIOSK_LOADER_INIT("kiosk_png_load");
 
-int kiosk_png_load(char *error, unsigned long error_size) { return kiosk_load(&loader, &png, 1, error, error_size); }
+const char *kiosk_png_load(void) { return kiosk_load(&loader, &png, 1); }
 
 #define WRAP(ret, name, params, args) KIOSK_LOADER_WRAP(loader, slots, ret, name, params, args)
 #define WRAP_VOID(ret, name, params, args) KIOSK_LOADER_WRAP_VOID(loader, slots, ret, name, params, args)

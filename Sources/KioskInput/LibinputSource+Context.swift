@@ -44,11 +44,8 @@ extension LibinputSource {
     /// (later calls return at once); an error saying which library or symbol is missing when
     /// the board has no libinput.
     static func loadLibraries() throws(LibinputError) {
-        var buf = [CChar](repeating: 0, count: 512)
-        let r = buf.withUnsafeMutableBufferPointer { kiosk_input_load($0.baseAddress, UInt($0.count)) }
-        guard r != 0 else { return }
-        let why = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        throw LibinputError(call: "kiosk_input_load", reason: "libinput is not available: \(why)")
+        guard let why = kiosk_input_load() else { return }
+        throw LibinputError(call: "kiosk_input_load", reason: "libinput is not available: \(String(cString: why))")
     }
 
     /// Why libinput_path_add_device returned NULL: open's errno, a missing node, or a device

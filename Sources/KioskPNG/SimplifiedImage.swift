@@ -4,10 +4,8 @@ import CKioskPNG
 /// whatever happens. png_image_free is a no-op on an already freed image.
 /// Loads libpng first (dlopen, once); a PNGError for `operation` on `path` when it cannot be.
 func withPNGImage<R>(_ operation: String, path: String?, _ body: (inout png_image) throws(PNGError) -> R) throws(PNGError) -> R {
-    var error = [CChar](repeating: 0, count: 512)
-    guard kiosk_png_load(&error, UInt(error.count)) == 0 else {
-        let why = error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        throw PNGError(operation: operation, message: "libpng cannot be loaded (install libpng16-16): \(why)", path: path)
+    if let why = kiosk_png_load() {
+        throw PNGError(operation: operation, message: "libpng cannot be loaded (install libpng16-16): \(String(cString: why))", path: path)
     }
     var image = png_image()
     image.version = png_uint_32(PNG_IMAGE_VERSION)

@@ -10,10 +10,7 @@ final class FreeTypeLibrary {
     let raw: FT_Library
 
     init() throws(TextError) {
-        var error = [CChar](repeating: 0, count: 512)
-        guard kiosk_freetype_load(&error, UInt(error.count)) == 0 else {
-            throw .unavailable(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
+        if let why = kiosk_freetype_load() { throw .unavailable(String(cString: why)) }
         var library: FT_Library?
         try ftCheck(kiosk_FT_Init_FreeType(&library), "FT_Init_FreeType")
         guard let library else { throw .freetype(call: "FT_Init_FreeType", code: -1) }

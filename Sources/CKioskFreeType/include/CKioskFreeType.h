@@ -36,9 +36,9 @@ static inline const char *kiosk_ft_error_string(FT_Error error) {
 }
 
 /// Loads libfreetype.so.6 (dlopen, RTLD_NOW | RTLD_LOCAL) and resolves every function below.
-/// 0 on success (and on every later call); -1 with dlerror's text in `error` (NUL-terminated,
-/// cut to `error_size`) otherwise. Thread-safe; a failed load may be tried again. Never unloaded.
-int kiosk_freetype_load(char *error, unsigned long error_size);
+/// NULL on success (and on every later call); else why (dlerror's text, kiosk_load).
+/// Thread-safe; a failed load may be tried again. Never unloaded.
+const char *kiosk_freetype_load(void);
 
 /// The path the dynamic loader opened for libfreetype.so.6 (NULL before a successful load):
 /// the glyph cache records it, so a FreeType upgrade starts a fresh cache.

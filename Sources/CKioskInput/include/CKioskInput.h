@@ -9,10 +9,10 @@
 #include <libudev.h>
 
 /// Loads libinput.so.10 and libudev.so.1 (dlopen, RTLD_NOW | RTLD_LOCAL) and resolves every
-/// function below. 0 on success (and on every later call); -1 with the library or symbol and
-/// dlerror's text in `error` (NUL-terminated, cut to `error_size`) otherwise. Thread-safe; a
-/// failed load may be tried again. The libraries are never unloaded.
-int kiosk_input_load(char *error, unsigned long error_size);
+/// function below. NULL on success (and on every later call); else why: the library or symbol
+/// and dlerror's text (kiosk_load). Thread-safe; a failed load may be tried again. The
+/// libraries are never unloaded.
+const char *kiosk_input_load(void);
 
 // The functions KioskInput calls, each written once:
 // F(return type, name, (parameters), (arguments)); V(...) for those returning void.

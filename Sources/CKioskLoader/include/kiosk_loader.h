@@ -28,13 +28,12 @@ struct kiosk_loader {
 };
 #define KIOSK_LOADER_INIT(name) { PTHREAD_MUTEX_INITIALIZER, 0, name }
 
-/// Opens each library (dlopen, RTLD_NOW | RTLD_LOCAL) and fills its slots. 0 on success (and on
-/// every later call); -1 otherwise, with dlerror's text in `error` (NUL-terminated, cut to
-/// `error_size`): for a library that cannot be opened it names the library, for a missing
+/// Opens each library (dlopen, RTLD_NOW | RTLD_LOCAL) and fills its slots. NULL on success (and
+/// on every later call); otherwise why, from dlerror's text (valid until this thread's next
+/// failing load): for a library that cannot be opened it names the library, for a missing
 /// function "<soname> has no <function>: …". Thread-safe; a failed load may be tried again.
 /// Never unloaded: the libraries keep pointers into themselves, and we into them.
-int kiosk_load(struct kiosk_loader *loader, struct kiosk_library *libraries, int count,
-               char *error, unsigned long error_size);
+const char *kiosk_load(struct kiosk_loader *loader, struct kiosk_library *libraries, int count);
 
 /// Aborts with "kiosk_<function> called before <loader name> succeeded": a bug in the caller.
 __attribute__((noreturn, cold)) void kiosk_not_loaded(const struct kiosk_loader *loader, const char *function);

@@ -13,9 +13,9 @@ static const png_uint_32 kiosk_png_format_rgb = PNG_FORMAT_RGB;
 static const png_uint_32 kiosk_png_format_rgba = PNG_FORMAT_RGBA;
 
 /// Loads libpng16.so.16 (dlopen, RTLD_NOW | RTLD_LOCAL) and resolves every function below.
-/// 0 on success (and on every later call); -1 with dlerror's text in `error` (NUL-terminated,
-/// cut to `error_size`) otherwise. Thread-safe; a failed load may be tried again. Never unloaded.
-int kiosk_png_load(char *error, unsigned long error_size);
+/// NULL on success (and on every later call); else why (dlerror's text, kiosk_load).
+/// Thread-safe; a failed load may be tried again. Never unloaded.
+const char *kiosk_png_load(void);
 
 // F(return type, name, (parameters), (arguments)); V(...) for those returning void. Each
 // becomes `kiosk_<name>` with libpng's exact signature; calling one before kiosk_png_load
