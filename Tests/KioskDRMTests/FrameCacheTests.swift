@@ -275,7 +275,15 @@ import Testing
             munmap: { c, p, length in kernel(c).munmap(p!, length: length) })
     }
 
-    /// A cache directory holding the first frame of `pic` on the fake card, for `args`.
+    /// `show` arguments with a new cache directory that holds the first frame of a picture (also
+    /// returned) on the fake card, for those arguments.
+    func cachedFrame() throws -> ([String], Picture) {
+        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
+        let pic = try Picture(width: 64, height: 48)
+        try cacheWithFrame(args, pic: pic)
+        return (args, pic)
+    }
+
     func cacheWithFrame(_ args: [String], pic: Picture) throws {
         let k = FakeKernel.card()
         let s = try openScreen(k)
@@ -296,9 +304,7 @@ import Testing
     func why(_ e: kiosk_early_frame) -> String { withUnsafeBytes(of: e.why) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
 
     @Test func theCFrameIsShownThenTakenOver() throws {
-        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
-        let pic = try Picture(width: 64, height: 48)
-        try cacheWithFrame(args, pic: pic)
+        let (args, pic) = try cachedFrame()
         let k = FakeKernel.card()
         var early = runEarly(k, args)
         #expect(early.state == Int32(KIOSK_EARLY_SHOWN.rawValue), "\(why(early))")
@@ -321,9 +327,7 @@ import Testing
     /// master, buffer, mapping, framebuffer), the console stays, and the reason names the call.
     /// Only DIRTYFB may fail (drivers that do not need it say ENOSYS).
     @Test func everyFailingCallIsUndone() throws {
-        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
-        let pic = try Picture(width: 64, height: 48)
-        try cacheWithFrame(args, pic: pic)
+        let (args, _) = try cachedFrame()
         let clean = FakeKernel.card()
         var ok = runEarly(clean, args)
         #expect(ok.state == Int32(KIOSK_EARLY_SHOWN.rawValue))
@@ -351,9 +355,7 @@ import Testing
     }
 
     @Test func eintrIsRetried() throws {
-        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
-        let pic = try Picture(width: 64, height: 48)
-        try cacheWithFrame(args, pic: pic)
+        let (args, _) = try cachedFrame()
         let k = FakeKernel.card()
         k.eintrOnce = ["ioctl(DRM_IOCTL_SET_MASTER)", "ioctl(DRM_IOCTL_MODE_GETCONNECTOR)", "ioctl(DRM_IOCTL_MODE_CREATE_DUMB)",
                        "ioctl(DRM_IOCTL_MODE_ADDFB2)", "ioctl(DRM_IOCTL_MODE_SETCRTC)"]
@@ -367,9 +369,7 @@ import Testing
     }
 
     @Test func aChangedDisplayIsNotShown() throws {
-        let args = ["show", "--glyph-cache", Proc.makeTempDir("kiosk-early"), "--label", "Updating"]
-        let pic = try Picture(width: 64, height: 48)
-        try cacheWithFrame(args, pic: pic)
+        let (args, _) = try cachedFrame()
         let gone = FakeKernel.card()
         gone.connectors[0].connected = false
         var e = runEarly(gone, args)
