@@ -198,6 +198,17 @@ public final class DRMCard {
         try ioctl(KIOSK_DRM_IOCTL_MODE_SETCRTC, "DRM_IOCTL_MODE_SETCRTC", &c)
     }
 
+    /// Gives `crtc` back what it showed before (`saved`: its framebuffer, position and mode, on
+    /// `connector`), or turns it off when that is gone or cannot be set. Throws only when turning
+    /// it off fails too.
+    func restoreCRTC(_ crtc: UInt32, to saved: CRTCInfo?, connector: UInt32) throws(SysError) {
+        if let s = saved, let m = s.mode, s.fbID != 0,
+           (try? setCRTC(crtc, fb: s.fbID, x: s.x, y: s.y, connectors: [connector], mode: m)) != nil {
+            return
+        }
+        try setCRTC(crtc, fb: 0, connectors: [], mode: nil)
+    }
+
     /// GETPROPERTY (cached by id: a property's description never changes).
     public func property(_ id: UInt32) throws(SysError) -> PropertyInfo {
         if let p = propertyCache[id] { return p }

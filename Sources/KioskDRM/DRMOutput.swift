@@ -247,12 +247,7 @@ public final class DRMOutput: ScreenOutput {
     /// Puts back what each lit head showed before us (or turns it off).
     func restoreHeads() {
         for h in heads where h.lit {
-            if let s = h.saved, let m = s.mode, s.fbID != 0,
-               (try? card.setCRTC(h.crtc, fb: s.fbID, x: s.x, y: s.y, connectors: [h.connector.id], mode: m)) != nil {
-                h.lit = false
-                continue
-            }
-            do { try card.setCRTC(h.crtc, fb: 0, connectors: [], mode: nil) } catch {
+            do { try card.restoreCRTC(h.crtc, to: h.saved, connector: h.connector.id) } catch {
                 screen.log("\(h.connector.name): cannot turn CRTC \(h.crtc) off (\(error))")
             }
             h.lit = false

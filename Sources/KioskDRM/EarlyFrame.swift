@@ -77,7 +77,7 @@ extension DRMScreen {
               o.mode == e.mode, o.preferredFormat == e.format,
               let surface = try? Surface(base: e.memory, width: e.mode.width, height: e.mode.height, stride: e.buffer.pitch, format: e.format)
         else { return false }
-        o.adoptFront(ScanoutBuffer(adopting: card, info: e.buffer, fbID: e.fbID, memory: e.memory, surface: surface),
+        o.adoptFront(ScanoutBuffer(card: card, info: e.buffer, fbID: e.fbID, memory: e.memory, surface: surface),
                      crtc: e.crtcID, shownAt: e.shownAt)
         return true
     }
@@ -85,11 +85,7 @@ extension DRMScreen {
     /// Puts back what the early frame's CRTC showed before and releases its buffer (on `card`,
     /// which holds the early frame's descriptor).
     static func release(_ e: EarlyFrame, on card: DRMCard) {
-        if let m = e.saved.mode, e.saved.fbID != 0,
-           (try? card.setCRTC(e.crtcID, fb: e.saved.fbID, x: e.saved.x, y: e.saved.y, connectors: [e.connectorID], mode: m)) != nil {
-        } else {
-            try? card.setCRTC(e.crtcID, fb: 0, connectors: [], mode: nil)
-        }
+        try? card.restoreCRTC(e.crtcID, to: e.saved, connector: e.connectorID)
         try? card.removeFramebuffer(e.fbID)
         card.unmap(e.memory, length: e.buffer.size)
         try? card.destroyDumb(e.buffer.handle)

@@ -26,13 +26,10 @@ final class ScanoutBuffer {
     var owesEverything = true
     private var released = false
 
-    private init(card: DRMCard, info: DumbBufferInfo, fbID: UInt32, memory: UnsafeMutableRawPointer, surface: Surface) {
+    /// A buffer from its parts: `create`'s, or one made by someone else (the early frame),
+    /// released like ours.
+    init(card: DRMCard, info: DumbBufferInfo, fbID: UInt32, memory: UnsafeMutableRawPointer, surface: Surface) {
         self.card = card; self.info = info; self.fbID = fbID; self.memory = memory; self.surface = surface
-    }
-
-    /// A buffer made by someone else (the early frame), released like ours.
-    convenience init(adopting card: DRMCard, info: DumbBufferInfo, fbID: UInt32, memory: UnsafeMutableRawPointer, surface: Surface) {
-        self.init(card: card, info: info, fbID: fbID, memory: memory, surface: surface)
     }
 
     /// CREATE_DUMB → MAP_DUMB → mmap → ADDFB2; a failing step undoes the ones before it.
