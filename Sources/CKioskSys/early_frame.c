@@ -104,19 +104,12 @@ int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_
     off_t at = (off_t)h.header_size + h.args_size;
     uint32_t row = h.width * (h.bpp / 8);
     if (create.pitch == h.pitch) {
-        size_t done = 0;
-        while (done < h.frame_size) {
-            ssize_t r = pread(file, (char *)map + done, h.frame_size - done, at + (off_t)done);
-            if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) FAIL("reading the frame: %s", r < 0 ? strerror(errno) : "short file");
-            done += (size_t)r;
-        }
+        if (kiosk_read_full(file, map, h.frame_size, at) != 0)
+            FAIL("reading the frame: %s", errno ? strerror(errno) : "short file");
     } else {
-        for (uint32_t y = 0; y < h.height; y++) {
-            ssize_t r;
-            do { r = pread(file, (char *)map + (size_t)y * create.pitch, row, at + (off_t)y * h.pitch); } while (r < 0 && errno == EINTR);
-            if (r != (ssize_t)row) FAIL("reading the frame: %s", r < 0 ? strerror(errno) : "short file");
-        }
+        for (uint32_t y = 0; y < h.height; y++)
+            if (kiosk_read_full(file, (char *)map + (size_t)y * create.pitch, row, at + (off_t)y * h.pitch) != 0)
+                FAIL("reading the frame: %s", errno ? strerror(errno) : "short file");
     }
 
     struct drm_mode_fb_cmd2 fb = {0};

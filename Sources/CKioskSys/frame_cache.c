@@ -77,12 +77,13 @@ int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t s
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-static int kiosk_read_full(int fd, void *buf, size_t size, off_t offset) {
+int kiosk_read_full(int fd, void *buffer, size_t size, off_t offset) {
     size_t done = 0;
     while (done < size) {
-        ssize_t r = pread(fd, (char *)buf + done, size - done, offset + (off_t)done);
+        ssize_t r = pread(fd, (char *)buffer + done, size - done, offset + (off_t)done);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
+        if (r < 0) return -1;
+        if (r == 0) { errno = 0; return -1; }
         done += (size_t)r;
     }
     return 0;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <libdrm/drm_mode.h>
 
 #define KIOSK_FRAME_CACHE_VERSION 1u
@@ -50,6 +51,10 @@ uint64_t kiosk_frame_cache_key(int argc, char *const *argv);
 
 /// A fast 64-bit hash of `size` bytes (8 at a time): tells whether a drawn frame equals the cached one.
 uint64_t kiosk_frame_hash(const void *bytes, size_t size);
+
+/// pread(2) of exactly `size` bytes at `offset` (EINTR retried, short reads continued): 0, or -1
+/// with errno set (0 when the file ended first).
+int kiosk_read_full(int fd, void *buffer, size_t size, off_t offset);
 
 /// Fills `out` with the identity of `path` (`out->path` too); -1 when it cannot be stat'ed.
 int kiosk_file_identity_of(const char *path, struct kiosk_file_identity *out);
