@@ -9,10 +9,14 @@ import KioskSys
 /// from (file identities: the binary, the board profile, fonts …) so that a change to any of
 /// them means the normal start.
 public enum FrameCache {
-    /// The file for these arguments (argv[1...]) in `directory`: frame-<key>.bin.
-    public static func fileName(argc: Int32, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> String {
-        let key = kiosk_frame_cache_key(argc, argv)
-        let hex = String(key, radix: 16)
+    /// The key of these arguments (argv[1...]): the C reader's `kiosk_frame_cache_key`.
+    static func key(_ arguments: [String]) -> UInt64 {
+        arguments.withCStringArray { argc, argv in kiosk_frame_cache_key(argc, argv) }
+    }
+
+    /// The file for these arguments (argv[1...]) in a cache directory: frame-<key>.bin.
+    public static func fileName(arguments: [String]) -> String {
+        let hex = String(key(arguments), radix: 16)
         return "frame-" + String(repeating: "0", count: 16 - hex.count) + hex + ".bin"
     }
 
@@ -81,18 +85,19 @@ public enum FrameCache {
         }
         if previousHash == hash { return .unchanged }
         header.frame_hash = hash
-        header.key = arguments.withCStringArray { argc, argv in kiosk_frame_cache_key(argc, argv) }
+        header.key = key(arguments)
         bytes.withUnsafeMutableBytes { all in
             withUnsafeBytes(of: header) { all.copyMemory(from: $0) }
             for (i, b) in args.enumerated() { all[headerSize + i] = b }
         }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }
         do {
-            if let slash = path.lastIndex(of: "/") { try makeDirectories(String(path[..<slash])) }
+            if let directory { try makeDirectories(directory) }
             try replaceFile(path, with: bytes)
         } catch {
             return .skipped("\(path): \(error)")
         }
-        if let slash = path.lastIndex(of: "/") { prune(String(path[..<slash]), keeping: path) }
+        if let directory { prune(directory, keeping: path) }
         return .written
     }
 

@@ -31,11 +31,11 @@ extension ShowCommand {
     /// already holds this picture). Logs what it did.
     func saveFrameCache(_ screen: DRMScreen, fonts: FontLibrary) {
         guard !noFrameCache, let dir = glyphCacheDirectory() else { return }
-        let path = dir + "/" + FrameCache.fileName(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let path = dir + "/" + FrameCache.fileName(arguments: arguments)
         let files = ["/proc/self/exe"] + [hud.board, hud.underlay].compactMap { $0 } + fonts.fontFiles
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
-        switch FrameCache.save(screen: screen, to: path, arguments: Array(CommandLine.arguments.dropFirst()), files: files,
-                               previousHash: previous) {
+        switch FrameCache.save(screen: screen, to: path, arguments: arguments, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))
         case .unchanged: break
         case let .skipped(why): showLog("frame cache: not written (\(why))")

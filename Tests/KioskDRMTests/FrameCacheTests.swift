@@ -289,7 +289,7 @@ import Testing
         let s = try openScreen(k)
         try s.drmOutputs[0].present(pic.surface, damage: DamageRegion())
         let dir = args[args.firstIndex(of: "--glyph-cache")! + 1]
-        let name = args.withCStringArray { FrameCache.fileName(argc: $0, argv: $1) }
+        let name = FrameCache.fileName(arguments: args)
         #expect(FrameCache.save(screen: s, to: dir + "/" + name, arguments: args, files: [], previousHash: nil) == .written)
         s.close(retain: false)
     }
