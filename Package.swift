@@ -24,14 +24,11 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
     ],
     targets: [
-        // C libraries from Debian packages.
-        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-
         // Pure layers: no Glibc, no Foundation.
         .target(name: "KioskRaster", swiftSettings: lean),
         .target(name: "KioskBehavior", swiftSettings: lean),
@@ -53,6 +50,9 @@ let package = Package(
         // HUD model, layout and rendering.
         .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskBehavior", "KioskDevices"], swiftSettings: lean),
 
+        // A HUD on a screen, run by an event loop: `show`, the daemon and `run` use it.
+        .target(name: "KioskSession", dependencies: ["KioskHUD", "KioskBehavior", "KioskDevices", "KioskRaster", "KioskText"], swiftSettings: lean),
+
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
         .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
 
@@ -66,8 +66,11 @@ let package = Package(
         // the Swift runtime starts (linked into kiosk-hud only).
         .target(name: "CKioskEarlyFrame", dependencies: ["CKioskSys"]),
         .target(name: "KioskSys", dependencies: ["CKioskSys", "KioskDevices"], swiftSettings: lean),
+        // The kernel played by a test (as SwiftNIO ships NIOEmbedded): a DRM card, fbdev, VTs,
+        // signals and hotplug modelled, everything else passed through, any call failable.
+        .target(name: "KioskFakeKernel", dependencies: ["KioskSys", "CKioskSys"]),
         // The display: DRM/KMS dumb buffers (fbdev fallback).
-        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "CDRM", "KioskDevices", "KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "KioskDevices", "KioskRaster"], swiftSettings: lean),
         // Touch, pointer and keys: libinput, loaded with dlopen when input starts (after the first
         // frame), with its headers from libinput-dev/libudev-dev.
         .target(name: "CKioskInput", dependencies: ["CKioskLoader"]),
@@ -81,7 +84,7 @@ let package = Package(
         ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskCLI", "KioskHUD", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
+            "KioskCLI", "KioskHUD", "KioskSession", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
             "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
         ],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
@@ -109,8 +112,8 @@ let package = Package(
         .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
-        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG"]),
-        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded",
+        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskEmbedded"]),
+        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
                                                   "KioskHUD", "KioskText", "KioskRaster"]),
         .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD"]),

@@ -1,7 +1,22 @@
+#define _GNU_SOURCE
 #include "CKioskSys.h"
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 int kiosk_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+
+int kiosk_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid) {
+    struct ucred c;
+    socklen_t n = sizeof c;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &c, &n) != 0) return -1;
+    *pid = c.pid; *uid = c.uid; *gid = c.gid;
+    return 0;
+}
+
+int kiosk_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
 #include <time.h>
 #include <sys/resource.h>

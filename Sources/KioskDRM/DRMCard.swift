@@ -20,21 +20,21 @@ final class KernelArray<T> {
 /// (the ones libdrm's `drmMode*` functions issue), through `ioctl(_:_:_:)` — the single place
 /// that retries EINTR/EAGAIN (as `drmIoctl` does) and names the failing call and errno.
 public final class DRMCard {
-    public let kernel: DisplayKernel
+    public let kernel: Kernel
     public let fd: Int32
     public let path: String
     private var closed = false
     private var propertyCache: [UInt32: PropertyInfo] = [:]
 
     /// Opens `path` read/write, non-blocking (events are read after poll says so).
-    public init(path: String, kernel: DisplayKernel) throws(SysError) {
+    public init(path: String, kernel: Kernel) throws(SysError) {
         self.kernel = kernel
         self.path = path
         fd = try kernel.open(path, flags: O_RDWR | O_NONBLOCK)
     }
 
     /// Takes over a descriptor already open on `path` (the early frame's).
-    public init(adopting fd: Int32, path: String, kernel: DisplayKernel) {
+    public init(adopting fd: Int32, path: String, kernel: Kernel) {
         self.kernel = kernel
         self.path = path
         self.fd = fd
@@ -308,7 +308,10 @@ public final class DRMCard {
     /// Reads and parses the pending DRM events (none if nothing is there: the fd is non-blocking).
     public func readEvents() throws(SysError) -> [DRMEvent] {
         let buf = KernelArray<UInt8>(1024, zero: 0)
-        let n = try kernel.read(fd, into: UnsafeMutableRawBufferPointer(start: buf.pointer, count: buf.count))
+        let n: Int
+        do { n = try kernel.read(fd, into: UnsafeMutableRawBufferPointer(start: buf.pointer, count: buf.count)) } catch where error.errno == EAGAIN {
+            return []
+        }
         return DRMCard.parseEvents(buf.array(n)[...])
     }
 

@@ -8,15 +8,15 @@ extension DRMScreen {
     public func close(retain: Bool) {
         guard !closed else { return }
         // Let flips in flight land: the buffer on screen is then known, nothing is mid-flip.
-        let until = monotonicSeconds() + 0.2
-        while anyFlipPending && monotonicSeconds() < until { _ = try? pump(timeout: until - monotonicSeconds()) }
-        expireFlips()
+        landFlips(within: 0.2)
+        for o in drmDisplays where o.flipPending { o.completeFlip() }
+        for o in drmDisplays where o.owesFrame { coalesced += 1; o.owesFrame = false }
         closed = true
-        let lit = drmOutputs.contains { o in o.heads.contains { $0.lit } }
+        let lit = drmDisplays.contains { o in o.heads.contains { $0.lit } }
         if retain && lit && isActive {
             retainFrame()
         } else {
-            for o in drmOutputs { o.restoreHeads(); o.releaseBuffers() }
+            for o in drmDisplays { o.restoreHeads(); o.releaseBuffers() }
         }
         try? card.dropMaster()
         releaseEventSources()
@@ -33,7 +33,7 @@ extension DRMScreen {
     /// (then nothing of ours is on screen and closing changes nothing).
     func retainFrame() {
         var shown: [(crtc: UInt32, fb: UInt32)] = []
-        for o in drmOutputs {
+        for o in drmDisplays {
             guard let fb = o.frontFramebuffer else { continue }
             for h in o.heads where h.lit { shown.append((h.crtc, fb)) }
             o.releaseBuffers(keepFront: true)
@@ -55,7 +55,6 @@ extension DRMScreen {
     func keep(_ shown: [(crtc: UInt32, fb: UInt32)]) -> Never {
         let k = card.kernel
         k.becomeKeeper()
-        if signalFD >= 0 { k.close(signalFD) }
         if ueventFD >= 0 { k.close(ueventFD) }
         vt?.release()
         var left = shown

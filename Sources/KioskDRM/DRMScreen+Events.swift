@@ -1,6 +1,12 @@
 import CKioskSys
 import Glibc
+import KioskDevices
 import KioskSys
+
+// The DRM screen on the event loop: flip-complete events from the card's descriptor, hotplug
+// uevents, VT switch signals, and timers for lost flip events and for taking master back.
+// Nothing here blocks for more than a bounded moment, and only on the handover paths (a VT
+// switch away, quitting), where the flips in flight must land before the buffers change hands.
 
 extension DRMScreen {
     /// Longest wait for a flip-complete event before assuming it was lost.
@@ -8,206 +14,198 @@ extension DRMScreen {
     /// How often to try to become master again when the display was taken without a VT switch.
     static let masterRetry = 0.5
 
-    /// The frame interval of the fastest output (vblank pacing), 1/60 s if unknown.
-    var frameInterval: Double {
-        let hz = drmOutputs.map { $0.mode.refresh }.filter { $0 > 1 }.max() ?? 60
+    /// The frame interval of the fastest display (vblank pacing), 1/60 s if unknown.
+    public var frameInterval: Double {
+        let hz = drmDisplays.map { $0.mode.refresh }.filter { $0 > 1 }.max() ?? 60
         return 1 / hz
     }
 
-    var anyFlipPending: Bool { drmOutputs.contains { $0.flipPending } }
+    var anyFlipPending: Bool { drmDisplays.contains { $0.flipPending } }
 
-    public func wait(timeout: Double?) throws -> ScreenEvents {
-        let start = monotonicSeconds()
-        let deadline = timeout.map { start + max(0, $0) }
-        var events: ScreenEvents = []
-        var polled = false
-        while true {
-            if !events.subtracting(.flipped).isEmpty { return events }
-            let now = monotonicSeconds()
-            if let d = deadline {
-                if now >= d && polled { return events }
-                // Flip-paced: the frame we queued is on screen and the next one is due within a frame.
-                if events.contains(.flipped) && !anyFlipPending && d - now <= frameInterval { return events }
-            }
-            var t = deadline.map { $0 - now }
-            if !isActive && vt?.released != true { t = min(t ?? DRMScreen.masterRetry, DRMScreen.masterRetry) }
-            if let oldest = drmOutputs.filter(\.flipPending).map(\.flipIssuedAt).min() {
-                t = min(t ?? DRMScreen.flipTimeout, max(0, oldest + DRMScreen.flipTimeout - now))
-            }
-            expireFlips()
-            events.formUnion(try pump(timeout: t, watch: true))
-            polled = true
-            expireFlips()
-            if !isActive && vt?.released != true && monotonicSeconds() - lastMasterAttempt >= DRMScreen.masterRetry {
-                events.formUnion(tryActivate())
-            }
+    public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
+        guard self.loop == nil else { return }
+        self.loop = loop
+        self.handler = handler
+        tokens.append(loop.watch(card.fd, .readable) { [unowned self] _ in self.dispatchDRMEvents() })
+        if ueventFD >= 0 { tokens.append(loop.watch(ueventFD, .readable) { [unowned self] _ in self.readUevents() }) }
+        if options.vt {
+            // The switch signals are read by the loop before the VT asks with them.
+            tokens.append(loop.onSignal(SIGUSR1) { [unowned self] in self.vtRelease() })
+            tokens.append(loop.onSignal(SIGUSR2) { [unowned self] in self.vtAcquire() })
+            vt = VTSwitcher.take(kernel: card.kernel, log: log)
+        }
+        if anyFlipPending { scheduleFlipTimeout() }
+        if !isActive { scheduleMasterRetry() }
+    }
+
+    /// Tells the owner, after the current handler (never from inside a present).
+    func notify(_ e: ScreenEvent) {
+        loop?.execute { [weak self] in
+            guard let self, !self.closed else { return }
+            self.handler?(e)
         }
     }
 
-    /// Waits (dispatching events) until `o`'s flip has completed — the pacing of `present`.
-    func waitForFlips(of o: DRMOutput) {
-        while o.flipPending && isActive {
-            let left = o.flipIssuedAt + DRMScreen.flipTimeout - monotonicSeconds()
-            if left <= 0 { expireFlips(); break }
-            if let e = try? pump(timeout: left) { deferred.formUnion(e.subtracting(.flipped)) }
-        }
-    }
+    // MARK: Flips
 
-    /// Dispatches whatever arrives within `seconds`, keeping non-flip events for the next `wait`.
-    func pumpQuietly(_ seconds: Double) {
-        if let e = try? pump(timeout: seconds) { deferred.formUnion(e.subtracting(.flipped)) }
+    /// After a flip was issued: a timer for its event (drivers lose them when a CRTC turns off).
+    func scheduleFlipTimeout() {
+        guard let loop, flipTimer == nil else { return }
+        flipTimer = loop.schedule(after: DRMScreen.flipTimeout + 0.01) { [unowned self] in
+            self.flipTimer = nil
+            self.expireFlips()
+            if self.anyFlipPending { self.scheduleFlipTimeout() }
+        }
     }
 
     /// A flip whose event never came (driver bug, CRTC turned off under us): treat it as done.
     func expireFlips() {
         let now = monotonicSeconds()
-        for o in drmOutputs where o.flipPending && now - o.flipIssuedAt > DRMScreen.flipTimeout {
+        for o in drmDisplays where o.flipPending && now - o.flipIssuedAt > DRMScreen.flipTimeout {
             flipTimeouts += 1
             log("no flip-complete event on \(o.name) within \(DRMScreen.flipTimeout) s; assuming the flip happened")
             o.completeFlip()
+            flipsLanded(o)
         }
     }
 
-    /// One poll over the card, signals, uevents; handles what is readable.
-    /// `watch`: also poll `watchedDescriptors` (only `wait` does: they stay readable until their
-    /// owner reads them).
-    func pump(timeout: Double?, watch: Bool = false) throws -> ScreenEvents {
-        var events = deferred
-        deferred = []
-        if !events.isEmpty { return events }
-        var fds = [pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)]
-        if signalFD >= 0 { fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)) }
-        if ueventFD >= 0 { fds.append(pollfd(fd: ueventFD, events: Int16(POLLIN), revents: 0)) }
-        if watch { for fd in watchedDescriptors where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) } }
-        let ms: Int32 = timeout.map { Int32(min(max(0, ($0 * 1000).rounded(.up)), 3_600_000)) } ?? -1
-        guard try card.kernel.poll(&fds, timeoutMs: ms) > 0 else { return events }
-        for p in fds where p.revents != 0 {
-            if p.fd == card.fd { events.formUnion(try dispatchDRMEvents()) }
-            if p.fd == signalFD { events.formUnion(readSignals()) }
-            if p.fd == ueventFD { events.formUnion(readUevents()) }
-            if watch && watchedDescriptors.contains(p.fd) { events.insert(.input) }
+    func dispatchDRMEvents() {
+        let events: [DRMEvent]
+        do { events = try card.readEvents() } catch {
+            log("reading DRM events: \(error)")
+            return
         }
-        return events
-    }
-
-    func dispatchDRMEvents() throws -> ScreenEvents {
-        var events: ScreenEvents = []
-        for e in try card.readEvents() where e.kind == .flipComplete {
+        for e in events where e.kind == .flipComplete {
             let serial = UInt32(truncatingIfNeeded: e.userData >> 32)
-            if let o = drmOutputs.first(where: { $0.serial == serial }) {
-                let before = o.flips
-                o.flipCompleted(e)
-                if o.flips != before { events.insert(.flipped) }
-            }
+            guard let o = drmDisplays.first(where: { $0.serial == serial }) else { continue }
+            if o.flipCompleted(e) { flipsLanded(o) }
         }
-        return events
     }
 
-    func readSignals() -> ScreenEvents {
-        var events: ScreenEvents = []
-        let size = MemoryLayout<signalfd_siginfo>.size
-        let buf = KernelArray<UInt8>(size * 8, zero: 0)
-        while let n = try? card.kernel.read(signalFD, into: UnsafeMutableRawBufferPointer(start: buf.pointer, count: buf.count)), n >= size {
-            for k in 0..<(n / size) {
-                let signo = Int32(UnsafeRawPointer(buf.pointer + k * size).loadUnaligned(as: UInt32.self))
-                switch signo {
-                case SIGUSR1: events.formUnion(vtRelease())
-                case SIGUSR2: events.formUnion(vtAcquire())
-                default:
-                    log("signal \(signo): quitting")
-                    events.insert(.quit)
-                }
-            }
+    /// `o`'s flip landed: the frame it owes goes out now; when nothing is in flight anywhere,
+    /// the owner may draw the next frame.
+    func flipsLanded(_ o: DRMDisplay) {
+        if o.owesFrame && isActive && !closed {
+            do { try o.show() } catch { log("\(o.name): showing the next frame failed: \(error)") }
         }
-        return events
+        if !anyFlipPending { notify(.frameDone) }
     }
 
-    func readUevents() -> ScreenEvents {
+    /// Waits up to `seconds` for the flips in flight to land, reading only the card's events —
+    /// for the handover paths (VT switch away, quit, a flip the driver says is still queued).
+    func landFlips(within seconds: Double) {
+        let until = monotonicSeconds() + seconds
+        while anyFlipPending {
+            let left = until - monotonicSeconds()
+            guard left > 0 else { break }
+            var fds = [pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)]
+            guard (try? card.kernel.poll(&fds, timeoutMs: Int32((left * 1000).rounded(.up)))) ?? 0 > 0 else { continue }
+            guard let events = try? card.readEvents() else { break }
+            for e in events where e.kind == .flipComplete {
+                let serial = UInt32(truncatingIfNeeded: e.userData >> 32)
+                _ = drmDisplays.first(where: { $0.serial == serial })?.flipCompleted(e)
+            }
+        }
+    }
+
+    // MARK: Hotplug
+
+    func readUevents() {
         let buf = KernelArray<UInt8>(8192, zero: 0)
         var hotplug = false
         while let n = try? card.kernel.read(ueventFD, into: UnsafeMutableRawBufferPointer(start: buf.pointer, count: buf.count)), n > 0 {
             if Uevent(buf.array(n)).isDRMHotplug { hotplug = true }
         }
-        guard hotplug else { return [] }
+        guard hotplug else { return }
         hotplugs += 1
-        guard isActive else { hotplugPending = true; return [] }
-        return reenumerate()
+        guard isActive else { hotplugPending = true; return }
+        if reenumerate() { notify(.displaysChanged) }
     }
 
-    // MARK: Hotplug
-
-    /// Connectors came or went: drop the heads that are gone (the others keep going), add new ones.
-    func reenumerate() -> ScreenEvents {
+    /// Connectors came or went: drop the heads that are gone (the others keep going), add new
+    /// ones. True when the displays changed.
+    func reenumerate() -> Bool {
         hotplugPending = false
-        let old = drmOutputs.flatMap(\.heads)
+        let old = drmDisplays.flatMap(\.heads)
         let planned: [DRMHead]
         do { planned = try plan(probe: true, keep: old) } catch {
             log("hotplug: cannot enumerate connectors (\(error)); keeping the outputs as they are")
-            return []
+            return false
         }
         let removed = old.filter { h in !planned.contains { $0 === h } }
         let added = planned.filter { h in !old.contains { $0 === h } }
         for h in removed {
-            guard let o = drmOutputs.first(where: { $0.heads.contains { $0 === h } }) else { continue }
+            guard let o = drmDisplays.first(where: { $0.heads.contains { $0 === h } }) else { continue }
             o.remove(h)
             log("hotplug: \(h.connector.name) gone")
             if o.heads.isEmpty {
                 o.releaseBuffers()
-                drmOutputs.removeAll { $0 === o }
+                drmDisplays.removeAll { $0 === o }
             }
         }
         for h in added {
             addHead(h)
             log("hotplug: \(h.connector.name) connected: mode=\(h.mode) crtc=\(h.crtc)")
         }
-        return removed.isEmpty && added.isEmpty ? [] : .outputsChanged
+        return !(removed.isEmpty && added.isEmpty)
     }
 
     // MARK: Master and VT
 
-    /// A call failed with EACCES/EPERM: someone else is master. Stop drawing and wait.
+    /// A call failed with EACCES/EPERM: someone else is master. Stop drawing and try to take it
+    /// back every `masterRetry` seconds.
     func lostMaster(_ error: SysError) {
         guard isActive else { return }
         log("lost DRM master (\(error)); not drawing until it is ours again")
         deactivate()
-        deferred.insert(.deactivated)
+        notify(.deactivated)
+        scheduleMasterRetry()
+    }
+
+    func scheduleMasterRetry() {
+        guard let loop, masterTimer == nil else { return }
+        masterTimer = loop.schedule(after: DRMScreen.masterRetry) { [unowned self] in
+            self.masterTimer = nil
+            guard !self.isActive, !self.closed, self.vt?.released != true else { return }
+            self.tryActivate()
+            if !self.isActive { self.scheduleMasterRetry() }
+        }
     }
 
     func deactivate() {
         // Let flips in flight land so we know which buffer is on screen.
-        let until = monotonicSeconds() + 0.05
-        while anyFlipPending && monotonicSeconds() < until { _ = try? pump(timeout: until - monotonicSeconds()) }
+        landFlips(within: 0.05)
         isActive = false
-        for o in drmOutputs { o.generation &+= 1; if o.flipPending { o.completeFlip() } }
+        for o in drmDisplays { o.generation &+= 1; if o.flipPending { o.completeFlip() } }
     }
 
-    /// Tries SET_MASTER; on success redraws every output and re-reads connectors if a hotplug came.
-    func tryActivate() -> ScreenEvents {
+    /// Tries SET_MASTER; on success redraws every display and re-reads connectors if a hotplug came.
+    func tryActivate() {
         lastMasterAttempt = monotonicSeconds()
-        do { try card.setMaster() } catch { return [] }
+        do { try card.setMaster() } catch { return }
         isActive = true
-        var events: ScreenEvents = [.activated]
-        if hotplugPending { events.formUnion(reenumerate()) }
-        for o in drmOutputs {
+        notify(.activated)
+        if hotplugPending, reenumerate() { notify(.displaysChanged) }
+        for o in drmDisplays {
             do { try o.reactivate() } catch { log("redraw on \(o.name) failed: \(error)") }
         }
         if isActive { log("display is ours again: redrawn") }
-        return events
     }
 
-    func vtRelease() -> ScreenEvents {
-        guard let vt else { return [] }
+    func vtRelease() {
+        guard let vt else { return }
         log("VT switch away: dropping DRM master, not drawing")
         if isActive { deactivate() }
         try? card.dropMaster()
         vt.acknowledgeRelease()
-        return .deactivated
+        notify(.deactivated)
     }
 
-    func vtAcquire() -> ScreenEvents {
-        guard let vt else { return [] }
+    func vtAcquire() {
+        guard let vt else { return }
         vt.acknowledgeAcquire()
         log("VT switch back: taking DRM master")
-        return tryActivate()
+        tryActivate()
+        if !isActive { scheduleMasterRetry() }
     }
 }

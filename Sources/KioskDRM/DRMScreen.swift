@@ -68,8 +68,8 @@ public final class DRMScreen: Screen {
     public private(set) var driver = ""
     public let options: DRMOptions
     var log: (String) -> Void { options.log }
-    public internal(set) var drmOutputs: [DRMOutput] = []
-    public var outputs: [ScreenOutput] { drmOutputs }
+    public internal(set) var drmDisplays: [DRMDisplay] = []
+    public var displays: [Display] { drmDisplays }
     public internal(set) var isActive = true
     var closed = false
     var nextSerial: UInt32 = 1
@@ -79,29 +79,34 @@ public final class DRMScreen: Screen {
     var flipsSupported = true
     /// A hotplug came while we were not master: enumerate when we are again.
     var hotplugPending = false
-    var signalFD: Int32 = -1
     var ueventFD: Int32 = -1
     var vt: VTSwitcher?
     var lastMasterAttempt = 0.0
     var originalCRTCs: [UInt32: CRTCInfo] = [:]
-    /// Events noticed while pumping inside `present`, for the next `wait`.
-    var deferred: ScreenEvents = []
-    /// Extra descriptors `wait` polls (`Screen.watchedDescriptors`).
-    public var watchedDescriptors: [Int32] = []
+    /// The loop it is attached to, the owner's handler, and what it registered there.
+    var loop: EventLoop?
+    var handler: ((ScreenEvent) -> Void)?
+    var tokens: [LoopToken] = []
+    var flipTimer: LoopToken?
+    var masterTimer: LoopToken?
     // Counters
     public internal(set) var flipsCompleted = 0
     public internal(set) var flipTimeouts = 0
     public internal(set) var scanoutViolations = 0
     public internal(set) var presents = 0
+    /// Presents that never got a flip of their own: a later present replaced them while a flip
+    /// was in flight (or they went out with a redraw, or the screen closed first). So
+    /// presents = flips + first frames + coalesced.
+    public internal(set) var coalesced = 0
     public internal(set) var hotplugs = 0
     /// What became of `DRMOptions.earlyFrame`; nil without one.
     public private(set) var earlyFrameUse: EarlyFrameUse?
 
     /// Opens the card, becomes DRM master, finds the connected connectors, assigns CRTCs and
-    /// modes. Nothing is shown until an output's first `present` (which sets the CRTC with that
+    /// modes. Nothing is shown until a display's first `present` (which sets the CRTC with that
     /// frame), so the screen never shows a black buffer first. Everything opened is closed again
-    /// if a step fails.
-    public init(options: DRMOptions, kernel: DisplayKernel = LinuxDisplayKernel()) throws {
+    /// if a step fails. VT switches are followed from `attach` on.
+    public init(options: DRMOptions, kernel: Kernel = LinuxKernel()) throws {
         self.options = options
         let card: DRMCard
         var early = options.earlyFrame
@@ -144,16 +149,14 @@ public final class DRMScreen: Screen {
                     earlyFrameUse = .released("connector \(e.connectorID) on CRTC \(e.crtcID) at \(e.mode) is not in the plan")
                 }
             }
-            signalFD = try kernel.signalDescriptor([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
             if options.hotplug {
                 do { ueventFD = try kernel.ueventDescriptor() } catch {
                     log("hotplug: cannot listen for uevents (\(error)); connectors are fixed")
                 }
             }
-            if options.vt { vt = VTSwitcher.take(kernel: kernel, log: log) }
         } catch {
             if let e = early { DRMScreen.release(e, on: card) }
-            for o in drmOutputs { o.restoreHeads(); o.releaseBuffers() }
+            for o in drmDisplays { o.restoreHeads(); o.releaseBuffers() }
             releaseEventSources()
             try? card.dropMaster()
             card.close()
@@ -164,7 +167,7 @@ public final class DRMScreen: Screen {
     /// The first /dev/dri/card* (in number order) whose driver supports dumb buffers and has
     /// connectors (render-only GPUs have neither). If no card qualifies because calls failed, the
     /// first failure is thrown (it names the call).
-    static func findCard(kernel: DisplayKernel) throws -> DRMCard {
+    static func findCard(kernel: Kernel) throws -> DRMCard {
         let names = (kernel.listDirectory("/dev/dri") ?? []).filter { $0.hasPrefix("card") }
             .sorted { (Int($0.dropFirst(4)) ?? 0) < (Int($1.dropFirst(4)) ?? 0) }
         var tried: [String] = []
@@ -268,18 +271,18 @@ public final class DRMScreen: Screen {
     /// Puts a head into the output with its geometry (clone), or a new output.
     func addHead(_ h: DRMHead) {
         let (w, hgt) = h.pictureSize
-        if let o = drmOutputs.first(where: { $0.width == w && $0.height == hgt && $0.mode.width == h.mode.width
+        if let o = drmDisplays.first(where: { $0.width == w && $0.height == hgt && $0.mode.width == h.mode.width
                                               && $0.mode.height == h.mode.height && $0.transform.rotation == h.rotation }) {
             o.join(h)
             return
         }
-        let o = DRMOutput(screen: self, serial: nextSerial, head: h, format: options.format)
+        let o = DRMDisplay(screen: self, serial: nextSerial, head: h, format: options.format)
         nextSerial += 1
-        drmOutputs.append(o)
+        drmDisplays.append(o)
     }
 
     /// The log line for an output.
-    public func describe(_ o: DRMOutput) -> String {
+    public func describe(_ o: DRMDisplay) -> String {
         o.heads.map { h in
             "card=\(card.path) driver=\(driver) connector=\(h.connector.name) crtc=\(h.crtc) mode=\(h.mode) (\(h.modeChoice.rawValue)) " +
             "rotation=\(h.rotation.rawValue) (\(h.rotationSource)) scale=\(formatScale(h.scale)) " +
@@ -288,12 +291,14 @@ public final class DRMScreen: Screen {
     }
 
     public var summary: String {
-        "flips=\(flipsCompleted) presents=\(presents) flip_timeouts=\(flipTimeouts) scanout_violations=\(scanoutViolations) " +
+        "flips=\(flipsCompleted) presents=\(presents) coalesced=\(coalesced) flip_timeouts=\(flipTimeouts) scanout_violations=\(scanoutViolations) " +
         "hotplugs=\(hotplugs) page_flip=\(flipsSupported ? "yes" : "no (SetCrtc)") dirtyfb=\(dirtySupported ? "yes" : "ENOSYS")"
     }
 
     func releaseEventSources() {
-        if signalFD >= 0 { card.kernel.close(signalFD); signalFD = -1 }
+        for t in tokens + [flipTimer, masterTimer].compactMap({ $0 }) { loop?.cancel(t) }
+        tokens = []; flipTimer = nil; masterTimer = nil
+        loop = nil; handler = nil
         if ueventFD >= 0 { card.kernel.close(ueventFD); ueventFD = -1 }
         vt?.release()
         vt = nil

@@ -73,7 +73,7 @@ extension DRMScreen {
     /// Makes the early frame the front buffer of the output showing its head (clone heads of that
     /// output get it too); false when no output has that head with that mode and format.
     func adopt(_ e: EarlyFrame) -> Bool {
-        guard let o = drmOutputs.first(where: { o in o.heads.contains { $0.connector.id == e.connectorID && $0.crtc == e.crtcID } }),
+        guard let o = drmDisplays.first(where: { o in o.heads.contains { $0.connector.id == e.connectorID && $0.crtc == e.crtcID } }),
               o.mode == e.mode, o.preferredFormat == e.format,
               let surface = try? Surface(base: e.memory, width: e.mode.width, height: e.mode.height, stride: e.buffer.pitch, format: e.format)
         else { return false }
@@ -92,7 +92,7 @@ extension DRMScreen {
     }
 }
 
-extension DRMOutput {
+extension DRMDisplay {
     /// The early frame's buffer becomes buffer 0, on screen. It counts as owing the whole picture
     /// (its content is the cache's, not ours), so the next frame goes to buffer 1 by a flip.
     func adoptFront(_ b: ScanoutBuffer, crtc: UInt32, shownAt: Double) {

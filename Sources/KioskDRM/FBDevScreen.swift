@@ -21,8 +21,8 @@ public struct FBDevOptions {
 /// height of at least twice the visible one (asked for with FBIOPUT_VSCREENINFO when the driver
 /// pans), two buffers: draw into the hidden half, FBIOPAN_DISPLAY to it, FBIO_WAITFORVSYNC.
 /// Otherwise the one buffer is drawn into directly (said so in the log: it may tear).
-public final class FBDevScreen: Screen, ScreenOutput {
-    let kernel: DisplayKernel
+public final class FBDevScreen: Screen, Display {
+    let kernel: Kernel
     let options: FBDevOptions
     let fd: Int32
     public let path: String
@@ -43,19 +43,17 @@ public final class FBDevScreen: Screen, ScreenOutput {
     public private(set) var firstFrameTime: Double?
     public private(set) var isActive = true
     var closed = false
-    var signalFD: Int32 = -1
-    /// Extra descriptors `wait` polls (`Screen.watchedDescriptors`).
-    public var watchedDescriptors: [Int32] = []
     var vt: VTSwitcher?
     var lastFrame: Surface?
-    var pending: ScreenEvents = []
+    var loop: EventLoop?
+    var tokens: [LoopToken] = []
     public private(set) var presents = 0, pans = 0
 
-    public var outputs: [ScreenOutput] { [self] }
+    public var displays: [Display] { [self] }
     public var name: String { String(path.split(separator: "/").last ?? "fb") }
     public var doubleBuffered: Bool { surfaces.count == 2 }
 
-    public init(options: FBDevOptions, kernel: DisplayKernel = LinuxDisplayKernel()) throws {
+    public init(options: FBDevOptions, kernel: Kernel = LinuxKernel()) throws {
         self.kernel = kernel; self.options = options; path = options.path
         fd = try kernel.open(options.path, flags: O_RDWR)
         var mapped: (UnsafeMutableRawPointer, Int)?
@@ -98,24 +96,18 @@ public final class FBDevScreen: Screen, ScreenOutput {
             transform = DisplayTransform(rotation: rotation, width: width, height: height)
             let mmW = Int(Int32(bitPattern: v.width)), mmH = Int(Int32(bitPattern: v.height))
             scale = options.scale ?? deviceScale(width: xres, height: yres, mmWidth: mmW, mmHeight: mmH, fractional: options.fractionalScale)
-            signalFD = try kernel.signalDescriptor([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
         } catch {
             if let (p, n) = mapped { kernel.munmap(p, length: n) }
             if changedVar { _ = try? FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOPUT_VSCREENINFO, "FBIOPUT_VSCREENINFO", &original) }
-            if signalFD >= 0 { kernel.close(signalFD) }
             kernel.close(fd)
             throw error
-        }
-        if options.vt, let t = VTSwitcher.take(kernel: kernel, log: options.log) {
-            t.setGraphics(true)
-            vt = t
         }
         options.log(doubleBuffered
             ? "fbdev: \(path) \(Int(v.xres))x\(Int(v.yres)) \(preferredFormat) pitch=\(f.line_length): two buffers, pan-flipped"
             : "fbdev: \(path) \(Int(v.xres))x\(Int(v.yres)) \(preferredFormat) pitch=\(f.line_length): the driver cannot pan; drawing into the visible buffer (may tear)")
     }
 
-    static func ioctl<T>(_ k: DisplayKernel, _ fd: Int32, _ req: UInt, _ name: String, _ arg: inout T) throws(SysError) {
+    static func ioctl<T>(_ k: Kernel, _ fd: Int32, _ req: UInt, _ name: String, _ arg: inout T) throws(SysError) {
         while true {
             do {
                 try withUnsafeMutablePointer(to: &arg) { (p) throws(SysError) in try k.ioctl(fd, req, UnsafeMutableRawPointer(p), name: name) }
@@ -138,12 +130,11 @@ public final class FBDevScreen: Screen, ScreenOutput {
 
     // MARK: Display
 
-    public func present(_ frame: Surface, damage: DamageRegion) throws {
+    public func present(_ frame: Surface, damage: Damage) throws {
         precondition(frame.width == width && frame.height == height, "frame size differs from the fbdev screen")
         lastFrame = frame
         presents += 1
-        let full = IntRect(x: 0, y: 0, width: width, height: height)
-        let rects = damage.isEmpty ? [full] : damage.clipped(to: full).rects
+        let rects = damage.rects(in: IntRect(x: 0, y: 0, width: width, height: height))
         for i in owed.indices { for r in rects { owed[i].add(r) } }
         guard isActive, !closed else { return }
         show(frame)
@@ -181,52 +172,34 @@ public final class FBDevScreen: Screen, ScreenOutput {
 
     // MARK: Screen
 
-    public func wait(timeout: Double?) throws -> ScreenEvents {
-        var events = pending
-        pending = []
-        let deadline = timeout.map { monotonicSeconds() + max(0, $0) }
-        while events.isEmpty {
-            let left = deadline.map { $0 - monotonicSeconds() }
-            if let left, left <= 0 { break }
-            var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
-            for fd in watchedDescriptors where fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            let ms: Int32 = left.map { Int32(min(3_600_000, ($0 * 1000).rounded(.up))) } ?? -1
-            guard try kernel.poll(&fds, timeoutMs: ms) > 0 else { continue }
-            if fds[0].revents != 0 { events.formUnion(readSignals()) }
-            if fds.dropFirst().contains(where: { $0.revents != 0 }) { events.insert(.input) }
+    /// Follows VT switches on `loop` (the console must not draw over the framebuffer while we
+    /// show, and gets it back while another VT is active).
+    public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
+        guard self.loop == nil else { return }
+        self.loop = loop
+        guard options.vt else { return }
+        tokens.append(loop.onSignal(SIGUSR1) { [unowned self] in
+            guard let vt = self.vt else { return }
+            self.options.log("VT switch away: not drawing")
+            self.isActive = false
+            vt.acknowledgeRelease()
+            loop.execute { handler(.deactivated) }
+        })
+        tokens.append(loop.onSignal(SIGUSR2) { [unowned self] in
+            guard let vt = self.vt else { return }
+            vt.acknowledgeAcquire()
+            vt.setGraphics(true)
+            self.isActive = true
+            // The console drew over the framebuffer meanwhile: everything is owed.
+            for i in self.owesEverything.indices { self.owesEverything[i] = true }
+            if let f = self.lastFrame { self.show(f) }
+            self.options.log("VT switch back: redrawn")
+            loop.execute { handler(.activated) }
+        })
+        if let t = VTSwitcher.take(kernel: kernel, log: options.log) {
+            t.setGraphics(true)
+            vt = t
         }
-        return events
-    }
-
-    func readSignals() -> ScreenEvents {
-        var events: ScreenEvents = []
-        let size = MemoryLayout<signalfd_siginfo>.size
-        let buf = KernelArray<UInt8>(size * 8, zero: 0)
-        while let n = try? kernel.read(signalFD, into: UnsafeMutableRawBufferPointer(start: buf.pointer, count: buf.count)), n >= size {
-            for k in 0..<(n / size) {
-                switch Int32(UnsafeRawPointer(buf.pointer + k * size).loadUnaligned(as: UInt32.self)) {
-                case SIGUSR1:
-                    guard let vt else { continue }
-                    options.log("VT switch away: not drawing")
-                    isActive = false
-                    vt.acknowledgeRelease()
-                    events.insert(.deactivated)
-                case SIGUSR2:
-                    guard let vt else { continue }
-                    vt.acknowledgeAcquire()
-                    vt.setGraphics(true)
-                    isActive = true
-                    // The console drew over the framebuffer meanwhile: everything is owed.
-                    for i in owesEverything.indices { owesEverything[i] = true }
-                    if let f = lastFrame { show(f) }
-                    options.log("VT switch back: redrawn")
-                    events.insert(.activated)
-                default:
-                    events.insert(.quit)
-                }
-            }
-        }
-        return events
     }
 
     public func close(retain: Bool) {
@@ -243,7 +216,9 @@ public final class FBDevScreen: Screen, ScreenOutput {
         }
         vt?.release()
         vt = nil
-        if signalFD >= 0 { kernel.close(signalFD); signalFD = -1 }
+        for t in tokens { loop?.cancel(t) }
+        tokens = []
+        loop = nil
         kernel.close(fd)
     }
 

@@ -35,7 +35,7 @@ public enum FrameCache {
     /// it already. `arguments`: argv[1...]; `files`: what the picture was drawn from.
     public static func save(screen: DRMScreen, to path: String, arguments: [String], files: [String],
                             previousHash: UInt64?) -> Outcome {
-        guard let o = screen.drmOutputs.first, let head = o.heads.first, let frame = o.lastFrame,
+        guard let o = screen.drmDisplays.first, let head = o.heads.first, let frame = o.lastFrame,
               let pitch = o.buffers.compactMap({ $0?.info.pitch }).first
         else { return .skipped("nothing on screen yet") }
         let w = o.mode.width, h = o.mode.height

@@ -6,7 +6,7 @@
 // * Calls. `DRMCard` wraps each KMS call libdrm's drmMode* API makes as its ioctl (the structs are
 //   libdrm-dev's copy of the kernel UAPI, via CKioskSys/CKioskDRM.h), through one call site that
 //   retries EINTR/EAGAIN and names the call and errno (`SysError`). Everything goes through the
-//   `DisplayKernel` protocol: `LinuxDisplayKernel` forwards to KioskSys, the tests' `FakeKernel`
+//   `Kernel` protocol: `LinuxKernel` forwards to KioskSys, the tests' `FakeKernel`
 //   plays a card (objects, dumb buffers, flips and their events, master) and injects failures
 //   and EINTR at any call. No libdrm function is called, so libdrm's event dispatch (and its
 //   @convention(c) handlers) is replaced by parsing `drm_event_vblank` records ourselves.
@@ -18,7 +18,7 @@
 //   first; rotation = --rotate, else "panel orientation" (Left Side Up → 270, Right Side Up → 90,
 //   Upside Down → 180); scale = --scale, else from the physical size (Plymouth's rule, ~135 DPI
 //   target, 2× from 1.75× the target, never above 2× automatically). Heads with the same mode and
-//   rotation form one `DRMOutput` (clones share buffers, flip on every CRTC). Nothing is lit
+//   rotation form one `DRMDisplay` (clones share buffers, flip on every CRTC). Nothing is lit
 //   until the first frame exists, so there is never a black buffer on screen first.
 // * Buffers: two XRGB8888 (RGB565 when the board asks) dumb buffers per output: CREATE_DUMB →
 //   MAP_DUMB → mmap → ADDFB2, each step undone if a later one fails. The second one is created

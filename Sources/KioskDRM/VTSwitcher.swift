@@ -6,20 +6,20 @@ import KioskSys
 /// on the active VT, so the kernel asks (SIGUSR1) before switching away and tells (SIGUSR2) when
 /// switching back. The screen drops DRM master and stops drawing in between.
 final class VTSwitcher {
-    let kernel: DisplayKernel
+    let kernel: Kernel
     let fd: Int32
     let number: Int
     private var saved: vt_mode
     /// Switched away (the release was acknowledged, the acquire has not come yet).
     private(set) var released = false
 
-    private init(kernel: DisplayKernel, fd: Int32, number: Int, saved: vt_mode) {
+    private init(kernel: Kernel, fd: Int32, number: Int, saved: vt_mode) {
         self.kernel = kernel; self.fd = fd; self.number = number; self.saved = saved
     }
 
     /// The active VT in VT_PROCESS mode, or nil (no VTs, not allowed: then VT switches are not
     /// followed, and losing master is noticed by failing calls instead).
-    static func take(kernel: DisplayKernel, log: (String) -> Void) -> VTSwitcher? {
+    static func take(kernel: Kernel, log: (String) -> Void) -> VTSwitcher? {
         var state = vt_stat()
         do {
             let tty0 = try kernel.open("/dev/tty0", flags: O_RDWR | O_NOCTTY)

@@ -76,8 +76,9 @@ public struct DisplayTransform: Sendable, Equatable {
     }
 }
 
-/// Something that shows frames: the HUD draws a whole frame into ordinary memory (a shadow
-/// buffer) and presents it with the rectangles that changed; the display copies only those.
+/// One picture on a screen: the HUD draws a whole frame into ordinary memory (a shadow buffer)
+/// and presents it with the rectangles that changed; the display copies only those. A DRM
+/// display may light several connectors (clones with the same mode share its buffers).
 public protocol Display: AnyObject {
     /// Picture size (after rotation) in pixels.
     var width: Int { get }
@@ -86,9 +87,20 @@ public protocol Display: AnyObject {
     var preferredFormat: PixelFormat { get }
     /// How the picture maps onto the panel, for input.
     var transform: DisplayTransform { get }
-    /// Shows `frame`; only `damage` changed since the last present (an empty damage on the first
-    /// present means "everything").
-    func present(_ frame: Surface, damage: DamageRegion) throws
+    /// Shows `frame`; only `damage` changed since the last present (`.whole` on the first).
+    func present(_ frame: Surface, damage: Damage) throws
+    /// The connector name(s), e.g. "Virtual-1" or "HDMI-A-1+HDMI-A-2", "fb0", "offscreen".
+    var name: String { get }
+    /// The device scale the panel's size suggests (Plymouth's rule), or the override.
+    var scale: Double { get }
+    /// CLOCK_MONOTONIC seconds when the first frame went on screen (nil before).
+    var firstFrameTime: Double? { get }
+}
+
+extension Display {
+    public var name: String { "display" }
+    public var scale: Double { 1 }
+    public var firstFrameTime: Double? { nil }
 }
 
 /// A touch, pointer or key event, in picture coordinates (after rotation and calibration).
@@ -116,6 +128,17 @@ public struct TimedInputEvent: Sendable, Equatable {
 public protocol InputSource: AnyObject {
     /// Every event that has happened up to `time`, in order; each is returned once.
     func events(until time: Seconds) -> [TimedInputEvent]
+    /// Calls `ready` on `loop` whenever events may be waiting (a descriptor became readable, a
+    /// scripted event came due), until `detach`.
+    func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws
+    /// Stops calling `ready`.
+    func detach()
+    /// The picture the events are mapped onto changed (hotplug, another mode).
+    func follow(_ transform: DisplayTransform)
+}
+
+extension InputSource {
+    public func follow(_ transform: DisplayTransform) {}
 }
 
 /// One accelerometer reading in m/s², in the panel's frame after the mount matrix.
@@ -129,4 +152,15 @@ public struct AccelerationSample: Sendable, Equatable {
 public protocol MotionSource: AnyObject {
     /// Every sample taken up to `time`, in order; each is returned once.
     func samples(until time: Seconds) -> [AccelerationSample]
+    /// Whether fresh samples are arriving at `time` (a lost, absent or stalled sensor is not):
+    /// the tilt eases back to centre when they stop.
+    func isDelivering(at time: Seconds) -> Bool
+    /// Calls `ready` on `loop` whenever samples may be waiting, until `detach`.
+    func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws
+    /// Stops calling `ready`.
+    func detach()
+}
+
+extension MotionSource {
+    public func isDelivering(at time: Seconds) -> Bool { true }
 }

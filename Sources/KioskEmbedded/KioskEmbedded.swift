@@ -15,7 +15,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
 }
 
 /// A display in memory: keeps a copy of the picture as presented (only damaged rectangles are
-/// copied, as a real display does) and a log of every present.
+/// copied, as a real display does), counts the presents and remembers the last few.
 public final class OffscreenDisplay: Display {
     public struct Present: Sendable, Equatable {
         public var damage: [IntRect]
@@ -26,26 +26,41 @@ public final class OffscreenDisplay: Display {
     public let height: Int
     public let preferredFormat: PixelFormat
     public let transform: DisplayTransform
+    public let name: String
+    public let scale: Double
     /// The picture as presented so far.
     public let screen: Bitmap
-    /// Every present, in order.
-    public private(set) var presents: [Present] = []
-    /// Keep a full copy of each presented frame (off by default: memory).
+    /// How many presents so far.
+    public private(set) var presentCount = 0
+    /// The last `recentLimit` presents, oldest first (bounded: a HUD may run for days).
+    public private(set) var recentPresents: [Present] = []
+    public static let recentLimit = 64
+    /// The last present, if any.
+    public var lastPresent: Present? { recentPresents.last }
+    /// Keep a full copy of each presented frame (off by default: memory; tests only).
     public var keepFrames = false
     public private(set) var frames: [Bitmap] = []
+    /// Where `firstFrameTime` is read from (e.g. CLOCK_MONOTONIC seconds); nil: not recorded.
+    public var timeSource: (() -> Double)?
+    public private(set) var firstFrameTime: Double?
 
-    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, rotation: Rotation = .none) throws {
+    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, rotation: Rotation = .none,
+                name: String = "offscreen", scale: Double = 1) throws {
         self.width = width; self.height = height; preferredFormat = format
+        self.name = name; self.scale = scale
         transform = DisplayTransform(rotation: rotation, width: width, height: height)
         screen = try Bitmap(width: width, height: height, format: format)
     }
 
-    public func present(_ frame: Surface, damage: DamageRegion) throws {
+    public func present(_ frame: Surface, damage: Damage) throws {
         precondition(frame.width == width && frame.height == height, "frame size differs from the display")
-        let rects = damage.isEmpty ? [screen.surface.bounds] : damage.clipped(to: screen.surface.bounds).rects
+        let rects = damage.rects(in: screen.surface.bounds)
         let canvas = Canvas(screen.surface)
         for r in rects { canvas.copy(from: frame, rect: r) }
-        presents.append(Present(damage: rects, area: rects.reduce(0) { $0 + $1.area }))
+        presentCount += 1
+        if recentPresents.count == Self.recentLimit { recentPresents.removeFirst() }
+        recentPresents.append(Present(damage: rects, area: rects.reduce(0) { $0 + $1.area }))
+        if firstFrameTime == nil, let t = timeSource { firstFrameTime = t() }
         if keepFrames {
             let b = try Bitmap(width: width, height: height, format: preferredFormat)
             Canvas(b.surface).copy(from: screen.surface)
@@ -54,15 +69,58 @@ public final class OffscreenDisplay: Display {
     }
 }
 
+/// A screen of one offscreen display (the `--offscreen` stand-in for a real screen, and the
+/// screen of tests): always active, no hotplug, every frame done at once.
+public final class OffscreenScreen: Screen {
+    public let display: OffscreenDisplay
+    public var displays: [Display] { [display] }
+    public var isActive: Bool { true }
+    private var handler: ((ScreenEvent) -> Void)?
+
+    public init(_ display: OffscreenDisplay) { self.display = display }
+
+    public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws { self.handler = handler }
+    public func close(retain: Bool) { handler = nil }
+    public var summary: String { "presents=\(display.presentCount)" }
+}
+
+/// Calls a `ready` handler on a loop at the times of scripted events (ScriptedInput, ScriptedMotion).
+final class ScriptedTimes {
+    private var loop: EventLoop?
+    private var ready: (() -> Void)?
+    private var tokens: [LoopToken] = []
+
+    func attach(to loop: EventLoop, _ ready: @escaping () -> Void, times: [Seconds]) {
+        detach()
+        self.loop = loop
+        self.ready = ready
+        for t in times { add(t) }
+    }
+
+    func add(_ time: Seconds) {
+        guard let loop, let ready else { return }
+        tokens.append(loop.schedule(at: time) { ready() })
+    }
+
+    func detach() {
+        for t in tokens { loop?.cancel(t) }
+        tokens = []
+        loop = nil
+        ready = nil
+    }
+}
+
 /// Input replayed from a script of timed events.
 public final class ScriptedInput: InputSource {
     private var queue: [TimedInputEvent]
+    private let times = ScriptedTimes()
     public init(_ events: [TimedInputEvent] = []) { queue = events.sorted { $0.time < $1.time } }
 
     /// Adds an event at `time`.
     public func add(_ event: InputEvent, at time: Seconds) {
         queue.append(TimedInputEvent(time: time, event: event))
         queue.sort { $0.time < $1.time }
+        times.add(time)
     }
 
     /// A tap: down, frame, up, frame, `duration` apart.
@@ -79,16 +137,26 @@ public final class ScriptedInput: InputSource {
         queue.removeFirst(n)
         return out
     }
+
+    public func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws {
+        times.attach(to: loop, ready, times: queue.map(\.time))
+    }
+
+    public func detach() { times.detach() }
 }
 
 /// Acceleration samples replayed from a script.
 public final class ScriptedMotion: MotionSource {
     private var queue: [AccelerationSample]
+    private let times = ScriptedTimes()
+    /// Whether the scripted sensor counts as delivering (set false to play a lost sensor).
+    public var delivering = true
     public init(_ samples: [AccelerationSample] = []) { queue = samples.sorted { $0.time < $1.time } }
 
     public func add(_ s: AccelerationSample) {
         queue.append(s)
         queue.sort { $0.time < $1.time }
+        times.add(s.time)
     }
 
     /// Samples every `interval` from `start` to `end` of a constant gravity vector.
@@ -106,4 +174,12 @@ public final class ScriptedMotion: MotionSource {
         queue.removeFirst(n)
         return out
     }
+
+    public func isDelivering(at time: Seconds) -> Bool { delivering }
+
+    public func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws {
+        times.attach(to: loop, ready, times: queue.map(\.time))
+    }
+
+    public func detach() { times.detach() }
 }

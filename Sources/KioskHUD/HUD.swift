@@ -3,22 +3,27 @@ import KioskDevices
 import KioskRaster
 import KioskText
 
-/// What the button reports.
-public enum HUDButtonEvent: Sendable, Equatable {
-    case pressed
+/// What a HUD tells its observers.
+public enum HUDEvent: Sendable, Equatable {
+    /// The button was pressed (touch-up inside, mouse, or an activation key).
+    case buttonPressed
+    /// A tap outside the bezel, when `buttonConfig.tapOutside` is on.
     case tappedOutside
+    /// A hide completed (MBProgressHUD's completionBlock): once per hide.
+    case hidden
 }
 
 /// A HUD on a display: MBProgressHUD's API over the pure state machines of KioskBehavior, the
 /// renderer, and the device seams. Single-threaded: call it from one place (the frame loop).
 ///
 ///     let hud = try HUD(display: display, clock: clock, fonts: FontLibrary())
-///     hud.content = HUDContent(mode: .annular, label: "Updating…")
+///     try hud.update(content: HUDContent(mode: .annular, label: "Updating…"))
+///     hud.addObserver { if $0 == .buttonPressed { cancel() } }
 ///     hud.show()
 ///     while true {
-///         hud.progress = work.fraction
-///         let next = try hud.tick()      // draws and presents what changed
-///         sleep(until: next ?? forever)  // or wait for a page flip
+///         try hud.setProgress(work.fraction, animated: true)
+///         let next = try hud.tick().next   // draws and presents what changed
+///         sleep(until: next ?? forever)    // or wait for a page flip (HUDSession does this)
 ///     }
 public final class HUD {
     public let display: Display
@@ -29,16 +34,10 @@ public final class HUD {
     private var spinner: SpinnerClock
     private var motion: (x: Double, y: Double) = (0, 0)
     private var firstPresent = true
-    /// Called once each time a hide completes (MBProgressHUD's completionBlock).
-    public var onCompletion: (() -> Void)?
-    /// Called when the button is pressed (touch-up inside, mouse, or an activation key).
-    public var onButton: (() -> Void)?
-    /// Called on a tap outside the bezel, when `buttonConfig.tapOutside` is on.
-    public var onTapOutside: (() -> Void)?
     /// The button is drawn pressed.
     public var buttonPressed = false
     private var tracker = ButtonTracker()
-    private var buttonObservers: [(HUDButtonEvent) -> Void] = []
+    private var observers: [(HUDEvent) -> Void] = []
     private var pointer: (x: Double, y: Double) = (0, 0)
 
     /// Timing rules: grace time, minimum show time, animation.
@@ -58,32 +57,32 @@ public final class HUD {
         progressAnimator.set(content.progress, animated: false, at: clock.now)
     }
 
-    /// What the HUD shows. Changing the label, details, mode or button lays it out again.
-    public var content: HUDContent {
-        get { renderer.content }
-        set {
-            let old = renderer.content.progress
-            try? renderer.update(content: newValue)
-            if newValue.progress != old || newValue.progress.isNaN { progressAnimator.set(newValue.progress, animated: false, at: clock.now) }
-        }
+    /// What the HUD shows. Change it with `update(content:)`.
+    public var content: HUDContent { renderer.content }
+
+    /// How the HUD looks. Change it with `update(style:)`.
+    public var style: HUDStyle { renderer.style }
+
+    /// Changes what the HUD shows; the label, details, mode, button or image lay it out again.
+    /// Throws (and changes nothing) when the new content cannot be laid out, e.g. a font that
+    /// cannot be read: the caller hears why instead of the update vanishing.
+    public func update(content newValue: HUDContent) throws {
+        let old = renderer.content.progress
+        try renderer.update(content: newValue)
+        if newValue.progress != old || newValue.progress.isNaN { progressAnimator.set(newValue.progress, animated: false, at: clock.now) }
     }
 
-    public var style: HUDStyle {
-        get { renderer.style }
-        set { try? renderer.update(style: newValue) }
-    }
+    /// Changes how the HUD looks; throws (and changes nothing) when it cannot be laid out so.
+    public func update(style newValue: HUDStyle) throws { try renderer.update(style: newValue) }
 
-    /// The progress (0…1). Setting it jumps; use `setProgress(_:animated:)` to ease.
-    public var progress: Double {
-        get { progressAnimator.target }
-        set { setProgress(newValue, animated: false) }
-    }
+    /// The progress (0…1) being shown or eased to.
+    public var progress: Double { progressAnimator.target }
 
+    /// Sets the progress (0…1; out of range is clamped, NaN ignored), easing to it when `animated`.
     public func setProgress(_ p: Double, animated: Bool) {
         progressAnimator.set(p, animated: animated, at: clock.now)
-        var c = renderer.content
-        c.progress = progressAnimator.target
-        try? renderer.update(content: c)
+        // Only the progress changes: no layout, so this cannot fail.
+        renderer.setProgress(progressAnimator.target)
     }
 
     /// Tilt from the motion source, each axis −1…1; moved by ±`style.motionDepth` points.
@@ -97,12 +96,14 @@ public final class HUD {
         set { tracker.config = newValue }
     }
 
-    /// Calls `observer` on every button press and tap outside, after `onButton`/`onTapOutside`
-    /// (observers are kept for the HUD's lifetime). KioskHUDAsync's `buttonEvents()` makes an
-    /// AsyncStream from this.
-    public func addButtonObserver(_ observer: @escaping (HUDButtonEvent) -> Void) {
-        buttonObservers.append(observer)
+    /// Calls `observer` on every button press, tap outside and completed hide, in the order
+    /// observers were added (they are kept for the HUD's lifetime). KioskHUDAsync's
+    /// `buttonEvents()` makes an AsyncStream from this.
+    public func addObserver(_ observer: @escaping (HUDEvent) -> Void) {
+        observers.append(observer)
     }
+
+    private func tell(_ e: HUDEvent) { for o in observers { o(e) } }
 
     /// Feeds input events (picture coordinates) to the button. Touches land where the button is
     /// drawn now, motion offset included; while the HUD is hidden or animating out, the button
@@ -142,12 +143,8 @@ public final class HUD {
         for a in actions {
             switch a {
             case let .highlight(on): buttonPressed = on
-            case .activate:
-                onButton?()
-                for o in buttonObservers { o(.pressed) }
-            case .tapOutside:
-                onTapOutside?()
-                for o in buttonObservers { o(.tappedOutside) }
+            case .activate: tell(.buttonPressed)
+            case .tapOutside: tell(.tappedOutside)
             }
         }
     }
@@ -167,7 +164,7 @@ public final class HUD {
     public var isVisible: Bool { presentation.appearance(at: clock.now).isVisible }
 
     private func handle(_ actions: [PresentationAction]) {
-        for a in actions where a == .completed { onCompletion?() }
+        for a in actions where a == .completed { tell(.hidden) }
     }
 
     // MARK: Frames
@@ -192,7 +189,7 @@ public final class HUD {
         let state = frameState()
         let damage = renderer.render(state)
         if !damage.isEmpty || firstPresent {
-            try display.present(renderer.shadow.surface, damage: firstPresent ? DamageRegion() : damage)
+            try display.present(renderer.shadow.surface, damage: firstPresent ? .whole : .region(damage))
             firstPresent = false
         }
         return (damage, nextFrame(after: now, state: state))

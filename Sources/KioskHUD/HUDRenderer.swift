@@ -98,6 +98,12 @@ public final class HUDRenderer {
         self.content = newContent
     }
 
+    /// Sets the progress shown (0…1, clamped; NaN ignored): no layout, so it cannot fail.
+    public func setProgress(_ p: Double) {
+        guard !p.isNaN else { return }
+        content.progress = min(max(p, 0), 1)
+    }
+
     /// Draws the frame for `state` and returns what changed (empty if nothing did).
     @discardableResult
     public func render(_ state: HUDFrameState) -> DamageRegion {

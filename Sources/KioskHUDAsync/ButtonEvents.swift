@@ -7,9 +7,9 @@ import KioskHUD
 extension HUD {
     /// Button presses (and taps outside) as an async sequence; each call makes a new stream.
     /// Events are yielded on the thread that feeds the HUD its input (`handle(_:)`).
-    public func buttonEvents() -> AsyncStream<HUDButtonEvent> {
-        let (stream, continuation) = AsyncStream<HUDButtonEvent>.makeStream()
-        addButtonObserver { continuation.yield($0) }
+    public func buttonEvents() -> AsyncStream<HUDEvent> {
+        let (stream, continuation) = AsyncStream<HUDEvent>.makeStream()
+        addObserver { if $0 != .hidden { continuation.yield($0) } }
         return stream
     }
 }

@@ -1,18 +1,14 @@
 // The accelerometer as a `MotionSource`: a sampler thread makes the (possibly blocking) sysfs
-// reads and drops each sample into a mailbox; the render loop takes what is there. The mailbox is
-// a `Mutex` (Synchronization) held only to append or swap an array — never across a read — so
-// the render thread waits at most for a few hundred nanoseconds of copying, never for I/O.
+// reads and drops each sample into a mailbox, then wakes the event loop (an eventfd); the loop
+// takes what is there. The mailbox is a `Mutex` (Synchronization) held only to append or swap an
+// array — never across a read — so the loop's thread waits at most for a few hundred
+// nanoseconds of copying, never for I/O. With no sensor the thread sleeps until the kernel
+// announces an IIO device (a uevent), so an idle HUD on a board without one wakes nobody.
+import Glibc
 import KioskBehavior
 import KioskDevices
 import KioskSys
 import Synchronization
-
-/// A motion source that can say it has stopped delivering (lost, absent or stalled sensor): the
-/// tilt then eases back to centre.
-public protocol MotionSourceHealth: AnyObject {
-    /// Whether fresh samples are arriving at `time`.
-    func isDelivering(at time: Seconds) -> Bool
-}
 
 /// Read-cost statistics of the sampler thread (one sample = existence check + 3 preads + parse).
 public struct IIOReadStats: Sendable, Equatable {
@@ -34,13 +30,16 @@ public struct IIOReadStats: Sendable, Equatable {
 ///     let tracker = TiltTracker(source: source, config: TiltFilter.Config())
 ///     // every frame:
 ///     let tilt = tracker.update(at: clock.now); hud.setMotion(x: tilt.x, y: tilt.y)
-public final class IIOMotionSource: MotionSource, MotionSourceHealth, Sendable {
+public final class IIOMotionSource: MotionSource, Sendable {
     private struct Mailbox {
         var queue: [AccelerationSample] = []
         var status: IIOStatus = .starting
         var lastSampleTime: Double?
         var stopRequested = false
+        var rescanRequested = false
         var stats = IIOReadStats()
+        /// Woken after each publish (the loop the source is attached to).
+        var waker: LoopWaker?
     }
 
     /// Samples kept when nobody takes them (the oldest are dropped).
@@ -49,16 +48,27 @@ public final class IIOMotionSource: MotionSource, MotionSourceHealth, Sendable {
     /// Without a new sample for this long the source counts as stalled (not delivering).
     public let staleAfter: Double
 
+    /// The thread's wake-up call (stop, rescan): an eventfd it polls with the uevent socket.
+    private let control: FileDescriptor?
+
     /// A mailbox with no thread: feed it with `pump(_:at:)` (tests, or a caller's own loop).
     public init(staleAfter: Double = 0.5) {
         self.staleAfter = staleAfter
+        control = nil
     }
+
+    private init(staleAfter: Double, control: FileDescriptor) {
+        self.staleAfter = staleAfter
+        self.control = control
+    }
+
+    deinit { try? control?.close() }
 
     /// Starts a sampler thread for `settings`; samples are stamped with `clock` (use the HUD's).
     /// `staleAfter` defaults to 5 periods, at least 0.5 s.
     public static func start(settings: IIOSampler.Settings, clock: any Clock & Sendable, staleAfter: Double? = nil,
                              log: @escaping @Sendable (String) -> Void) throws(SysError) -> IIOMotionSource {
-        let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period))
+        let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period), control: try eventCounter())
         try spawnDetachedThread { [source] in
             source.run(settings: settings, clock: clock, log: log)
         }
@@ -67,7 +77,30 @@ public final class IIOMotionSource: MotionSource, MotionSourceHealth, Sendable {
 
     /// Asks the thread to finish (it closes the device). Returns at once: a read blocked in the
     /// kernel finishes on its own.
-    public func stop() { mailbox.withLock { $0.stopRequested = true } }
+    public func stop() {
+        mailbox.withLock { $0.stopRequested = true; $0.waker = nil }
+        poke()
+    }
+
+    /// Asks the thread to look for a device now (an IIO device may have appeared).
+    public func rescan() {
+        mailbox.withLock { $0.rescanRequested = true }
+        poke()
+    }
+
+    private func poke() {
+        var one: UInt64 = 1
+        _ = withUnsafeBytes(of: &one) { try? control?.writeOnce($0) }
+    }
+
+    // MARK: On the loop
+
+    public func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws {
+        let waker = try loop.makeWaker(ready)
+        mailbox.withLock { $0.waker = waker }
+    }
+
+    public func detach() { mailbox.withLock { $0.waker = nil } }
 
     /// One sampler turn on the caller's thread, published like the thread's.
     public func pump(_ sampler: IIOSampler, at now: Double) {
@@ -111,7 +144,8 @@ public final class IIOMotionSource: MotionSource, MotionSourceHealth, Sendable {
     // MARK: Producer side
 
     private func publish(_ reading: IIOReading?, status: IIOStatus, at now: Double, cost: Double) {
-        mailbox.withLock { m in
+        let waker: LoopWaker? = mailbox.withLock { m in
+            let changed = m.status != status
             m.status = status
             if let r = reading {
                 if m.queue.count >= Self.queueLimit { m.queue.removeFirst(m.queue.count - Self.queueLimit + 1) }
@@ -124,25 +158,59 @@ public final class IIOMotionSource: MotionSource, MotionSourceHealth, Sendable {
                 m.stats.failures += 1
                 m.lastSampleTime = nil
             }
+            return reading != nil || changed ? m.waker : nil
         }
+        waker?.wake()
     }
 
     private func run(settings: IIOSampler.Settings, clock: any Clock & Sendable, log: @escaping @Sendable (String) -> Void) {
         let sampler = IIOSampler(settings: settings, log: log)
         defer { sampler.close() }
+        // The kernel's uevents tell the thread when an IIO device comes (the real root only: a
+        // test's fake tree has no uevents, so it is looked at every retry interval instead).
+        let uevents = settings.root == .system ? try? ueventSocket() : nil
+        defer { try? uevents?.close() }
         var next = clock.now
-        while !mailbox.withLock({ $0.stopRequested }) {
-            pump(sampler, at: clock.now)
-            // Fixed-rate schedule; after an overrun (a slow read) start again from now.
-            let now = clock.now
-            next += sampler.interval
-            if next < now { next = now }
-            // Sleep in slices so stop() is noticed within 100 ms.
-            while !mailbox.withLock({ $0.stopRequested }) {
-                let left = next - clock.now
-                if left <= 0 { break }
-                sleepSeconds(min(left, 0.1))
+        while true {
+            let (stop, rescan) = mailbox.withLock { m in
+                defer { m.rescanRequested = false }
+                return (m.stopRequested, m.rescanRequested)
             }
+            if stop { return }
+            if rescan { sampler.searchNow() }
+            let now = clock.now
+            if now >= next || rescan {
+                pump(sampler, at: now)
+                // Fixed-rate schedule; after an overrun (a slow read) start again from now.
+                next += sampler.interval
+                if next < now { next = now }
+            }
+            // Nothing to read and nothing to retry: sleep until a uevent or a request.
+            let idle = sampler.status == .absent && uevents != nil
+            wait(seconds: idle ? nil : max(0, next - clock.now), uevents: uevents)
+        }
+    }
+
+    /// Waits for `seconds` (nil: until woken), for a request on the control eventfd, or for an
+    /// IIO uevent (which asks for a rescan).
+    private func wait(seconds: Double?, uevents: FileDescriptor?) {
+        guard let control else { return }
+        var fds = [pollfd(fd: control.rawValue, events: Int16(POLLIN), revents: 0)]
+        if let u = uevents { fds.append(pollfd(fd: u.rawValue, events: Int16(POLLIN), revents: 0)) }
+        let ms: Int32 = seconds.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1
+        guard (try? poll(&fds, timeoutMs: ms)) ?? 0 > 0 else { return }
+        if fds[0].revents != 0 {
+            var count: UInt64 = 0
+            _ = withUnsafeMutableBytes(of: &count) { try? control.read(into: $0) }
+        }
+        if fds.count > 1, fds[1].revents != 0, let u = uevents {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var iio = false
+            while let n = try? buffer.withUnsafeMutableBytes({ (b) throws(SysError) in try u.read(into: b) }), n > 0 {
+                let iioField = Array("SUBSYSTEM=iio".utf8)
+                if buffer[..<n].split(separator: 0).contains(where: { $0.elementsEqual(iioField) }) { iio = true }
+            }
+            if iio { mailbox.withLock { $0.rescanRequested = true } }
         }
     }
 }

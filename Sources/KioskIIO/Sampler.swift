@@ -113,6 +113,9 @@ public final class IIOSampler {
         }
     }
 
+    /// The next step looks for a device at once (an IIO device appeared), if none is attached.
+    public func searchNow() { nextSearch = -.infinity }
+
     /// Closes the device; the next step looks for it again.
     public func close() {
         accelerometer?.close()

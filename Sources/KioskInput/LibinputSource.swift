@@ -19,9 +19,10 @@ public struct InputDeviceInfo: Sendable, Equatable {
 
 /// Touch, pointer and keys from libinput, in picture coordinates: a `KioskDevices.InputSource`.
 ///
-/// Single-threaded and poll-driven: add `fileDescriptor` to the same poll(2) as the display's
-/// events, call `dispatch()` when it is readable, and take the events with `events(until:)`
-/// (which also dispatches, so a caller that only polls the display still sees input).
+/// Single-threaded and loop-driven: `attach(to:)` watches libinput's descriptor on the event
+/// loop, dispatches when it is readable and calls `ready`; take the events with `events(until:)`
+/// (which also dispatches). A program with its own poll can instead watch `fileDescriptor` and
+/// call `dispatch()`.
 /// Event times are CLOCK_MONOTONIC seconds (the kernel's evdev timestamps, which libinput sets
 /// to CLOCK_MONOTONIC), plus `timeOffset` — see `align(to:)`.
 public final class LibinputSource: InputSource {
@@ -34,6 +35,8 @@ public final class LibinputSource: InputSource {
     private var records: [OpaquePointer: DeviceRecord] = [:]
     private var nextDeviceID = 1
     private var loggedDispatchError = false
+    private var loop: EventLoop?
+    private var watch: LoopToken?
 
     private struct DeviceRecord {
         var id: Int
@@ -87,8 +90,32 @@ public final class LibinputSource: InputSource {
 
     deinit { close() }
 
+    public func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws {
+        detach()
+        guard fileDescriptor >= 0 else { return }
+        self.loop = loop
+        watch = loop.watch(fileDescriptor, .readable) { [unowned self] _ in
+            do { try self.dispatch() } catch {
+                // A descriptor that stays readable but cannot be dispatched would spin the loop.
+                self.options.log("input: \(error); going on without input")
+                self.close()
+                return
+            }
+            if !self.queue.isEmpty { ready() }
+        }
+    }
+
+    public func detach() {
+        if let watch { loop?.cancel(watch) }
+        watch = nil
+        loop = nil
+    }
+
+    public func follow(_ transform: DisplayTransform) { self.transform = transform }
+
     /// libinput_unref (closing every device through close_restricted) and udev_unref. Idempotent.
     public func close() {
+        detach()
         if let li { kiosk_libinput_unref(li) }
         li = nil
         if let udev { kiosk_udev_unref(udev) }

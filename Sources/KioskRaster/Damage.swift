@@ -55,3 +55,26 @@ public struct DamageRegion: Sendable, Equatable {
 
     public func contains(x: Int, y: Int) -> Bool { rects.contains { $0.contains(x: x, y: y) } }
 }
+
+/// What a present changed: the whole picture (a first frame, a redraw after the display was
+/// taken back), or some rectangles of it.
+public enum Damage: Sendable, Equatable {
+    /// Everything: the display copies the whole picture.
+    case whole
+    /// Only these rectangles changed.
+    case region(DamageRegion)
+
+    /// The rectangles to copy, clipped to `bounds` (`bounds` itself for `.whole`).
+    public func rects(in bounds: IntRect) -> [IntRect] {
+        switch self {
+        case .whole: [bounds]
+        case let .region(d): d.clipped(to: bounds).rects
+        }
+    }
+
+    /// Nothing changed (an empty region).
+    public var isEmpty: Bool {
+        if case let .region(d) = self { return d.isEmpty }
+        return false
+    }
+}

@@ -70,6 +70,29 @@ public struct FileDescriptor: Hashable, Sendable {
         try retrying("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// One write(2) (EINTR retried); returns the bytes written, which may be fewer than given.
+    public func writeOnce(_ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try retrying("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
+    /// fstat(2): the kind of file and its size.
+    public func status() throws(SysError) -> FileStatus {
+        var st = stat()
+        if fstat(rawValue, &st) == -1 { throw SysError(call: "fstat", errno: Glibc.errno) }
+        let kind: FileStatus.Kind
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFIFO: kind = .fifo
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFSOCK: kind = .socket
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .unknown
+        }
+        return FileStatus(kind: kind, size: Int(st.st_size))
+    }
+
     /// write(2) of all of `bytes` (loops on short writes).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SysError) {
         var done = 0
@@ -151,68 +174,6 @@ public func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-// MARK: - Signals, uevents, processes (the display backends' event sources)
-
-/// Blocks `signals` for this thread (sigprocmask) and returns a non-blocking signalfd(2) that
-/// reads them as `signalfd_siginfo` records, so a poll loop sees Ctrl+C, SIGTERM and VT switch
-/// requests as readable input instead of interrupted calls.
-public func signalDescriptor(_ signals: [Int32]) throws(SysError) -> FileDescriptor {
-    var set = sigset_t()
-    sigemptyset(&set)
-    for s in signals { sigaddset(&set, s) }
-    if sigprocmask(SIG_BLOCK, &set, nil) == -1 { throw SysError(call: "sigprocmask", errno: Glibc.errno) }
-    let fd = try retrying("signalfd") { signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) }
-    return FileDescriptor(rawValue: fd)
-}
-
-/// Unblocks `signals` again (sigprocmask), e.g. in a child process that should die of SIGTERM.
-public func unblockSignals(_ signals: [Int32]) {
-    var set = sigset_t()
-    sigemptyset(&set)
-    for s in signals { sigaddset(&set, s) }
-    sigprocmask(SIG_UNBLOCK, &set, nil)
-}
-
-/// A non-blocking netlink socket subscribed to the kernel's uevent multicast group 1 (what udev
-/// itself listens to): each read returns one "ACTION@DEVPATH\0KEY=VALUE\0..." message.
-public func ueventSocket() throws(SysError) -> FileDescriptor {
-    let fd = try retrying("socket(AF_NETLINK)") {
-        socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-               NETLINK_KOBJECT_UEVENT)
-    }
-    var addr = sockaddr_nl()
-    addr.nl_family = sa_family_t(AF_NETLINK)
-    addr.nl_groups = 1
-    let r = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
-    }
-    if r == -1 {
-        let e = Glibc.errno
-        Glibc.close(fd)
-        throw SysError(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: e)
-    }
-    return FileDescriptor(rawValue: fd)
-}
-
-/// fork(2): 0 in the child, the child's pid in the parent.
-public func forkProcess() throws(SysError) -> Int32 {
-    try retrying("fork") { fork() }
-}
-
-/// setsid(2) (errors ignored: already a session leader is fine).
-public func newSession() { _ = setsid() }
-
-/// _exit(2): ends the process now (no atexit handlers, no stdio flush).
-public func exitImmediately(_ status: Int32) -> Never { _exit(status) }
-
-/// Points descriptors 0, 1 and 2 at /dev/null (a background child must not hold a caller's pipes).
-public func detachStandardStreams() {
-    let null = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
-    guard null >= 0 else { return }
-    for target: Int32 in 0...2 { _ = dup2(null, target) }
-    if null > 2 { Glibc.close(null) }
-}
-
 /// nanosleep(2) for `seconds` (restarted after signals until the time is up).
 public func sleepFor(_ seconds: Double) {
     guard seconds > 0 else { return }
@@ -220,9 +181,6 @@ public func sleepFor(_ seconds: Double) {
     var rem = timespec()
     while nanosleep(&req, &rem) == -1 && Glibc.errno == EINTR { req = rem }
 }
-
-/// The process id.
-public func processID() -> Int32 { getpid() }
 
 /// Nanoseconds on CLOCK_MONOTONIC.
 public func monotonicNanoseconds() -> UInt64 {

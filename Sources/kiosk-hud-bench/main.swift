@@ -177,7 +177,7 @@ for (w, h) in sizes {
     _ = try hud.tick()
     let b = hud.renderer.layout.button!
     var actions = 0
-    hud.onButton = { actions += 1 }
+    hud.addObserver { if $0 == .buttonPressed { actions += 1 } }
     var t = 0.0
     let down = [TimedInputEvent(time: 0, event: .touchDown(slot: 0, x: b.midX, y: b.midY))]
     let up = [TimedInputEvent(time: 0, event: .touchUp(slot: 0))]

@@ -81,19 +81,4 @@ extension MotionOptions {
         }
         return MotionSetup(sampler: sampler, filter: filter, depth: depth)
     }
-
-    /// Starts the accelerometer (its own thread) and returns the tracker for the frame loop, or
-    /// nil when the effect is off (depth 0, reduce motion). No accelerometer is not an error: the
-    /// source logs one line and the tilt stays centred (it attaches if one appears).
-    ///
-    ///     if let (tracker, _) = try motion.start(profile: p, rotation: r, clock: clock, log: log) {
-    ///         let t = tracker.update(at: clock.now); hud.setMotion(x: t.x, y: t.y)
-    ///     }
-    func start(profile: BoardProfile, rotation: Rotation, clock: any Clock & Sendable,
-               log: @escaping @Sendable (String) -> Void) throws -> (tracker: TiltTracker, source: IIOMotionSource, setup: MotionSetup)? {
-        let setup = try resolve(profile: profile, rotation: rotation)
-        guard setup.enabled else { return nil }
-        let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: log)
-        return (TiltTracker(source: source, config: setup.filter), source, setup)
-    }
 }

@@ -74,18 +74,7 @@ struct HUDOptions {
 
     /// The profile with these options applied.
     func resolve() throws -> (BoardProfile, HUDContent, underlay: Bitmap?) {
-        var p: BoardProfile
-        if let board {
-            let text: String
-            do { text = try readSmallFile(board, limit: 1 << 20) } catch {
-                throw UsageError("cannot read board profile: \(error)")
-            }
-            do { p = try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error {
-                throw UsageError(e.description)
-            }
-        } else {
-            p = BoardProfile.generic
-        }
+        var p = try loadProfile(board)
         if let size {
             guard let (w, h) = parseSize(size) else { throw UsageError("--size \(size): expected WIDTHxHEIGHT, each 1…\(Bitmap.maxDimension)") }
             p.width = w; p.height = h

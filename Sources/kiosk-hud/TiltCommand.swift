@@ -3,11 +3,8 @@ import KioskBoards
 import KioskCLI
 import KioskDevices
 import KioskIIO
+import KioskSession
 import KioskSys
-import Synchronization
-
-/// Set by SIGINT/SIGTERM: `tilt` finishes its loop and prints the read statistics.
-private let interrupted = Atomic<Bool>(false)
 
 /// `kiosk-hud tilt`: reads the accelerometer and prints the filtered bezel offset (bring-up aid).
 ///
@@ -46,67 +43,87 @@ struct TiltCommand {
         guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0 else { throw UsageError("--rotate \(rotate): expected 0, 90, 180 or 270") }
         if let samples, samples < 1 { throw UsageError("--samples \(samples): expected ≥ 1") }
         if let duration, !(duration > 0) { throw UsageError("--duration \(duration): expected seconds > 0") }
-        let profile = try loadProfile()
+        let profile = try loadProfile(board)
         var setup = try motion.resolve(profile: profile, rotation: rotation)
         if setup.depth == 0 || setup.filter.reduceMotion {
-            warn("tilt: motion effect is off (depth 0 or reduce motion); printing zero offsets")
+            writeLine("tilt: motion effect is off (depth 0 or reduce motion); printing zero offsets", to: 2)
         }
         setup.filter.reduceMotion = setup.filter.reduceMotion || setup.depth == 0
-        for sig in [SIGINT, SIGTERM] { signal(sig) { _ in interrupted.store(true, ordering: .relaxed) } }
         let clock = SystemClock()
-        let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { warn($0) })
+        let loop = PollEventLoop(clock: clock)
+        let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { writeLine($0, to: 2) })
         defer { source.stop() }
-        let tracker = TiltTracker(source: source, config: setup.filter)
-        func fmt(_ v: Double, _ digits: Int) -> String {
-            let p = [1.0, 10, 100, 1000][digits]
-            let r = (v * p).rounded() / p
-            return String(r == 0 ? 0 : r)
-        }
-        let px = setup.depth * (profile.scale > 0 ? profile.scale : 1)
-        writeLine("# t ax ay az (m/s², panel axes) dx dy (px; depth \(fmt(px, 2)))", to: 1)
-        var printed = 0
-        let poll = setup.sampler.period / 2
-        while true {
-            let now = clock.now
-            if let duration, now >= duration { break }
-            if interrupted.load(ordering: .relaxed) { break }
-            var line: [String] = []
-            for s in source.samples(until: now) {
-                tracker.feed(s)
-                let d = tracker.offset(at: s.time, depth: px)
-                line.append("\(fmt(s.time, 3)) \(fmt(s.x, 3)) \(fmt(s.y, 3)) \(fmt(s.z, 3)) \(fmt(d.dx, 2)) \(fmt(d.dy, 2))")
-            }
-            let wasMoving = tracker.isMoving(at: now)
-            tracker.checkHealth(at: now)
-            if line.isEmpty, wasMoving || tracker.isMoving(at: now), !source.isDelivering(at: now) {
-                let d = tracker.offset(at: now, depth: px)
-                line.append("\(fmt(now, 3)) - - - \(fmt(d.dx, 2)) \(fmt(d.dy, 2))")
-            }
-            for l in line {
-                writeLine(l, to: 1)
-                printed += 1
-                if let samples, printed >= samples { break }
-            }
-            if let samples, printed >= samples { break }
-            sleepFor(poll)
-        }
+        let printer = TiltPrinter(source: source, setup: setup, depth: setup.depth * (profile.scale > 0 ? profile.scale : 1),
+                                  limit: samples, loop: loop)
+        writeLine("# t ax ay az (m/s², panel axes) dx dy (px; depth \(printer.fmt(printer.depth, 2)))", to: 1)
+        for s in [SIGINT, SIGTERM] { loop.onSignal(s) { loop.stop() } }
+        if let duration { loop.schedule(at: duration) { loop.stop() } }
+        try source.attach(to: loop) { printer.take() }
+        try loop.run()
         let st = source.stats
-        warn("tilt: \(st.samples) samples, read cost mean \(fmt(st.meanSeconds * 1e6, 1)) µs, max \(fmt(st.maxSeconds * 1e6, 1)) µs (existence check + 3 preads + parse)")
-    }
-
-    private func loadProfile() throws -> BoardProfile {
-        guard let board else { return BoardProfile.generic }
-        let text: String
-        do { text = try readSmallFile(board, limit: 1 << 20) } catch { throw UsageError("cannot read board profile: \(error)") }
-        do { return try BoardProfile.parse(text, source: board) } catch let e as BoardProfile.Error { throw UsageError(e.description) }
+        writeLine("tilt: \(st.samples) samples, read cost mean \(printer.fmt(st.meanSeconds * 1e6, 1)) µs, max \(printer.fmt(st.maxSeconds * 1e6, 1)) µs (existence check + 3 preads + parse)", to: 2)
     }
 }
 
+/// Prints each sample as the tilt filter sees it, and the offset easing back while the sensor is
+/// lost (a frame every sample period, until it is centred).
+final class TiltPrinter {
+    let source: IIOMotionSource
+    let tracker: TiltTracker
+    let depth: Double
+    let period: Double
+    let limit: Int?
+    let loop: PollEventLoop
+    var printed = 0
+    var easing: LoopToken?
 
-private func warn(_ s: String) { writeLine(s, to: 2) }
+    init(source: IIOMotionSource, setup: MotionSetup, depth: Double, limit: Int?, loop: PollEventLoop) {
+        self.source = source; self.depth = depth; self.limit = limit; self.loop = loop
+        tracker = TiltTracker(source: source, config: setup.filter)
+        period = setup.sampler.period
+    }
 
-private func sleepFor(_ seconds: Double) {
-    var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-    var left = timespec()
-    while nanosleep(&ts, &left) == -1 && errno == EINTR { ts = left }
+    func fmt(_ v: Double, _ digits: Int) -> String {
+        let p = [1.0, 10, 100, 1000][digits]
+        let r = (v * p).rounded() / p
+        return String(r == 0 ? 0 : r)
+    }
+
+    /// The samples that arrived, and whether the sensor went quiet.
+    func take() {
+        let now = loop.now
+        for s in source.samples(until: now) {
+            tracker.feed(s)
+            let d = tracker.offset(at: s.time, depth: depth)
+            line("\(fmt(s.time, 3)) \(fmt(s.x, 3)) \(fmt(s.y, 3)) \(fmt(s.z, 3)) \(fmt(d.dx, 2)) \(fmt(d.dy, 2))")
+        }
+        if let easing { loop.cancel(easing) }
+        // Look again after a quiet stretch: a sensor that stops delivering eases back to centre.
+        easing = loop.schedule(after: max(period, source.staleAfter)) { [unowned self] in self.quiet() }
+    }
+
+    private func quiet() {
+        let now = loop.now
+        let wasMoving = tracker.isMoving(at: now)
+        tracker.checkHealth(at: now)
+        guard wasMoving || tracker.isMoving(at: now), !source.isDelivering(at: now) else { return }
+        let d = tracker.offset(at: now, depth: depth)
+        line("\(fmt(now, 3)) - - - \(fmt(d.dx, 2)) \(fmt(d.dy, 2))")
+        easing = loop.schedule(after: period) { [unowned self] in self.quiet() }
+    }
+
+    private func line(_ s: String) {
+        guard limit.map({ printed < $0 }) ?? true else { return }
+        writeLine(s, to: 1)
+        printed += 1
+        if let limit, printed >= limit { loop.stop() }
+    }
+}
+
+/// The board profile at `path`, or the built-in generic one.
+func loadProfile(_ path: String?) throws -> BoardProfile {
+    guard let path else { return BoardProfile.generic }
+    let text: String
+    do { text = try readSmallFile(path, limit: 1 << 20) } catch { throw UsageError("cannot read board profile: \(error)") }
+    do { return try BoardProfile.parse(text, source: path) } catch let e as BoardProfile.Error { throw UsageError(e.description) }
 }

@@ -62,42 +62,30 @@ struct TouchCommand {
             height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { writeLine($0, to: 2) })
         let inputs = input.inputs, seat = input.seat
 
-        let signals = try signalDescriptor([SIGINT, SIGTERM])
-        defer { try? signals.close() }
-        let source: LibinputSource
-        source = try LibinputSource(options: options)
+        let source = try LibinputSource(options: options)
         defer { source.close() }
         let t = source.transform
-        let start = monotonicSeconds()
+        let clock = SystemClock()
+        let loop = PollEventLoop(clock: clock)
         writeLine("touch: listening on \(inputs.isEmpty ? seat : inputs.joined(separator: " ")) (\(source.devices.count) device(s)); "
             + "panel \(pw)x\(ph) (\(sizeSource)), rotate \(rotate) → picture \(t.width)x\(t.height)"
             + (options.calibration.map { ", touch matrix \($0)" } ?? ""), to: 2)
 
         var printed = 0
         var latency: [Double] = []
-        var fds = [pollfd(fd: source.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0)]
         var reason = "interrupted"
-        loop: while true {
-            var ms: Int32 = -1
-            if let timeout {
-                let left = start + timeout - monotonicSeconds()
-                if left <= 0 { reason = "timeout"; break }
-                ms = Int32(min(left * 1000 + 1, 1e9))
-            }
-            _ = try poll(&fds, timeoutMs: ms)
-            if fds[1].revents != 0 { break }
-            if fds[0].revents != 0 {
-                try source.dispatch()
-                let now = monotonicSeconds()
-                for e in source.takeAll() {
-                    latency.append(now - e.time)
-                    writeLine(describe(e.event), to: 1)
-                    printed += 1
-                    if let count, printed >= count { reason = "count"; break loop }
-                }
+        for s in [SIGINT, SIGTERM] { loop.onSignal(s) { loop.stop() } }
+        if let timeout { loop.schedule(at: timeout) { reason = "timeout"; loop.stop() } }
+        try source.attach(to: loop) {
+            let now = monotonicSeconds()
+            for e in source.takeAll() {
+                latency.append(now - e.time)
+                writeLine(describe(e.event), to: 1)
+                printed += 1
+                if let count, printed >= count { reason = "count"; loop.stop(); return }
             }
         }
+        try loop.run()
         let mean = latency.isEmpty ? 0 : latency.reduce(0, +) / Double(latency.count)
         writeLine("touch: \(printed) event(s), \(reason); event→queue latency mean \(touchFmt(mean * 1000)) ms, "
             + "max \(touchFmt((latency.max() ?? 0) * 1000)) ms", to: 2)

@@ -2,6 +2,7 @@ import CKioskSys
 import Glibc
 import KioskDevices
 @testable import KioskDRM
+import KioskFakeKernel
 import KioskRaster
 import KioskSys
 import Testing
@@ -14,10 +15,10 @@ import Testing
     @Test func callsComeInOrder() throws {
         let k = FakeKernel.card()
         let s = try openScreen(k)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         try settle(s)
         s.close(retain: false)
         let c = k.calls.filter { $0 != "poll" && $0 != "read" }
@@ -51,8 +52,8 @@ import Testing
         let s = try openScreen(k)
         #expect(k.count("ioctl(DRM_IOCTL_MODE_GETRESOURCES)") == 3)   // 1 to pick the card, 2 to list
         #expect(k.count("ioctl(DRM_IOCTL_MODE_GETCONNECTOR)") == 2)
-        #expect(s.drmOutputs.count == 1)
-        #expect(s.drmOutputs[0].mode.width == 64 && s.drmOutputs[0].heads[0].modeChoice == .preferred)
+        #expect(s.drmDisplays.count == 1)
+        #expect(s.drmDisplays[0].mode.width == 64 && s.drmDisplays[0].heads[0].modeChoice == .preferred)
         s.close(retain: false)
     }
 
@@ -85,7 +86,7 @@ import Testing
                                       "ioctl(DRM_IOCTL_MODE_GETRESOURCES)", "ioctl(DRM_IOCTL_MODE_GETCONNECTOR)",
                                       "ioctl(DRM_IOCTL_MODE_GETCRTC)", "ioctl(DRM_IOCTL_MODE_CREATE_DUMB)",
                                       "ioctl(DRM_IOCTL_MODE_MAP_DUMB)", "mmap", "ioctl(DRM_IOCTL_MODE_ADDFB2)",
-                                      "ioctl(DRM_IOCTL_MODE_SETCRTC)", "signalfd"]
+                                      "ioctl(DRM_IOCTL_MODE_SETCRTC)"]
         for i in 0..<n {
             let name = clean.calls[i]
             guard name != "poll", name != "close", name != "munmap" else { continue }
@@ -140,11 +141,11 @@ import Testing
 func runScenario(_ k: FakeKernel, retain: Bool = false) throws {
     let s = try openScreen(k)
     do {
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         for _ in 0..<3 {
-            try o.present(pic.surface, damage: pic.next())
+            try o.present(pic.surface, damage: .region(pic.next()))
             _ = try s.wait(timeout: 0)
         }
     } catch {

@@ -2,6 +2,7 @@ import CKioskSys
 import Glibc
 import KioskDevices
 @testable import KioskDRM
+import KioskFakeKernel
 import KioskRaster
 import KioskSys
 import Testing
@@ -16,15 +17,15 @@ import Testing
         let k = FakeKernel.card()
         k.flipLatencyPolls = 1
         let s = try openScreen(k) { $0.rotation = rotation }
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         #expect(o.transform.rotation == rotation)
         let swapped = rotation == .quarter || rotation == .threeQuarters
         #expect(o.width == (swapped ? 48 : 64) && o.height == (swapped ? 64 : 48))
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: rotation))
         for _ in 0..<40 {
-            try o.present(pic.surface, damage: pic.next())   // waits for the previous flip first
+            try o.present(pic.surface, damage: .region(pic.next()))   // waits for the previous flip first
             try settle(s)
             #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: rotation), "frame \(pic.frame) not on screen as drawn")
         }
@@ -37,20 +38,25 @@ import Testing
         #expect(k.leaks.isEmpty && k.consoleRestored)
     }
 
-    /// A present while the previous flip is still in flight waits for its event (vblank pacing)
-    /// instead of drawing into a buffer the kernel may still show.
-    @Test func presentWaitsForTheFlipInFlight() throws {
+    /// A present while the previous flip is still in flight does not wait and does not draw into
+    /// a buffer the kernel may still show: the frame is owed, and goes out (by the next flip) as
+    /// soon as the flip-complete event comes — waiting for a flip is an event, not a blocking call.
+    @Test func presentWhileAFlipIsInFlightIsOwed() throws {
         let k = FakeKernel.card()
         k.flipLatencyPolls = 3
         let s = try openScreen(k) { $0.checkScanout = true }
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         #expect(o.flipPending)
-        let polls = k.count("poll")
-        try o.present(pic.surface, damage: pic.next())
-        #expect(k.count("poll") >= polls + 3, "did not wait for the flip event")
+        let polls = k.count("poll"), flips = k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)")
+        try o.present(pic.surface, damage: .region(pic.next()))
+        #expect(k.count("poll") == polls, "present waited")
+        #expect(o.owesFrame && k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == flips)
+        let frameDone = try s.wait(timeout: 0.5)
+        #expect(frameDone.contains(.frameDone))
+        #expect(!o.owesFrame && k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == flips + 1)
         #expect(k.scanoutWrites == 0 && s.scanoutViolations == 0)
         try settle(s)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
@@ -62,16 +68,16 @@ import Testing
     @Test func copiesOnlyTheLastTwoFramesDamage() throws {
         let k = FakeKernel.card()
         let s = try openScreen(k)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         try settle(s)
         let d1 = pic.next()
         let back = try #require(o.buffers[1 - o.front])
         let owed = back.pending
         #expect(!back.owesEverything)
-        try o.present(pic.surface, damage: d1)
+        try o.present(pic.surface, damage: .region(d1))
         try settle(s)
         var union = owed
         union.add(d1)
@@ -86,11 +92,11 @@ import Testing
         k.refuseFlips = EINVAL
         let log = LogSink()
         let s = try openScreen(k, log)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         for _ in 0..<5 {
-            try o.present(pic.surface, damage: pic.next())
+            try o.present(pic.surface, damage: .region(pic.next()))
             #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         }
         #expect(log.contains("falling back to SetCrtc"))
@@ -108,13 +114,13 @@ import Testing
         let k = FakeKernel.card()
         k.refuseFlips = EINVAL      // SETCRTC path: DIRTYFB on every frame
         let s = try openScreen(k) { $0.rotation = .quarter }
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         #expect(k.dirtyCalls.count == 1)
         #expect(k.dirtyCalls[0].count == 1 && k.dirtyCalls[0][0].x2 == 64 && k.dirtyCalls[0][0].y2 == 48)
-        try o.present(pic.surface, damage: DamageRegion([IntRect(x: 0, y: 0, width: 8, height: 4)]))
-        try o.present(pic.surface, damage: DamageRegion([IntRect(x: 0, y: 0, width: 8, height: 4)]))
+        try o.present(pic.surface, damage: .region(DamageRegion([IntRect(x: 0, y: 0, width: 8, height: 4)])))
+        try o.present(pic.surface, damage: .region(DamageRegion([IntRect(x: 0, y: 0, width: 8, height: 4)])))
         let last = try #require(k.dirtyCalls.last)
         // picture (0,0 8x4) at 90°: panel x = h-4…h, y = 0…8, h = 64 (picture 48x64)
         #expect(last.count == 1 && last[0].x1 == 60 && last[0].y1 == 0 && last[0].x2 == 64 && last[0].y2 == 8)
@@ -125,9 +131,9 @@ import Testing
         k2.refuseFlips = EINVAL
         let log = LogSink()
         let s2 = try openScreen(k2, log)
-        let o2 = try #require(s2.drmOutputs.first)
+        let o2 = try #require(s2.drmDisplays.first)
         let pic2 = try Picture(width: o2.width, height: o2.height)
-        for _ in 0..<4 { try o2.present(pic2.surface, damage: pic2.next()) }
+        for _ in 0..<4 { try o2.present(pic2.surface, damage: .region(pic2.next())) }
         #expect(k2.count("ioctl(DRM_IOCTL_MODE_DIRTYFB)") == 1)
         #expect(log.contains("ENOSYS"))
         s2.close(retain: false)
@@ -137,11 +143,11 @@ import Testing
     @Test func rgb565() throws {
         let k = FakeKernel.card()
         let s = try openScreen(k) { $0.format = .rgb565; $0.rotation = .threeQuarters }
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         #expect(o.preferredFormat == .rgb565)
         let pic = try Picture(width: o.width, height: o.height, format: .rgb565)
-        try o.present(pic.surface, damage: DamageRegion())
-        for _ in 0..<3 { try o.present(pic.surface, damage: pic.next()); try settle(s) }
+        try o.present(pic.surface, damage: .whole)
+        for _ in 0..<3 { try o.present(pic.surface, damage: .region(pic.next())); try settle(s) }
         #expect(k.scanout(30)?.bpp == 16)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .threeQuarters))
         s.close(retain: false)
@@ -163,10 +169,10 @@ import Testing
         let k = FakeKernel.card()
         let log = LogSink()
         let s = try openScreen(k, log)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         s.close(retain: true)
         #expect(k.forks == 1)
         #expect(log.contains("keeper pid 4242"))
@@ -183,18 +189,18 @@ import Testing
         let k = FakeKernel.card()
         let log = LogSink()
         let s = try openScreen(k, log)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         try settle(s)
         k.masterFD = 999            // someone else
         k.crtcs[30]?.fb = k.consoleFB
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .region(pic.next()))
         #expect(!s.isActive)
         #expect(log.contains("lost DRM master"))
         let flips = k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)")
-        try o.present(pic.surface, damage: pic.next())   // not drawn
+        try o.present(pic.surface, damage: .region(pic.next()))   // not drawn
         #expect(k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == flips)
         var ev = try s.wait(timeout: 0)
         #expect(ev.contains(.deactivated))
@@ -204,7 +210,7 @@ import Testing
         #expect(ev.contains(.activated))
         #expect(s.isActive)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none), "not redrawn with the latest frame")
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .region(pic.next()))
         try settle(s)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         #expect(k.scanoutWrites == 0)
@@ -221,10 +227,10 @@ import Testing
         let s = try openScreen(k, log) { $0.vt = true }
         #expect(log.contains("following switches on tty1"))
         #expect(k.vtMode.mode == CChar(VT_PROCESS) && k.vtMode.relsig == Int16(SIGUSR1) && k.vtMode.acqsig == Int16(SIGUSR2))
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         k.signalsQueued = [SIGUSR1]
         var ev = try s.wait(timeout: 0.1)
         #expect(ev.contains(.deactivated) && !s.isActive)
@@ -232,7 +238,7 @@ import Testing
         // Another program takes the display meanwhile.
         k.masterFD = 999
         k.crtcs[30]?.fb = k.consoleFB
-        try o.present(pic.surface, damage: pic.next())   // remembered, not drawn
+        try o.present(pic.surface, damage: .region(pic.next()))   // remembered, not drawn
         ev = try s.wait(timeout: 0.6)                     // no master retries while switched away
         #expect(!s.isActive && ev.isEmpty)
         k.masterFD = nil
@@ -251,10 +257,10 @@ import Testing
     @Test func masterLostBeforeTheFirstFrame() throws {
         let k = FakeKernel.card()
         let s = try openScreen(k)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
         k.masterFD = 999
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         #expect(!s.isActive)
         k.masterFD = nil
         s.lastMasterAttempt = 0
@@ -271,26 +277,33 @@ import Testing
         k.deliverFlipEvents = false
         let log = LogSink()
         let s = try openScreen(k, log)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
-        try o.present(pic.surface, damage: pic.next())
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
         o.flipIssuedAt -= 2   // pretend the flip is old
-        _ = try s.wait(timeout: 0)
+        _ = try s.wait(timeout: 1.5)   // the flip's timer fires a second after it was issued
         #expect(!o.flipPending)
         #expect(s.flipTimeouts == 1)
         #expect(log.contains("no flip-complete event"))
         s.close(retain: false)
     }
 
-    /// SIGINT/SIGTERM (through the signalfd) end the wait with .quit.
-    @Test func signalsQuit() throws {
+    /// Signals reach the loop's handlers through the one signalfd (the fake kernel's), and
+    /// only the signals with handlers are read.
+    @Test func signalsReachTheLoop() throws {
         let k = FakeKernel.card()
-        let s = try openScreen(k)
-        k.signalsQueued = [SIGTERM]
-        let ev = try s.wait(timeout: 1)
-        #expect(ev.contains(.quit))
-        s.close(retain: false)
+        let loop = PollEventLoop(kernel: k, clock: SystemClock())
+        var got: [Int32] = []
+        let term = loop.onSignal(SIGTERM) { got.append(SIGTERM) }
+        loop.onSignal(SIGUSR1) { got.append(SIGUSR1) }
+        #expect(k.signalsRead == [SIGUSR1, SIGTERM])
+        k.signalsQueued = [SIGTERM, SIGUSR1]
+        try loop.run(for: 0.05)
+        #expect(got == [SIGTERM, SIGUSR1])
+        loop.cancel(term)
+        #expect(k.signalsRead == [SIGUSR1])
+        loop.close()
         #expect(k.leaks.isEmpty)
     }
 }

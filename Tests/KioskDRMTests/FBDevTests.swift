@@ -2,6 +2,7 @@ import CKioskSys
 import Glibc
 import KioskDevices
 @testable import KioskDRM
+import KioskFakeKernel
 import KioskRaster
 import KioskSys
 import Testing
@@ -39,10 +40,10 @@ import Testing
         #expect(s.preferredFormat == (bpp == 16 ? .rgb565 : .xrgb8888))
         #expect(s.width == 30 && s.height == 40)
         let pic = try Picture(width: s.width, height: s.height, format: s.preferredFormat)
-        try s.present(pic.surface, damage: DamageRegion())
+        try s.present(pic.surface, damage: .whole)
         #expect(visibleShows(k, pic.surface, .quarter))
         for _ in 0..<6 {
-            try s.present(pic.surface, damage: pic.next())
+            try s.present(pic.surface, damage: .region(pic.next()))
             #expect(visibleShows(k, pic.surface, .quarter))
         }
         #expect(k.fbPans == [0, 30, 0, 30, 0, 30, 0])
@@ -63,8 +64,8 @@ import Testing
         #expect(!s.doubleBuffered)
         #expect(log.contains("cannot pan"))
         let pic = try Picture(width: 40, height: 30)
-        try s.present(pic.surface, damage: DamageRegion())
-        try s.present(pic.surface, damage: pic.next())
+        try s.present(pic.surface, damage: .whole)
+        try s.present(pic.surface, damage: .region(pic.next()))
         #expect(visibleShows(k, pic.surface, .none))
         #expect(k.fbPans.isEmpty)
         s.close(retain: false)

@@ -2,6 +2,7 @@ import CKioskSys
 import Glibc
 import KioskDevices
 @testable import KioskDRM
+import KioskFakeKernel
 import KioskRaster
 import KioskSys
 import KioskTestSupport
@@ -15,11 +16,11 @@ import Testing
     static let args = ["show", "--label", "Updating", "--mode", "annular"]
 
     /// A screen over the fake card showing one frame of `pic`.
-    func shown(_ k: FakeKernel, rotation: Rotation = .none) throws -> (DRMScreen, DRMOutput, Picture) {
+    func shown(_ k: FakeKernel, rotation: Rotation = .none) throws -> (DRMScreen, DRMDisplay, Picture) {
         let s = try openScreen(k) { $0.rotation = rotation }
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         return (s, o, pic)
     }
 
@@ -49,7 +50,7 @@ import Testing
         var h = kiosk_frame_cache_header()
         #expect(check(path, ["show", "--label", "Updating", "--mode", "annular"], header: &h) == nil)
         #expect(h.connector_id == 50 && h.crtc_id == 30 && h.width == 64 && h.height == 48 && h.bpp == 32)
-        #expect(h.fourcc == KIOSK_DRM_FORMAT_XRGB8888 && ModeInfo(h.mode) == s.drmOutputs[0].mode)
+        #expect(h.fourcc == KIOSK_DRM_FORMAT_XRGB8888 && ModeInfo(h.mode) == s.drmDisplays[0].mode)
         #expect(withUnsafeBytes(of: h.card) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } == "/dev/dri/card0")
         // The frame is the scanout buffer's bytes (rotated as on the panel), row for row.
         let bytes = try readFileBytes(path, limit: 1 << 24)
@@ -173,19 +174,19 @@ import Testing
         let setCRTCs = k.setCRTCs
         let s = try openScreen(k) { $0.earlyFrame = e; $0.checkScanout = true }
         #expect(s.earlyFrameUse == .takenOver)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         #expect(o.firstFrameTime == 1.5)
         #expect(s.card.fd == e.fd)
         // The first frame drawn goes into a new buffer by a flip: no SETCRTC, no black, nothing
         // written into the early frame's buffer while it is on screen.
         _ = pic.next()
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         try settle(s)
         #expect(k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == 1 && k.setCRTCs == setCRTCs)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         // The early buffer owes the whole picture: the next frame into it is exact.
         for _ in 0..<3 {
-            try o.present(pic.surface, damage: pic.next())
+            try o.present(pic.surface, damage: .region(pic.next()))
             try settle(s)
             #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         }
@@ -203,9 +204,9 @@ import Testing
         #expect(s.earlyFrameUse?.description.hasPrefix("released") == true)
         #expect(k.consoleRestored)
         #expect(k.dumbs.isEmpty)
-        let o = try #require(s.drmOutputs.first)
+        let o = try #require(s.drmDisplays.first)
         let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: DamageRegion())
+        try o.present(pic.surface, damage: .whole)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         s.close(retain: false)
         #expect(k.leaks.isEmpty, "\(k.leaks)")
@@ -287,7 +288,7 @@ import Testing
     func cacheWithFrame(_ args: [String], pic: Picture) throws {
         let k = FakeKernel.card()
         let s = try openScreen(k)
-        try s.drmOutputs[0].present(pic.surface, damage: DamageRegion())
+        try s.drmDisplays[0].present(pic.surface, damage: .whole)
         let dir = args[args.firstIndex(of: "--glyph-cache")! + 1]
         let name = FrameCache.fileName(arguments: args)
         #expect(FrameCache.save(screen: s, to: dir + "/" + name, arguments: args, files: [], previousHash: nil) == .written)
@@ -314,8 +315,8 @@ import Testing
         #expect(EarlyFrame(taking: &early) == nil, "handed out twice")
         let s = try openScreen(k) { $0.earlyFrame = e }
         #expect(s.earlyFrameUse == .takenOver)
-        let o = s.drmOutputs[0]
-        try o.present(pic.surface, damage: pic.next())
+        let o = s.drmDisplays[0]
+        try o.present(pic.surface, damage: .region(pic.next()))
         try settle(s)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         #expect(k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == 1 && k.setCRTCs == 1)

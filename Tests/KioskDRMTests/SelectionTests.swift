@@ -1,5 +1,6 @@
 import KioskDevices
 @testable import KioskDRM
+import KioskFakeKernel
 import Testing
 
 @Suite struct SelectionTests {

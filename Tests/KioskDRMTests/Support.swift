@@ -1,6 +1,8 @@
 import KioskDevices
 @testable import KioskDRM
+import KioskFakeKernel
 import KioskRaster
+import KioskSys
 import Testing
 
 /// Log lines a screen wrote.
@@ -9,13 +11,36 @@ final class LogSink: @unchecked Sendable {
     func contains(_ s: String) -> Bool { lines.contains { $0.contains(s) } }
 }
 
-/// A DRM screen over a fake kernel, without VT handling.
+/// A DRM screen over a fake kernel (without VT handling unless `configure` asks), attached to
+/// a real event loop whose polls the fake answers.
 func openScreen(_ k: FakeKernel, _ log: LogSink = LogSink(), _ configure: (inout DRMOptions) -> Void = { _ in }) throws -> DRMScreen {
     var o = DRMOptions()
     o.vt = false
     o.log = { log.lines.append($0) }
     configure(&o)
-    return try DRMScreen(options: o, kernel: k)
+    let s = try DRMScreen(options: o, kernel: k)
+    try s.attach(to: PollEventLoop(kernel: k, clock: SystemClock())) { _ in }
+    return s
+}
+
+extension DRMScreen {
+    /// Runs the screen's loop for up to `timeout` seconds, until it reports something other than
+    /// `.frameDone`; returns what it reported (the old blocking `wait`, for the tests).
+    func wait(timeout: Double) throws -> Set<ScreenEvent> {
+        var got: Set<ScreenEvent> = []
+        let saved = handler
+        handler = { got.insert($0) }
+        defer { handler = saved }
+        let loop = self.loop as! PollEventLoop
+        let end = monotonicSeconds() + timeout
+        repeat {
+            try loop.runOnce(timeout: max(0, end - monotonicSeconds()))
+        } while got.subtracting([.frameDone]).isEmpty && monotonicSeconds() < end
+        return got
+    }
+
+    /// Whether a display still owes a frame (presented while its flip was in flight).
+    var owesFrames: Bool { drmDisplays.contains { $0.owesFrame } }
 }
 
 /// A picture in ordinary memory that changes a little each frame (like the HUD's spinner): frame
@@ -69,8 +94,9 @@ func scanoutShows(_ k: FakeKernel, crtc: UInt32, _ picture: Surface, rotation: R
     return true
 }
 
-/// Runs `wait` until no flip is pending (the fake completes flips on poll).
+/// Runs the loop until no flip is pending and no frame is owed (the fake completes flips on poll).
 func settle(_ s: DRMScreen) throws {
     var n = 0
-    while s.anyFlipPending && n < 20 { _ = try s.wait(timeout: 0); n += 1 }
+    let loop = s.loop as! PollEventLoop
+    while (s.anyFlipPending || s.owesFrames) && n < 40 { try loop.runOnce(timeout: 0); n += 1 }
 }

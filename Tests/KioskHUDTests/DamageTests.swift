@@ -19,7 +19,7 @@ import Testing
         for (i, (content, state)) in steps.enumerated() {
             if let content { try r.update(content: content) }
             let damage = r.render(state)
-            try display.present(r.shadow.surface, damage: damage)
+            try display.present(r.shadow.surface, damage: .region(damage))
             // Reference: a fresh renderer drawing the whole frame.
             let ref = try HUDRenderer(width: 320, height: 240, fonts: fonts, style: style, content: r.content)
             ref.renderFull(state)

@@ -28,7 +28,7 @@ import Testing
     @Test func tapOnTheButtonPressesIt() throws {
         let (hud, display, clock, input) = try make()
         var pressed = 0
-        hud.onButton = { pressed += 1 }
+        hud.addObserver { if $0 == .buttonPressed { pressed += 1 } }
         let (x, y) = centre(hud)
         input.tap(x: x, y: y, at: 10.1, duration: 0.1)
         clock.set(10.1)
@@ -50,8 +50,8 @@ import Testing
     @Test func tapOutsideDoesNothingUnlessAsked() throws {
         let (hud, _, clock, input) = try make()
         var pressed = 0, outside = 0
-        hud.onButton = { pressed += 1 }
-        hud.onTapOutside = { outside += 1 }
+        hud.addObserver { if $0 == .buttonPressed { pressed += 1 } }
+        hud.addObserver { if $0 == .tappedOutside { outside += 1 } }
         input.tap(x: 5, y: 5, at: 10.1)
         clock.set(11)
         hud.handle(input.events(until: clock.now))
@@ -66,7 +66,7 @@ import Testing
     @Test func buttonFollowsTheMotionOffset() throws {
         let (hud, _, clock, input) = try make()
         var pressed = 0
-        hud.onButton = { pressed += 1 }
+        hud.addObserver { if $0 == .buttonPressed { pressed += 1 } }
         hud.setMotion(x: 1, y: 0)  // bezel 10 px to the right
         let b = hud.renderer.layout.button!
         // Where the button's left end was drawn before it moved: now outside it.
@@ -88,13 +88,13 @@ import Testing
         clock.set(10.3)
         hud.handle(input.events(until: clock.now))
         var it = stream.makeAsyncIterator()
-        #expect(await it.next() == .pressed)
+        #expect(await it.next() == .buttonPressed)
     }
 
     @Test func hiddenHUDTakesNoPresses() throws {
         let (hud, _, clock, input) = try make()
         var pressed = 0
-        hud.onButton = { pressed += 1 }
+        hud.addObserver { if $0 == .buttonPressed { pressed += 1 } }
         let (x, y) = centre(hud)
         hud.hide(animated: true)
         input.tap(x: x, y: y, at: 10.05)
@@ -106,7 +106,7 @@ import Testing
     @Test func mouseClick() throws {
         let (hud, _, clock, input) = try make()
         var pressed = 0
-        hud.onButton = { pressed += 1 }
+        hud.addObserver { if $0 == .buttonPressed { pressed += 1 } }
         let (x, y) = centre(hud)
         input.add(.pointerMotion(x: x, y: y), at: 10.1)
         input.add(.pointerButton(pressed: true), at: 10.1)

@@ -23,7 +23,7 @@ import Testing
     @Test func graceTimeHidesQuickWork() throws {
         let (hud, display, clock) = try make(config: PresentationConfig(graceTime: 0.5))
         var completions = 0
-        hud.onCompletion = { completions += 1 }
+        hud.addObserver { if $0 == .hidden { completions += 1 } }
         hud.show(animated: false)
         try hud.tick()
         clock.advance(by: 0.3)
@@ -39,7 +39,7 @@ import Testing
     @Test func showsAfterGraceAndHidesAfterMinShow() throws {
         let (hud, display, clock) = try make(config: PresentationConfig(graceTime: 0.5, minShowTime: 1))
         var completions = 0
-        hud.onCompletion = { completions += 1 }
+        hud.addObserver { if $0 == .hidden { completions += 1 } }
         hud.show(animated: false)
         clock.advance(by: 0.6)
         try hud.tick()
@@ -74,7 +74,7 @@ import Testing
         // Indeterminate: the spinner keeps asking for frames at its step rate.
         let n = try hud.tick().next
         #expect(n != nil)
-        #expect(display.presents.count > 10)
+        #expect(display.presentCount > 10)
     }
 
     @Test func spinnerDamagesOnlyTheIndicator() throws {
@@ -84,7 +84,7 @@ import Testing
         clock.advance(by: 1.0 / 12 + 0.001)
         let d = try hud.tick().damage
         #expect(!d.isEmpty && d.area < 45 * 45)
-        #expect(display.presents.last?.area == d.area)
+        #expect(display.lastPresent?.area == d.area)
     }
 
     @Test func progressAnimatesAndClampsNonsense() throws {
@@ -97,11 +97,11 @@ import Testing
         #expect(mid > 0 && mid < 0.5)
         clock.advance(by: 0.5)
         #expect(hud.frameState().progress == 0.5)
-        hud.progress = .nan
+        hud.setProgress(.nan, animated: false)
         #expect(hud.frameState().progress == 0.5)
-        hud.progress = -3
+        hud.setProgress(-3, animated: false)
         #expect(hud.frameState().progress == 0)
-        hud.progress = .infinity
+        hud.setProgress(.infinity, animated: false)
         #expect(hud.frameState().progress == 1)
         try hud.tick()
     }

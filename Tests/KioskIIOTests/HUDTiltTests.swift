@@ -5,6 +5,7 @@ import KioskDevices
 import KioskEmbedded
 @testable import KioskHUD
 import KioskIIO
+import KioskSession
 import KioskRaster
 import KioskText
 import Testing
@@ -53,7 +54,7 @@ struct TiltScene {
         let g = gravityVector(right: 40)
         motion.hold(x: g.x, y: g.y, z: g.z, from: 0, to: 1)
         let scene = try TiltScene(source: motion)
-        let before = scene.display.presents.count
+        let before = scene.display.presentCount
         var previous = 0
         var moves = 0
         for _ in 0..<60 {
@@ -65,13 +66,13 @@ struct TiltScene {
                 moves += 1
                 // Exactly the old and new bezel boxes (merged as DamageRegion merges them), nothing else.
                 #expect(damage == DamageRegion([scene.bezelBox(previous, 0), scene.bezelBox(now, 0)]))
-                #expect(scene.display.presents.last?.damage == damage.rects)
+                #expect(scene.display.lastPresent?.damage == damage.rects)
             }
             previous = now
         }
         // After 1 s: 1 − e^(−1/0.15) = 99.87 % of the depth, drawn as the full 10 px.
         #expect(Int(scene.motion.x.rounded()) == 10 && scene.motion.y == 0)
-        #expect(moves == 10 && scene.display.presents.count - before == 10)   // one present per pixel
+        #expect(moves == 10 && scene.display.presentCount - before == 10)   // one present per pixel
         // The picture on screen is the bezel 10 px right, pixel for pixel.
         let ref = try HUDRenderer(width: 320, height: 240, fonts: try FontLibrary(), style: scene.hud.style,
                                   content: scene.hud.content)
@@ -143,10 +144,10 @@ struct TiltScene {
                     source.pump(sampler, at: scene.clock.now)
                 }
             }
-            if f == 90 { presentsAfterSettling = scene.display.presents.count }
+            if f == 90 { presentsAfterSettling = scene.display.presentCount }
         }
         #expect(scene.motion.x > 3 && scene.motion.x < 6)
-        #expect(scene.display.presents.count == presentsAfterSettling, "noise caused redraws")
+        #expect(scene.display.presentCount == presentsAfterSettling, "noise caused redraws")
     }
 
     @Test func stepResponseThroughTheFakeTree() throws {

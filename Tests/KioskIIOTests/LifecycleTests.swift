@@ -3,6 +3,7 @@
 import KioskBehavior
 import KioskDevices
 import KioskIIO
+import KioskSession
 import Testing
 
 /// A fake tree, a sampler pumped by hand into an `IIOMotionSource`, and a tracker reading it.

@@ -3,6 +3,7 @@ import KioskBehavior
 import KioskDevices
 import KioskEmbedded
 import KioskIIO
+import KioskSession
 import Testing
 
 @Suite struct MountMatrixTests {

@@ -4,6 +4,7 @@ import Glibc
 import KioskBehavior
 import KioskDevices
 import KioskIIO
+import KioskSession
 import KioskSys
 import Testing
 

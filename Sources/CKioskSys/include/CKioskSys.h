@@ -5,6 +5,13 @@
 /// ioctl(2) with a pointer argument (ioctl itself is variadic, so Swift cannot call it).
 int kiosk_ioctl(int fd, unsigned long request, void *arg);
 
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC (a GNU extension Glibc's module does not show).
+int kiosk_accept(int fd);
+/// SO_PEERCRED of a connected Unix socket: 0, or -1 with errno.
+int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid);
+/// eventfd(2), non-blocking and close-on-exec.
+int kiosk_eventfd(void);
+
 /// CLOCK_MONOTONIC nanoseconds when the program's constructors ran (after dynamic loading).
 unsigned long long kiosk_process_start_ns(void);
 /* Page faults (minor + major) of this process so far, and when its constructors ran (-1: unknown). */

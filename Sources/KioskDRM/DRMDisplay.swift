@@ -4,9 +4,10 @@ import KioskRaster
 import KioskSys
 
 /// One picture on the DRM screen: heads (connectors) with the same mode and rotation sharing two
-/// scanout buffers. A `Display`: the HUD presents its shadow buffer and the damage; the output
-/// copies the damage (rotated) into the buffer not on screen and flips to it.
-public final class DRMOutput: ScreenOutput {
+/// scanout buffers. The HUD presents its shadow buffer and the damage; the display copies the
+/// damage (rotated) into the buffer not on screen and flips to it. A present while a flip is in
+/// flight does not wait: the frame is owed, and goes out when the flip-complete event comes.
+public final class DRMDisplay: Display {
     unowned let screen: DRMScreen
     let serial: UInt32
     public private(set) var heads: [DRMHead]
@@ -28,6 +29,8 @@ public final class DRMOutput: ScreenOutput {
     var generation: UInt32 = 0
     /// The picture last presented (the HUD's shadow buffer: ours to read, it stays alive).
     var lastFrame: Surface?
+    /// A present came while a flip was in flight: show the last frame when it lands.
+    var owesFrame = false
     public internal(set) var firstFrameTime: Double?
     public private(set) var flips = 0
     public private(set) var presents = 0
@@ -49,22 +52,29 @@ public final class DRMOutput: ScreenOutput {
 
     // MARK: Present
 
-    public func present(_ frame: Surface, damage: DamageRegion) throws {
+    public func present(_ frame: Surface, damage: Damage) throws {
         precondition(frame.width == width && frame.height == height,
-                     "frame \(frame.width)x\(frame.height) presented to a \(width)x\(height) output")
+                     "frame \(frame.width)x\(frame.height) presented to a \(width)x\(height) display")
         lastFrame = frame
         presents += 1
         screen.presents += 1
-        let rects = damage.isEmpty ? [full] : damage.clipped(to: full).rects
+        let rects = damage.rects(in: full)
         for b in buffers.compactMap({ $0 }) { for r in rects { b.pending.add(r) } }
         guard screen.isActive, !screen.closed else { return }   // copied when the display is ours again
         try show()
     }
 
     /// Gets the last frame on screen: the first time with SETCRTC, then by flipping (or SETCRTC
-    /// when the driver cannot flip).
+    /// when the driver cannot flip). While a flip is in flight it only notes that a frame is owed.
     func show() throws {
         guard let frame = lastFrame else { return }
+        if flipPending {
+            // A frame already owed is replaced by this one: it never reaches the screen.
+            if owesFrame { screen.coalesced += 1 }
+            owesFrame = true
+            return
+        }
+        owesFrame = false
         if front < 0 {
             let b = try buffer(0)
             copyOwed(into: b, from: frame)
@@ -74,8 +84,6 @@ public final class DRMOutput: ScreenOutput {
             dirty(b, [full])
             return
         }
-        if flipPending { screen.waitForFlips(of: self) }
-        guard screen.isActive else { return }
         let bi = 1 - front
         let b = try buffer(bi)
         if screen.options.checkScanout { checkNotOnScreen(b) }
@@ -141,7 +149,7 @@ public final class DRMOutput: ScreenOutput {
                 } catch where error.errno == EBUSY && !retried {
                     // A flip is still queued on this CRTC (it should not be): let it land, once.
                     retried = true
-                    screen.pumpQuietly(0.05)
+                    screen.landFlips(within: 0.05)
                     continue
                 } catch {
                     if issued.isEmpty && h === heads.first {
@@ -159,14 +167,15 @@ public final class DRMOutput: ScreenOutput {
         pendingCRTCs = issued
         flipTarget = bi
         flipIssuedAt = monotonicSeconds()
-        if issued.isEmpty { front = bi }
+        if issued.isEmpty { front = bi } else { screen.scheduleFlipTimeout() }
         return true
     }
 
-    /// A flip-complete event for this output.
-    func flipCompleted(_ e: DRMEvent) {
-        guard UInt32(truncatingIfNeeded: e.userData) == generation, pendingCRTCs.remove(e.crtcID) != nil else { return }
-        if pendingCRTCs.isEmpty { completeFlip() }
+    /// A flip-complete event for this display; true when that was the last CRTC it waited for.
+    func flipCompleted(_ e: DRMEvent) -> Bool {
+        guard UInt32(truncatingIfNeeded: e.userData) == generation, pendingCRTCs.remove(e.crtcID) != nil else { return false }
+        if pendingCRTCs.isEmpty { completeFlip(); return true }
+        return false
     }
 
     func completeFlip() {
@@ -233,6 +242,8 @@ public final class DRMOutput: ScreenOutput {
     func reactivate() throws {
         generation &+= 1
         pendingCRTCs.removeAll()
+        if owesFrame { screen.coalesced += 1 }   // it goes out with the redraw, not by a flip
+        owesFrame = false
         guard let frame = lastFrame else { return }
         if front < 0 { try show(); return }   // lost master before the first frame was lit
         let bi = 1 - front

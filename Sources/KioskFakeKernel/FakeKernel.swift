@@ -1,109 +1,117 @@
 import CKioskSys
 import Glibc
-import KioskDRM
 import KioskSys
 
 /// A kernel played by the test: a DRM card (connectors, encoders, CRTCs, properties, dumb
-/// buffers, framebuffers, page flips and their events, master), an fbdev device, a signalfd and
-/// a uevent socket — enough to run `DRMScreen` and `FBDevScreen` with every call recorded,
-/// failures and EINTR injected at any call, and leaks and scanout writes detected.
-final class FakeKernel: DisplayKernel {
+/// buffers, framebuffers, page flips and their events, master), an fbdev device, virtual
+/// terminals, a signalfd and a uevent socket — enough to run `DRMScreen`, `FBDevScreen` and a
+/// `PollEventLoop` with every call recorded, failures and EINTR injected at any call, and leaks
+/// and scanout writes detected. Everything else (eventfds, pipes, sockets, files) passes through
+/// to the real kernel, recorded and failable the same way, so one loop can wait on both.
+///
+/// The fake's descriptors are numbered from `fakeBase` up, where the real kernel never hands
+/// out numbers, so the two never mix.
+public final class FakeKernel: Kernel {
+    /// Where the fake's own descriptor numbers start.
+    public static let fakeBase: Int32 = 1_000_000
+    /// The real kernel, for everything that is not modelled.
+    public let real = LinuxKernel()
     // MARK: Model
 
-    struct Connector {
-        var id: UInt32
-        var type: UInt32 = 15   // Virtual
-        var typeID: UInt32 = 1
-        var connected = true
-        var modes: [drm_mode_modeinfo]
-        var encoder: UInt32
-        var mmWidth: UInt32 = 320, mmHeight: UInt32 = 200
-        var props: [(UInt32, UInt64)] = []
+    public struct Connector {
+        public var id: UInt32
+        public var type: UInt32 = 15   // Virtual
+        public var typeID: UInt32 = 1
+        public var connected = true
+        public var modes: [drm_mode_modeinfo]
+        public var encoder: UInt32
+        public var mmWidth: UInt32 = 320, mmHeight: UInt32 = 200
+        public var props: [(UInt32, UInt64)] = []
     }
-    struct CRTC {
-        var fb: UInt32 = 0
-        var mode: drm_mode_modeinfo?
-        var connectors: [UInt32] = []
+    public struct CRTC {
+        public var fb: UInt32 = 0
+        public var mode: drm_mode_modeinfo?
+        public var connectors: [UInt32] = []
     }
-    struct Dumb {
-        var memory: UnsafeMutableRawPointer
-        var size: Int
-        var pitch: Int
-        var width: Int, height: Int, bpp: Int
+    public struct Dumb {
+        public var memory: UnsafeMutableRawPointer
+        public var size: Int
+        public var pitch: Int
+        public var width: Int, height: Int, bpp: Int
     }
-    struct Property {
-        var name: String
-        var enums: [(UInt64, String)] = []
+    public struct Property {
+        public var name: String
+        public var enums: [(UInt64, String)] = []
     }
 
-    var connectors: [Connector] = []
-    var encoders: [UInt32: (crtc: UInt32, possible: UInt32)] = [:]
-    var crtcIDs: [UInt32] = []
-    var crtcs: [UInt32: CRTC] = [:]
-    var properties: [UInt32: Property] = [:]
-    var dumbs: [UInt32: Dumb] = [:]
-    var fbs: [UInt32: UInt32] = [:]          // fb id -> dumb handle (0 for the console's)
-    var maps: [UnsafeMutableRawPointer: Int] = [:]
-    var openFDs: Set<Int32> = []
-    var masterFD: Int32?
-    var nextID: UInt32 = 200
-    var nextFD: Int32 = 10
-    var driverName = "fakedrm"
-    var dumbCapable = true
-    var refuseFlips: Int32?                  // errno for PAGE_FLIP (EINVAL: driver cannot flip)
-    var dirtyErrno: Int32?                   // errno for DIRTYFB (ENOSYS like bochs)
-    var supportedFormats: Set<UInt32> = [KIOSK_DRM_FORMAT_XRGB8888, KIOSK_DRM_FORMAT_RGB565]
+    public var connectors: [Connector] = []
+    public var encoders: [UInt32: (crtc: UInt32, possible: UInt32)] = [:]
+    public var crtcIDs: [UInt32] = []
+    public var crtcs: [UInt32: CRTC] = [:]
+    public var properties: [UInt32: Property] = [:]
+    public var dumbs: [UInt32: Dumb] = [:]
+    public var fbs: [UInt32: UInt32] = [:]          // fb id -> dumb handle (0 for the console's)
+    public var maps: [UnsafeMutableRawPointer: Int] = [:]
+    public var openFDs: Set<Int32> = []
+    public var masterFD: Int32?
+    public var nextID: UInt32 = 200
+    public var nextFD: Int32 = FakeKernel.fakeBase
+    public var driverName = "fakedrm"
+    public var dumbCapable = true
+    public var refuseFlips: Int32?                  // errno for PAGE_FLIP (EINVAL: driver cannot flip)
+    public var dirtyErrno: Int32?                   // errno for DIRTYFB (ENOSYS like bochs)
+    public var supportedFormats: Set<UInt32> = [KIOSK_DRM_FORMAT_XRGB8888, KIOSK_DRM_FORMAT_RGB565]
     /// A flip's event is held back this many polls (0: the next poll sees it).
-    var flipLatencyPolls = 0
-    var deliverFlipEvents = true
-    var cardPaths = ["card0"]
-    var cardDumbCapable: [String: Bool] = [:]
-    var cardFDs: [Int32: String] = [:]
-    let consoleFB: UInt32 = 100
+    public var flipLatencyPolls = 0
+    public var deliverFlipEvents = true
+    public var cardPaths = ["card0"]
+    public var cardDumbCapable: [String: Bool] = [:]
+    public var cardFDs: [Int32: String] = [:]
+    public let consoleFB: UInt32 = 100
 
     // Queued flips: crtc -> (fb, user data, polls left)
-    var pendingFlips: [UInt32: (fb: UInt32, userData: UInt64, wait: Int)] = [:]
-    var readyEvents: [(crtc: UInt32, userData: UInt64)] = []
-    var signalsQueued: [Int32] = []
-    var ueventsQueued: [[UInt8]] = []
-    var signalFD: Int32 = -1, ueventFD: Int32 = -1
-    var forkResult: Int32 = 4242
-    var forks = 0
+    public var pendingFlips: [UInt32: (fb: UInt32, userData: UInt64, wait: Int)] = [:]
+    public var readyEvents: [(crtc: UInt32, userData: UInt64)] = []
+    public var signalsQueued: [Int32] = []
+    public var ueventsQueued: [[UInt8]] = []
+    public var signalFD: Int32 = -1, ueventFD: Int32 = -1
+    public var forkResult: Int32 = 4242
+    public var forks = 0
 
     // MARK: Recording and injection
 
     /// Every call, e.g. "open /dev/dri/card0", "ioctl(DRM_IOCTL_MODE_SETCRTC)", "mmap", "munmap", "close".
-    var calls: [String] = []
+    public var calls: [String] = []
     /// Fail call number N (0-based index into `calls`) with this errno.
-    var failAt: (index: Int, errno: Int32)?
+    public var failAt: (index: Int, errno: Int32)?
     /// Answer the first call with this name with EINTR (then succeed).
-    var eintrOnce: Set<String> = []
+    public var eintrOnce: Set<String> = []
     /// Frames written into a buffer while it was on screen (checked with checksums).
-    var scanoutWrites = 0
-    var flipsDone = 0
-    var setCRTCs = 0
-    var dirtyCalls: [[drm_clip_rect]] = []
-    var onScreenHash: [UInt32: UInt64] = [:]   // fb -> hash when it went on screen
+    public var scanoutWrites = 0
+    public var flipsDone = 0
+    public var setCRTCs = 0
+    public var dirtyCalls: [[drm_clip_rect]] = []
+    public var onScreenHash: [UInt32: UInt64] = [:]   // fb -> hash when it went on screen
 
     // Virtual terminals
-    var hasVT = false
-    var activeVT = 1
-    var ttyFDs: Set<Int32> = []
-    var vtMode = vt_mode()
-    var vtReldisp: [Int] = []
-    var kdMode = 0
+    public var hasVT = false
+    public var activeVT = 1
+    public var ttyFDs: Set<Int32> = []
+    public var vtMode = vt_mode()
+    public var vtReldisp: [Int] = []
+    public var kdMode = 0
 
     // fbdev
-    var fbVar = fb_var_screeninfo()
-    var fbFix = fb_fix_screeninfo()
-    var fbMemory: UnsafeMutableRawPointer?
-    var fbPath = "/dev/fb0"
-    var fbFDs: Set<Int32> = []
-    var fbPans: [UInt32] = []
-    var fbCanPan = true
-    var fbVsync = true
+    public var fbVar = fb_var_screeninfo()
+    public var fbFix = fb_fix_screeninfo()
+    public var fbMemory: UnsafeMutableRawPointer?
+    public var fbPath = "/dev/fb0"
+    public var fbFDs: Set<Int32> = []
+    public var fbPans: [UInt32] = []
+    public var fbCanPan = true
+    public var fbVsync = true
 
-    init() {}
+    public init() {}
 
     deinit {
         for d in dumbs.values { d.memory.deallocate() }
@@ -111,7 +119,7 @@ final class FakeKernel: DisplayKernel {
     }
 
     /// A card with `n` virtual connectors, each with its own CRTC and encoder, showing the console.
-    static func card(heads n: Int = 1, modes: [(Int, Int, Bool)] = [(64, 48, true), (32, 24, false)]) -> FakeKernel {
+    public static func card(heads n: Int = 1, modes: [(Int, Int, Bool)] = [(64, 48, true), (32, 24, false)]) -> FakeKernel {
         let k = FakeKernel()
         k.properties[1] = Property(name: "DPMS", enums: [(0, "On"), (3, "Off")])
         k.properties[2] = Property(name: "non-desktop")
@@ -130,7 +138,7 @@ final class FakeKernel: DisplayKernel {
         return k
     }
 
-    static func mode(_ w: Int, _ h: Int, preferred: Bool = false, hz: Int = 60) -> drm_mode_modeinfo {
+    public static func mode(_ w: Int, _ h: Int, preferred: Bool = false, hz: Int = 60) -> drm_mode_modeinfo {
         var m = drm_mode_modeinfo()
         m.hdisplay = UInt16(w); m.vdisplay = UInt16(h)
         m.htotal = UInt16(w + 100); m.vtotal = UInt16(h + 20)
@@ -143,7 +151,7 @@ final class FakeKernel: DisplayKernel {
     }
 
     /// Nothing of ours is left: descriptors, buffers, framebuffers, mappings, master.
-    var leaks: [String] {
+    public var leaks: [String] {
         var l: [String] = []
         if !openFDs.isEmpty { l.append("open fds \(openFDs.sorted())") }
         if !dumbs.isEmpty { l.append("dumb buffers \(dumbs.keys.sorted())") }
@@ -155,13 +163,14 @@ final class FakeKernel: DisplayKernel {
     }
 
     /// Every CRTC shows the console again.
-    var consoleRestored: Bool { crtcs.values.allSatisfy { $0.fb == consoleFB } }
+    public var consoleRestored: Bool { crtcs.values.allSatisfy { $0.fb == consoleFB } }
     /// No CRTC shows a framebuffer of ours (console or off).
-    var nothingOfOursOnScreen: Bool { crtcs.values.allSatisfy { $0.fb == consoleFB || $0.fb == 0 } }
+    public var nothingOfOursOnScreen: Bool { crtcs.values.allSatisfy { $0.fb == consoleFB || $0.fb == 0 } }
 
-    func count(_ name: String) -> Int { calls.filter { $0 == name }.count }
+    public func count(_ name: String) -> Int { calls.filter { $0 == name }.count }
 
-    private func record(_ name: String) throws(SysError) {
+    /// Records a call; throws what `failAt` or `eintrOnce` asks for.
+    public func record(_ name: String) throws(SysError) {
         let i = calls.count
         calls.append(name)
         if let f = failAt, f.index == i { throw SysError(call: name, errno: f.errno) }
@@ -171,9 +180,12 @@ final class FakeKernel: DisplayKernel {
         }
     }
 
-    // MARK: DisplayKernel
+    // MARK: Kernel
 
-    func open(_ path: String, flags: Int32) throws(SysError) -> Int32 {
+    /// Whether `fd` is one of the fake's own descriptors.
+    public func isFake(_ fd: Int32) -> Bool { fd >= FakeKernel.fakeBase }
+
+    public func open(_ path: String, flags: Int32, mode: UInt32) throws(SysError) -> Int32 {
         try record("open \(path)")
         if path.hasPrefix("/dev/dri/card"), cardPaths.contains(String(path.dropFirst(9))) {
             let fd = nextFD; nextFD += 1
@@ -192,11 +204,13 @@ final class FakeKernel: DisplayKernel {
             openFDs.insert(fd); fbFDs.insert(fd)
             return fd
         }
-        throw SysError(call: "open", errno: ENOENT, target: path)
+        if path.hasPrefix("/dev/") { throw SysError(call: "open", errno: ENOENT, target: path) }
+        return try real.open(path, flags: flags, mode: mode)
     }
 
-    func close(_ fd: Int32) {
+    public func close(_ fd: Int32) {
         calls.append("close")
+        guard isFake(fd) else { real.close(fd); return }
         openFDs.remove(fd)
         ttyFDs.remove(fd)
         fbFDs.remove(fd)
@@ -216,7 +230,7 @@ final class FakeKernel: DisplayKernel {
         }
     }
 
-    func mmap(_ fd: Int32, length: Int, offset: Int) throws(SysError) -> UnsafeMutableRawPointer {
+    public func mmap(_ fd: Int32, length: Int, offset: Int) throws(SysError) -> UnsafeMutableRawPointer {
         try record("mmap")
         if fbFDs.contains(fd), let m = fbMemory { maps[m] = length; return m }
         guard let d = dumbs[UInt32(offset >> 12)], length <= d.size else { throw SysError(call: "mmap", errno: EINVAL) }
@@ -224,14 +238,18 @@ final class FakeKernel: DisplayKernel {
         return d.memory
     }
 
-    func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
         calls.append("munmap")
         maps[address] = nil
     }
 
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SysError) -> Int {
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SysError) -> Int {
+        guard isFake(fd) else {
+            try record("read")
+            return try real.read(fd, into: buffer)
+        }
         if fd == signalFD {
-            guard let s = signalsQueued.first else { return 0 }
+            guard let s = signalsQueued.first else { throw SysError(call: "read", errno: EAGAIN) }
             signalsQueued.removeFirst()
             let size = MemoryLayout<signalfd_siginfo>.size
             for i in 0..<size { buffer[i] = 0 }
@@ -239,13 +257,14 @@ final class FakeKernel: DisplayKernel {
             return size
         }
         if fd == ueventFD {
-            guard let u = ueventsQueued.first else { return 0 }
+            guard let u = ueventsQueued.first else { throw SysError(call: "read", errno: EAGAIN) }
             ueventsQueued.removeFirst()
             for (i, b) in u.enumerated() { buffer[i] = b }
             return u.count
         }
-        guard cardFDs[fd] != nil else { return 0 }
+        guard cardFDs[fd] != nil else { throw SysError(call: "read", errno: EAGAIN) }
         try record("read")
+        guard !readyEvents.isEmpty else { throw SysError(call: "read", errno: EAGAIN) }
         var n = 0
         while let e = readyEvents.first, n + 32 <= buffer.count {
             readyEvents.removeFirst()
@@ -258,7 +277,7 @@ final class FakeKernel: DisplayKernel {
         return n
     }
 
-    func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> Int {
+    public func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> Int {
         calls.append("poll")
         // Time passes: held-back flips get closer; due ones complete (the buffer goes on screen).
         for (crtc, f) in pendingFlips {
@@ -271,45 +290,105 @@ final class FakeKernel: DisplayKernel {
         }
         checkScanout()
         var n = 0
+        var realIndices: [Int] = []
         for i in fds.indices {
             let fd = fds[i].fd
+            guard isFake(fd) else { realIndices.append(i); continue }
             let ready = (cardFDs[fd] != nil && !readyEvents.isEmpty) || (fd == signalFD && !signalsQueued.isEmpty)
                 || (fd == ueventFD && !ueventsQueued.isEmpty)
             fds[i].revents = ready ? Int16(POLLIN) : 0
             if ready { n += 1 }
         }
-        return n
+        // Nothing in the model changes while the real kernel waits, except flips still held
+        // back: wait only when none is, and never longer than 10 s (a test must not hang).
+        let wait: Int32 = n > 0 || !pendingFlips.isEmpty ? 0 : (timeoutMs < 0 ? 10_000 : min(timeoutMs, 10_000))
+        var realFDs = realIndices.map { fds[$0] }
+        let r = try real.poll(&realFDs, timeoutMs: wait)
+        for (k, i) in realIndices.enumerated() { fds[i].revents = realFDs[k].revents }
+        return n + r
     }
 
-    func listDirectory(_ path: String) -> [String]? { path == "/dev/dri" ? cardPaths + ["renderD128"] : nil }
-    func readTextFile(_ path: String) -> String? { nil }
+    public func listDirectory(_ path: String) -> [String]? { path == "/dev/dri" ? cardPaths + ["renderD128"] : nil }
+    public func readTextFile(_ path: String) -> String? { nil }
 
-    func signalDescriptor(_ signals: [Int32]) throws(SysError) -> Int32 {
+    /// The signals the signalfd reads (a test delivers them with `signalsQueued`).
+    public var signalsRead: [Int32] = []
+
+    public func signalDescriptor(_ signals: [Int32], updating fd: Int32?) throws(SysError) -> Int32 {
         try record("signalfd")
+        signalsRead = signals
+        if let fd, fd == signalFD { return fd }
         signalFD = nextFD; nextFD += 1
         openFDs.insert(signalFD)
         return signalFD
     }
 
-    func ueventDescriptor() throws(SysError) -> Int32 {
+    public func unblockSignals(_ signals: [Int32]) {}
+
+    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try record("write")
+        guard isFake(fd) else { return try real.write(fd, bytes) }
+        throw SysError(call: "write", errno: EBADF)
+    }
+
+    public func status(_ fd: Int32) throws(SysError) -> FileStatus {
+        try record("fstat")
+        guard isFake(fd) else { return try real.status(fd) }
+        return FileStatus(kind: .characterDevice, size: 0)
+    }
+
+    public func eventDescriptor() throws(SysError) -> Int32 {
+        try record("eventfd")
+        return try real.eventDescriptor()
+    }
+
+    public func listenUnix(_ path: String, backlog: Int32) throws(SysError) -> Int32 {
+        try record("listen \(path)")
+        return try real.listenUnix(path, backlog: backlog)
+    }
+
+    public func connectUnix(_ path: String) throws(SysError) -> Int32 {
+        try record("connect \(path)")
+        return try real.connectUnix(path)
+    }
+
+    public func accept(_ fd: Int32) throws(SysError) -> Int32? {
+        try record("accept")
+        return try real.accept(fd)
+    }
+
+    public func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials {
+        try record("peercred")
+        return try real.peerCredentials(fd)
+    }
+
+    /// Signals "sent" with `kill` (the fake sends none).
+    public var kills: [(pid: Int32, signal: Int32)] = []
+
+    public func kill(_ pid: Int32, _ signal: Int32) throws(SysError) {
+        try record("kill")
+        kills.append((pid, signal))
+    }
+
+    public func ueventDescriptor() throws(SysError) -> Int32 {
         try record("uevent socket")
         ueventFD = nextFD; nextFD += 1
         openFDs.insert(ueventFD)
         return ueventFD
     }
 
-    func fork() throws(SysError) -> Int32 {
+    public func fork() throws(SysError) -> Int32 {
         try record("fork")
         forks += 1
         return forkResult
     }
-    func becomeKeeper() {}
-    func sleep(_ seconds: Double) {}
-    func exit(_ status: Int32) -> Never { fatalError("the fake kernel never runs the keeper") }
+    public func becomeKeeper() {}
+    public func sleep(_ seconds: Double) {}
+    public func exit(_ status: Int32) -> Never { fatalError("the fake kernel never runs the keeper") }
 
     // MARK: Scanout integrity
 
-    func hash(_ fb: UInt32) -> UInt64 {
+    public func hash(_ fb: UInt32) -> UInt64 {
         guard let h = fbs[fb], h != 0, let d = dumbs[h] else { return 0 }
         var x: UInt64 = 0xcbf2_9ce4_8422_2325
         let p = d.memory.assumingMemoryBound(to: UInt64.self)
@@ -318,7 +397,7 @@ final class FakeKernel: DisplayKernel {
     }
 
     /// A buffer on screen (or queued to go on screen) must not change.
-    func checkScanout() {
+    public func checkScanout() {
         var onScreen = Set(crtcs.values.map(\.fb))
         for f in pendingFlips.values { onScreen.insert(f.fb) }
         for fb in onScreen where fb != 0 && fb != consoleFB {
@@ -331,7 +410,7 @@ final class FakeKernel: DisplayKernel {
 
     // MARK: ioctl
 
-    func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, name: String) throws(SysError) {
+    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, name: String) throws(SysError) {
         try record("ioctl(\(name))")
         if fbFDs.contains(fd) { return try fbdev(request, arg!, name) }
         if ttyFDs.contains(fd) {
@@ -493,7 +572,7 @@ final class FakeKernel: DisplayKernel {
             throw fail(ENOTTY)
         }
     }
-    var leakedDumbMemory: [UnsafeMutableRawPointer] = []
+    public var leakedDumbMemory: [UnsafeMutableRawPointer] = []
 
     private func fill(_ ptr: UInt64, _ capacity: UInt32, _ values: [UInt32]) {
         guard ptr != 0, Int(capacity) >= values.count else { return }
@@ -504,7 +583,7 @@ final class FakeKernel: DisplayKernel {
     // MARK: fbdev
 
     /// An fbdev device `w`×`h` at `bpp` (32: XRGB8888, 16: RGB565) with room for two screens.
-    func addFBDev(width w: Int, height h: Int, bpp: Int, canPan: Bool = true) {
+    public func addFBDev(width w: Int, height h: Int, bpp: Int, canPan: Bool = true) {
         fbVar = fb_var_screeninfo()
         fbVar.xres = UInt32(w); fbVar.yres = UInt32(h); fbVar.xres_virtual = UInt32(w); fbVar.yres_virtual = UInt32(h)
         fbVar.bits_per_pixel = UInt32(bpp)
@@ -546,12 +625,12 @@ final class FakeKernel: DisplayKernel {
     }
 
     /// The fbdev half now on screen, as a surface's bytes row by row (for comparisons).
-    func fbVisibleRow(_ y: Int) -> UnsafeMutableRawPointer {
+    public func fbVisibleRow(_ y: Int) -> UnsafeMutableRawPointer {
         fbMemory! + (Int(fbVar.yoffset) + y) * Int(fbFix.line_length)
     }
 
     /// The dumb buffer on `crtc` (its memory, pitch) for comparisons.
-    func scanout(_ crtc: UInt32) -> Dumb? {
+    public func scanout(_ crtc: UInt32) -> Dumb? {
         guard let fb = crtcs[crtc]?.fb, let h = fbs[fb], let d = dumbs[h] else { return nil }
         return d
     }

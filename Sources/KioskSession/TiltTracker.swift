@@ -3,7 +3,7 @@ import KioskBehavior
 import KioskDevices
 
 /// Feeds a `MotionSource`'s samples through a `TiltFilter` and eases back to centre when the
-/// source stops delivering (`MotionSourceHealth`). Single-threaded: the frame loop owns it.
+/// source stops delivering (`MotionSource.isDelivering`). Single-threaded: the frame loop owns it.
 ///
 ///     let tilt = tracker.update(at: clock.now)     // each frame
 ///     hud.setMotion(x: tilt.x, y: tilt.y)
@@ -44,7 +44,7 @@ public final class TiltTracker {
 
     /// Releases the filter (eases back to centre) if the source says it is not delivering.
     public func checkHealth(at time: Seconds) {
-        if let h = source as? MotionSourceHealth, !h.isDelivering(at: time) { filter.release(at: time) }
+        if !source.isDelivering(at: time) { filter.release(at: time) }
     }
 
     /// The tilt at `time` without taking samples.

@@ -1,2 +1,0 @@
-#include <xf86drm.h>
-#include <xf86drmMode.h>

@@ -1,0 +1,180 @@
+// The kernel seam: every system call the event loop, the display backends, the control socket
+// and the child processes make goes through one `Kernel`, so a test can play the kernel — answer
+// a DRM card's ioctls from a model, deliver signals and hotplug events, fail any call, return
+// EINTR — and check what was asked and what was left open. `LinuxKernel` forwards each call to
+// the one KioskSys wrapper that makes it; KioskFakeKernel ships the scripted fake.
+import CKioskSys
+import Glibc
+
+/// What kind of file a descriptor is, and its size (fstat(2)).
+public struct FileStatus: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case regular, directory, fifo, characterDevice, blockDevice, socket, symbolicLink, unknown
+    }
+    public var kind: Kind
+    public var size: Int
+    public init(kind: Kind, size: Int) { self.kind = kind; self.size = size }
+
+    /// "a FIFO", "a directory", … for messages that refuse a file.
+    public var kindDescription: String {
+        switch kind {
+        case .regular: "a regular file"
+        case .directory: "a directory"
+        case .fifo: "a FIFO"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .socket: "a socket"
+        case .symbolicLink: "a symbolic link"
+        case .unknown: "not a regular file"
+        }
+    }
+}
+
+/// A Unix socket peer's process credentials (SO_PEERCRED).
+public struct PeerCredentials: Sendable, Equatable {
+    public var pid: Int32, uid: UInt32, gid: UInt32
+    public init(pid: Int32, uid: UInt32, gid: UInt32) { self.pid = pid; self.uid = uid; self.gid = gid }
+}
+
+/// The system calls the loop and the backends make. Calls are single attempts where a caller
+/// must decide (a non-blocking read that would block throws EAGAIN; `ioctl` throws EINTR for
+/// the caller's retry loop, so a fake can return EINTR and see the retry); where retrying is
+/// always right (open, poll, write) the real implementation retries EINTR itself.
+public protocol Kernel: AnyObject {
+    // MARK: Files and devices
+    /// open(2); O_CLOEXEC is always added.
+    func open(_ path: String, flags: Int32, mode: UInt32) throws(SysError) -> Int32
+    /// close(2); errors are ignored (nothing useful can be done about them).
+    func close(_ fd: Int32)
+    /// One read(2); 0 at end of file; a non-blocking descriptor with nothing to read throws EAGAIN.
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SysError) -> Int
+    /// One write(2) (it may be short); a full non-blocking descriptor throws EAGAIN.
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int
+    /// One ioctl(2) attempt with a pointer argument. Throws `SysError(call: "ioctl(NAME)")`.
+    func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, name: String) throws(SysError)
+    /// mmap(2), shared, read/write.
+    func mmap(_ fd: Int32, length: Int, offset: Int) throws(SysError) -> UnsafeMutableRawPointer
+    /// munmap(2).
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int)
+    /// fstat(2): the kind of file and its size.
+    func status(_ fd: Int32) throws(SysError) -> FileStatus
+    /// poll(2); `timeoutMs` −1 waits forever. EINTR counts as a timeout.
+    func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> Int
+    /// Directory entries (sorted, without . and ..), nil if it cannot be read.
+    func listDirectory(_ path: String) -> [String]?
+    /// A small text file (sysfs attribute), nil if it cannot be read.
+    func readTextFile(_ path: String) -> String?
+
+    // MARK: Event sources
+    /// Blocks `signals` (sigprocmask) and returns a non-blocking signalfd that reads exactly
+    /// them: a new one, or `fd` changed to read them.
+    func signalDescriptor(_ signals: [Int32], updating fd: Int32?) throws(SysError) -> Int32
+    /// Unblocks `signals` again.
+    func unblockSignals(_ signals: [Int32])
+    /// A non-blocking eventfd(2): another thread's write makes it readable.
+    func eventDescriptor() throws(SysError) -> Int32
+    /// A non-blocking netlink socket for kernel uevents.
+    func ueventDescriptor() throws(SysError) -> Int32
+
+    // MARK: Sockets
+    /// A listening non-blocking Unix stream socket at `path` (socket, bind, listen).
+    func listenUnix(_ path: String, backlog: Int32) throws(SysError) -> Int32
+    /// A connected Unix stream socket to `path` (blocking).
+    func connectUnix(_ path: String) throws(SysError) -> Int32
+    /// accept4(2), non-blocking and close-on-exec; nil when nobody is waiting (EAGAIN).
+    func accept(_ fd: Int32) throws(SysError) -> Int32?
+    /// SO_PEERCRED of a connected Unix socket.
+    func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials
+
+    // MARK: Processes
+    /// kill(2): `pid` > 0 a process, < 0 a process group.
+    func kill(_ pid: Int32, _ signal: Int32) throws(SysError)
+    /// fork(2) (for the retain keeper): 0 in the child.
+    func fork() throws(SysError) -> Int32
+    /// In a forked keeper: own session, stdio on /dev/null, default signal handling.
+    func becomeKeeper()
+    /// Sleeps (the keeper's poll interval).
+    func sleep(_ seconds: Double)
+    /// Ends the process now (the keeper).
+    func exit(_ status: Int32) -> Never
+}
+
+extension Kernel {
+    /// open(2) with no creation mode.
+    public func open(_ path: String, flags: Int32) throws(SysError) -> Int32 { try open(path, flags: flags, mode: 0) }
+}
+
+/// The real kernel, through KioskSys's wrappers (each system call is made in one place).
+public final class LinuxKernel: Kernel {
+    public init() {}
+
+    public func open(_ path: String, flags: Int32, mode: UInt32) throws(SysError) -> Int32 {
+        try FileDescriptor.open(path, flags, mode: mode_t(mode)).rawValue
+    }
+
+    public func close(_ fd: Int32) { try? FileDescriptor(rawValue: fd).close() }
+
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SysError) -> Int {
+        try FileDescriptor(rawValue: fd).read(into: buffer)
+    }
+
+    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try FileDescriptor(rawValue: fd).writeOnce(bytes)
+    }
+
+    public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, name: String) throws(SysError) {
+        try FileDescriptor(rawValue: fd).ioctl(request, arg, name: name)
+    }
+
+    public func mmap(_ fd: Int32, length: Int, offset: Int) throws(SysError) -> UnsafeMutableRawPointer {
+        try FileDescriptor(rawValue: fd).mmap(length: length, offset: offset)
+    }
+
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { try? unmap(address, length: length) }
+
+    public func status(_ fd: Int32) throws(SysError) -> FileStatus { try FileDescriptor(rawValue: fd).status() }
+
+    public func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> Int {
+        try KioskSys.poll(&fds, timeoutMs: timeoutMs)
+    }
+
+    public func listDirectory(_ path: String) -> [String]? { KioskSys.listDirectory(path) }
+
+    public func readTextFile(_ path: String) -> String? { try? readSmallFile(path) }
+
+    public func signalDescriptor(_ signals: [Int32], updating fd: Int32?) throws(SysError) -> Int32 {
+        try KioskSys.signalDescriptor(signals, updating: fd.map(FileDescriptor.init(rawValue:))).rawValue
+    }
+
+    public func unblockSignals(_ signals: [Int32]) { KioskSys.unblockSignals(signals) }
+
+    public func eventDescriptor() throws(SysError) -> Int32 { try eventCounter().rawValue }
+
+    public func ueventDescriptor() throws(SysError) -> Int32 { try ueventSocket().rawValue }
+
+    public func listenUnix(_ path: String, backlog: Int32) throws(SysError) -> Int32 {
+        try unixListener(path, backlog: backlog).rawValue
+    }
+
+    public func connectUnix(_ path: String) throws(SysError) -> Int32 { try unixConnection(path).rawValue }
+
+    public func accept(_ fd: Int32) throws(SysError) -> Int32? { try FileDescriptor(rawValue: fd).accept()?.rawValue }
+
+    public func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials {
+        try FileDescriptor(rawValue: fd).peerCredentials()
+    }
+
+    public func kill(_ pid: Int32, _ signal: Int32) throws(SysError) { try sendSignal(signal, to: pid) }
+
+    public func fork() throws(SysError) -> Int32 { try forkProcess() }
+
+    public func becomeKeeper() {
+        newSession()
+        detachStandardStreams()
+        unblockSignals([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
+    }
+
+    public func sleep(_ seconds: Double) { sleepFor(seconds) }
+
+    public func exit(_ status: Int32) -> Never { exitImmediately(status) }
+}

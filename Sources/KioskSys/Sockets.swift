@@ -1,0 +1,74 @@
+// Unix stream sockets for the control socket and its clients. Each call is made here only.
+import CKioskSys
+import Glibc
+
+/// A `sockaddr_un` for `path`, or ENAMETOOLONG (the kernel's limit is 107 bytes).
+private func unixAddress(_ path: String) throws(SysError) -> sockaddr_un {
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+        throw SysError(call: "socket", errno: bytes.isEmpty ? ENOENT : ENAMETOOLONG, target: path)
+    }
+    withUnsafeMutableBytes(of: &addr.sun_path) { b in for (i, c) in bytes.enumerated() { b[i] = c } }
+    return addr
+}
+
+private func unixSocket(_ path: String, nonBlocking: Bool) throws(SysError) -> Int32 {
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+    return try retrying("socket(AF_UNIX)", path) { socket(AF_UNIX, type, 0) }
+}
+
+/// A non-blocking listening Unix stream socket bound at `path` (which must not exist).
+public func unixListener(_ path: String, backlog: Int32) throws(SysError) -> FileDescriptor {
+    var addr = try unixAddress(path)
+    let fd = try unixSocket(path, nonBlocking: true)
+    let bound = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    if bound == -1 || listen(fd, backlog) == -1 {
+        let e = Glibc.errno
+        Glibc.close(fd)
+        throw SysError(call: bound == -1 ? "bind" : "listen", errno: e, target: path)
+    }
+    return FileDescriptor(rawValue: fd)
+}
+
+/// A blocking Unix stream socket connected to `path`.
+public func unixConnection(_ path: String) throws(SysError) -> FileDescriptor {
+    var addr = try unixAddress(path)
+    let fd = try unixSocket(path, nonBlocking: false)
+    while true {
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if r == 0 { return FileDescriptor(rawValue: fd) }
+        let e = Glibc.errno
+        if e == EINTR { continue }
+        Glibc.close(fd)
+        throw SysError(call: "connect", errno: e, target: path)
+    }
+}
+
+extension FileDescriptor {
+    /// accept4(2) of one waiting connection, non-blocking and close-on-exec; nil when none waits.
+    public func accept() throws(SysError) -> FileDescriptor? {
+        while true {
+            let fd = kiosk_accept(rawValue)
+            if fd >= 0 { return FileDescriptor(rawValue: fd) }
+            let e = Glibc.errno
+            if e == EINTR || e == ECONNABORTED { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { return nil }
+            throw SysError(call: "accept4", errno: e)
+        }
+    }
+
+    /// The connected peer's pid, uid and gid (SO_PEERCRED).
+    public func peerCredentials() throws(SysError) -> PeerCredentials {
+        var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+        if kiosk_peer_credentials(rawValue, &pid, &uid, &gid) == -1 {
+            throw SysError(call: "getsockopt(SO_PEERCRED)", errno: Glibc.errno)
+        }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+    }
+}

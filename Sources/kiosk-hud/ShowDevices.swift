@@ -1,0 +1,46 @@
+import KioskBoards
+import KioskDevices
+import KioskIIO
+import KioskInput
+import KioskSession
+import KioskSys
+
+/// `show`'s input (libinput) and tilt (the IIO sampler thread), started after the first frame so
+/// that loading libinput and finding the sensor do not delay it.
+struct ShowDevices {
+    var input: LibinputSource?
+    var tilt: IIOMotionSource?
+
+    /// Starts input on the first display's picture and the tilt; each that cannot start is one
+    /// log line, and `show` goes on without it.
+    mutating func start(_ show: ShowCommand, session: HUDSession, profile: BoardProfile, rotation: Rotation, clock: SystemClock) {
+        if !show.input.noInput, let d = session.displays.first?.display {
+            do {
+                var opts = try show.input.libinputOptions(transform: d.transform, output: d.name, profile: profile.touch, log: { showLog($0) })
+                opts.clock = clock
+                let s = try LibinputSource(options: opts)
+                s.align(to: clock)
+                try session.attachInput(s)
+                input = s
+                showLog("input: listening on \(show.input.inputs.isEmpty ? show.input.seat : show.input.inputs.joined(separator: " ")) " +
+                        "(\(s.devices.count) device(s)); picture \(d.transform.width)x\(d.transform.height) rotation=\(d.transform.rotation.rawValue)")
+            } catch {
+                showLog("input: cannot start (\(error)); going on without input")
+            }
+        }
+        do {
+            let setup = try show.motion.resolve(profile: profile, rotation: rotation)
+            guard setup.enabled else { return }
+            let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { showLog($0) })
+            tilt = source
+            try session.attachMotion(source, filter: setup.filter)
+        } catch {
+            showLog("tilt: \(error); going on without it")
+        }
+    }
+
+    mutating func stop() {
+        input?.close(); input = nil
+        tilt?.stop(); tilt = nil
+    }
+}

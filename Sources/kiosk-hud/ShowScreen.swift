@@ -1,0 +1,57 @@
+import KioskBoards
+import KioskDevices
+import KioskDRM
+import KioskEmbedded
+import KioskRaster
+import KioskSys
+
+// `show`'s screen: offscreen (PNGs), an fbdev device, or DRM/KMS with the fbdev fallback.
+extension ShowCommand {
+    func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
+        if let dir = offscreen {
+            let d = try OffscreenDisplay(width: profile.width, height: profile.height, format: profile.format,
+                                         rotation: rotation ?? .none, scale: scale ?? profile.scale)
+            d.timeSource = monotonicSeconds
+            showLog("output offscreen \(profile.width)x\(profile.height) format=\(profile.format) dir=\(dir)")
+            return OffscreenScreen(d)
+        }
+        if let path = fbdev { return try openFBDev(path, rotation: rotation, scale: scale) }
+        var o = DRMOptions()
+        o.card = card ?? profile.display.card
+        o.connectors = connectors.isEmpty ? profile.display.connectors : connectors
+        o.mode = request
+        o.rotation = rotation
+        o.format = profile.format
+        o.scale = scale
+        o.fractionalScale = fractionalScale
+        o.hotplug = !noHotplug
+        o.vt = !noVt
+        o.checkScanout = checkScanout
+        o.log = showLog
+        o.earlyFrame = takeEarlyFrame()
+        do {
+            let s = try DRMScreen(options: o)
+            for out in s.drmDisplays { showLog("output " + s.describe(out)) }
+            if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
+            return s
+        } catch let e as DisplayError {
+            guard case .noCard = e, o.card == nil, fileExists("/dev/fb0") else { throw e }
+            showLog("\(e); falling back to fbdev /dev/fb0")
+            return try openFBDev("/dev/fb0", rotation: rotation, scale: scale)
+        }
+    }
+
+    func openFBDev(_ path: String, rotation: Rotation?, scale: Double?) throws -> Screen {
+        var f = FBDevOptions()
+        f.path = path
+        f.rotation = rotation
+        f.scale = scale
+        f.fractionalScale = fractionalScale
+        f.vt = !noVt
+        f.log = showLog
+        let s = try FBDevScreen(options: f)
+        showLog("output fbdev=\(path) size=\(s.width)x\(s.height) rotation=\(s.transform.rotation.rawValue) format=\(s.preferredFormat) " +
+            "scale=\(s.scale) double_buffered=\(s.doubleBuffered)")
+        return s
+    }
+}

@@ -1,0 +1,48 @@
+import KioskDevices
+import KioskDRM
+import KioskEmbedded
+import KioskSys
+import KioskText
+
+// What `show` does once its first frame is on screen: the start-up log lines, the caches, the
+// offscreen first.png.
+extension ShowCommand {
+    func firstFrameShown(at t: Double, screen: Screen, fonts: FontLibrary) {
+        logFirstFrame(at: t, fonts: fonts, early: (screen as? DRMScreen)?.earlyFrameUse == .takenOver)
+        for problem in fonts.saveGlyphCache() { showLog(problem) }
+        if let drm = screen as? DRMScreen { saveFrameCache(drm, fonts: fonts) }
+        if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay {
+            do { try writePNG(o.screen, to: dir + "/first.png") } catch { showLog("\(error)") }
+        }
+    }
+
+    func logFirstFrame(at t: Double, fonts: FontLibrary, early: Bool) {
+        let frameNs = UInt64(t * 1e9)
+        // With the early frame, the first frame came from the frame cache before our constructors;
+        // main_ms and the phases run to the frame drawn here (now).
+        let drawnNs = early ? monotonicNanoseconds() : frameNs
+        let mainStart = StartMarks.time(.cli)
+        let mainMs = Double(drawnNs &- mainStart) / 1e6
+        let t0 = environmentValue("KIOSK_EXEC_T0_NS").flatMap { UInt64($0) }
+        var exec = "exec_ms=?"
+        // Where the time went: exec → our constructors (loader, libraries) → run() (runtime, option
+        // parsing) → first frame.
+        var split = ""
+        if let t0 {
+            exec = "exec_ms=\(fmt(Double(frameNs &- t0) / 1e6))"
+            let start = processStartNanoseconds()
+            split = " start_ms=\(fmt(Double(start &- t0) / 1e6)) parse_ms=\(fmt(Double(mainStart &- start) / 1e6))"
+        } else if let ms = millisecondsSinceExec() {
+            exec = "exec_ms=\(fmt(ms - (monotonicSeconds() - t) * 1e3)) (10 ms resolution)"
+        }
+        let faults = pageFaults()
+        let text = fonts.usedFreeType ? "freetype" : "glyph-cache"
+        var source = " source=drawn"
+        if early {
+            let drawn = t0.map { fmt(Double(drawnNs &- $0) / 1e6) } ?? millisecondsSinceExec().map { fmt($0) + " (10 ms resolution)" } ?? "?"
+            source = " source=frame-cache drawn_ms=" + drawn
+        }
+        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart) text=\(text)\(source)")
+        showLog("first-frame phases " + StartMarks.describe(from: processStartNanoseconds(), to: drawnNs))
+    }
+}
