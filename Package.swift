@@ -32,8 +32,10 @@ let package = Package(
         // Pure layers: no Glibc, no Foundation.
         .target(name: "KioskRaster", swiftSettings: lean),
         .target(name: "KioskBehavior", swiftSettings: lean),
+        // Every setting declared once (rules, defaults, help), and the board file's TOML reader.
+        .target(name: "KioskSettings", swiftSettings: lean),
         // The command line: declared options, parsed without reflection, help from the same values.
-        .target(name: "KioskCLI", swiftSettings: lean),
+        .target(name: "KioskCLI", dependencies: ["KioskSettings"], swiftSettings: lean),
 
         // dlopen and the kiosk_ wrappers' table, for the libraries loaded only when needed.
         .target(name: "CKioskLoader"),
@@ -80,7 +82,7 @@ let package = Package(
 
         // Board profiles (TOML).
         .target(name: "KioskBoards", dependencies: [
-            "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices",
+            "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices",
         ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
@@ -116,7 +118,7 @@ let package = Package(
         .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
                                                   "KioskHUD", "KioskText", "KioskRaster"]),
         .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
-        .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD"]),
+        .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings"]),
         .testTarget(name: "KioskHUDTests",
                     dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
                     exclude: ["Goldens", "Fixtures"]),

@@ -1,10 +1,15 @@
-/// The values given on the command line, by long option name, with typed accessors that throw a
-/// `UsageError` naming the option when a value is not what it should be.
+import KioskSettings
+
+/// The values given on the command line, by long option name, with typed accessors that check
+/// the option's declared rule and throw a `UsageError` naming the option, the value and what was
+/// expected when a value is not what it should be.
 public struct ParsedArguments: Sendable {
     /// The command's path, e.g. ["kiosk-hud", "show"].
     public let command: [String]
     var values: [String: [String]] = [:]
     var flags: [String: Bool] = [:]
+    /// The declared rules, by option name.
+    var rules: [String: ValueRule] = [:]
     /// Arguments that are not options (and everything after `--`), in order.
     public internal(set) var positionals: [String] = []
 
@@ -22,33 +27,38 @@ public struct ParsedArguments: Sendable {
     /// An inversible flag: true (`--name`), false (`--no-name`) or nil (neither).
     public func optionalFlag(_ name: String) -> Bool? { flags[name] }
 
-    /// `--name` as a finite number, or nil when not given.
+    /// Whether `--name` (or `--no-name`) was given.
+    public func given(_ name: String) -> Bool { values[name] != nil || flags[name] != nil }
+
+    /// `--name` checked by its declared rule, or nil when not given.
+    public func value(_ name: String) throws(UsageError) -> SettingValue? {
+        guard let all = values[name], let s = all.last else { return nil }
+        guard let rule = rules[name] else { return .text(s) }
+        do { return try rule.parse(all: all) } catch {
+            throw self.error("--\(name) \(shown(s)): expected \(error.expected)")
+        }
+    }
+
+    /// `--name` as a number (checked by its rule: finite, in range), or nil when not given.
     public func double(_ name: String) throws(UsageError) -> Double? {
-        guard let s = string(name) else { return nil }
-        guard let v = Double(s), v.isFinite else { throw error("--\(name) \(s): expected a number") }
-        return v
+        guard let v = try value(name) else { return nil }
+        if case let .text(s) = v {
+            guard let d = parseDouble(s), d.isFinite else { throw error("--\(name) \(shown(s)): expected a number") }
+            return d
+        }
+        return v.double
     }
 
-    /// `--name` as a whole number, or nil when not given.
+    /// `--name` as a whole number (checked by its rule), or nil when not given.
     public func int(_ name: String) throws(UsageError) -> Int? {
-        guard let s = string(name) else { return nil }
-        guard let v = Int(s) else { throw error("--\(name) \(s): expected a whole number") }
-        return v
-    }
-
-    /// `--name` as one of `choices`, or nil when not given.
-    public func choice(_ name: String, _ choices: [String]) throws(UsageError) -> String? {
-        guard let s = string(name) else { return nil }
-        guard choices.contains(s) else { throw error("--\(name) \(s): expected \(listed(choices))") }
-        return s
+        guard let v = try value(name) else { return nil }
+        if case let .text(s) = v {
+            guard let i = parseInt(s) else { throw error("--\(name) \(shown(s)): expected a whole number") }
+            return i
+        }
+        return v.int
     }
 
     /// A `UsageError` for this command.
     public func error(_ message: String) -> UsageError { UsageError(message, command: command) }
-}
-
-/// "a, b or c".
-public func listed(_ words: [String]) -> String {
-    guard words.count > 1 else { return words.first ?? "" }
-    return words.dropLast().joined(separator: ", ") + " or " + words.last!
 }

@@ -52,6 +52,7 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
         rest = rest.dropFirst()
     }
     var values = ParsedArguments(command: path)
+    for o in spec.allOptions { if let r = o.rule { values.rules[o.name] = r } }
     var onlyPositionals = false
     while let arg = rest.popFirst() {
         if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {

@@ -1,3 +1,5 @@
+import KioskSettings
+
 /// One option of a command, e.g. `--label TEXT`.
 public struct OptionSpec: Sendable {
     /// What the option takes.
@@ -23,11 +25,39 @@ public struct OptionSpec: Sendable {
     public var help: String
     /// Left out of the help (testing switches).
     public var hidden: Bool
+    /// What a value must be; the typed accessors of `ParsedArguments` check it (nil: any text).
+    public var rule: ValueRule?
 
     public init(_ name: String, short: Character? = nil, _ kind: Kind = .value, value valueName: String? = nil,
-                help: String, hidden: Bool = false) {
+                rule: ValueRule? = nil, help: String, hidden: Bool = false) {
         self.name = name; self.short = short; self.kind = kind; self.valueName = valueName
-        self.help = help; self.hidden = hidden
+        self.rule = rule; self.help = help; self.hidden = hidden
+    }
+
+    /// The option of a declared setting: its kind from the rule (a boolean is `--name` and
+    /// `--no-name`, a list repeats), its help with the default.
+    public init<Root>(_ s: Setting<Root>, default d: SettingValue? = nil) {
+        let kind: Kind
+        switch s.rule.kind {
+        case .bool: kind = .inversibleFlag
+        case .texts: kind = .repeated
+        default: kind = .value
+        }
+        var help = s.help
+        if let d = d ?? s.defaultValue, kind != .inversibleFlag, !d.text.isEmpty {
+            help += " Default: \(d.text)\(s.rule.unit.map { " " + $0 } ?? "")."
+        }
+        self.init(s.option ?? s.key, kind, value: OptionSpec.valueName(s.rule), rule: s.rule, help: help)
+    }
+
+    static func valueName(_ r: ValueRule) -> String? {
+        switch r.kind {
+        case .size: "WxH"
+        case .point: "X,Y"
+        case .color: "#RRGGBB"
+        case .choice: nil
+        default: r.unit.map { $0 == "s" ? "seconds" : $0 }
+        }
     }
 
     /// A `--name` flag.

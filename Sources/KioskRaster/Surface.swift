@@ -54,6 +54,10 @@ public final class Bitmap {
     /// The largest width or height accepted (a 16K screen).
     public static let maxDimension = 16384
 
+    /// The largest side of a HUD's canvas (an 8K screen): a canvas this size is 256 MB at 4
+    /// bytes a pixel, and a shadow buffer and a backdrop may both be needed.
+    public static let maxCanvasSide = 8192
+
     public let surface: Surface
     private let storage: UnsafeMutableRawPointer
 

@@ -30,12 +30,12 @@ extension ShowCommand {
     /// After the first frame: keep it for the next start with these arguments (unless the file
     /// already holds this picture). Logs what it did.
     func saveFrameCache(_ screen: DRMScreen, fonts: FontLibrary) {
-        guard !noFrameCache, let dir = glyphCacheDirectory() else { return }
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let path = dir + "/" + FrameCache.fileName(arguments: arguments)
-        let files = ["/proc/self/exe"] + [hud.board, hud.underlay].compactMap { $0 } + fonts.fontFiles
+        guard !arguments.flag("no-frame-cache"), let dir = glyphCacheDirectory() else { return }
+        let argv = Array(CommandLine.arguments.dropFirst())
+        let path = dir + "/" + FrameCache.fileName(arguments: argv)
+        let files = ["/proc/self/exe"] + [arguments.string("board"), arguments.string("underlay")].compactMap { $0 } + fonts.fontFiles
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
-        switch FrameCache.save(screen: screen, to: path, arguments: arguments, files: files, previousHash: previous) {
+        switch FrameCache.save(screen: screen, to: path, arguments: argv, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))
         case .unchanged: break
         case let .skipped(why): showLog("frame cache: not written (\(why))")

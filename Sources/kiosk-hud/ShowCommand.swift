@@ -42,122 +42,68 @@ struct ShowCommand {
         retained with --retain) the same way for each.
         """,
         groups: [
-            OptionGroup(HUDOptions.options + [
-                OptionSpec("on-button", value: "action", help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),
-                OptionSpec("on-tap-outside", value: "action", help: "On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none)."),
-                OptionSpec("card", help: "DRM card (default: the first /dev/dri/card* with dumb buffers)."),
-                OptionSpec("connector", .repeated, help: "Only this connector (e.g. HDMI-A-1); repeatable."),
-                OptionSpec("video-mode", help: "Display mode WIDTHxHEIGHT[@HZ] (default: preferred, else active, else first)."),
-                OptionSpec("rotate", help: "Rotation of the picture on the panel, clockwise: 0, 90, 180 or 270 (overrides the board profile and the panel orientation)."),
+            OptionGroup([SettingOptions.board] + SettingOptions.options(group: SettingGroup.hud)
+                + SettingOptions.options(SettingOptions.canvas.union(SettingOptions.screen)) + [
+                OptionSpec("on-button", value: "action", rule: .choice(["exit", "hide", "none"]),
+                           help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),
+                OptionSpec("on-tap-outside", value: "action", rule: .choice(["exit", "none"]),
+                           help: "On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none)."),
                 .flag("fractional-scale", help: "Automatic scale in quarter steps (1…2) instead of 1 or 2."),
                 .flag("retain", help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
-                OptionSpec("duration", help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
-                OptionSpec("fbdev", help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
-                OptionSpec("offscreen", value: "DIR", help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
+                OptionSpec("duration", rule: .number(0, 31_536_000, "seconds"), help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
+                OptionSpec("fbdev", rule: .path, help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
+                OptionSpec("offscreen", value: "DIR", rule: .path, help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
                 .flag("animate", help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
-                OptionSpec("glyph-cache", value: "DIR", help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
+                OptionSpec("glyph-cache", value: "DIR", rule: .path, help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
                 .flag("no-frame-cache", help: "Do not show a cached first frame at start, and do not keep one."),
                 .flag("no-hotplug", help: "Do not follow connector hotplug."),
                 .flag("no-vt", help: "Do not take part in VT switching."),
                 .flag("check-scanout", help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
                 .flag("bench-copy", help: "Time the copy to a scanout-like buffer for each rotation.", hidden: true),
             ]),
-            OptionGroup("Input", TouchOptions.options),
-            OptionGroup("Tilt", MotionOptions.options),
+            OptionGroup("Input", SettingOptions.options(SettingOptions.input) + [.flag("no-input", help: "No touch, pointer or keys.")]),
+            OptionGroup("Tilt", SettingOptions.options(group: SettingGroup.tilt)),
         ])
 
-    var hud: HUDOptions
-    var input: TouchOptions
-    var motion: MotionOptions
-    var onButton: String?
-    var onTapOutside: String?
-    var card: String?
-    var connectors: [String] = []
-    var videoMode: String?
-    var rotate: Int?
-    var fractionalScale = false
-    var retain = false
-    var duration: Double?
-    var fbdev: String?
-    var offscreen: String?
-    var animate = false
-    var glyphCache: String?
-    var noFrameCache = false
-    var noHotplug = false
-    var noVt = false
-    var checkScanout = false
-    var benchCopy = false
-
-    init(_ a: ParsedArguments) throws(UsageError) {
-        hud = try HUDOptions(a)
-        input = TouchOptions(a)
-        motion = try MotionOptions(a)
-        onButton = a.string("on-button")
-        onTapOutside = a.string("on-tap-outside")
-        card = a.string("card")
-        connectors = a.strings("connector")
-        videoMode = a.string("video-mode")
-        rotate = try a.int("rotate")
-        fractionalScale = a.flag("fractional-scale")
-        retain = a.flag("retain")
-        duration = try a.double("duration")
-        fbdev = a.string("fbdev")
-        offscreen = a.string("offscreen")
-        animate = a.flag("animate")
-        glyphCache = a.string("glyph-cache")
-        noFrameCache = a.flag("no-frame-cache")
-        noHotplug = a.flag("no-hotplug")
-        noVt = a.flag("no-vt")
-        checkScanout = a.flag("check-scanout")
-        benchCopy = a.flag("bench-copy")
-    }
-
+    let arguments: ParsedArguments
+    init(_ a: ParsedArguments) { arguments = a }
+    var offscreen: String? { arguments.string("offscreen") }
+    var noInput: Bool { arguments.flag("no-input") }
 
     func run() throws {
         StartMarks.mark(.cli)
-        if benchCopy { try runCopyBench(); return }
-        guard duration.map({ $0.isFinite && $0 >= 0 }) ?? true else { throw UsageError("--duration: expected seconds ≥ 0") }
-        let (profile, content, underlay) = try hud.resolve()
+        let a = arguments
+        if a.flag("bench-copy") { try runCopyBench(); return }
+        let settings = try SettingOptions.resolve(a)
+        let (content, underlay) = try loadPictures(settings)
+        let duration = try a.double("duration")
+        let profile = settings.profile
         StartMarks.mark(.profile)
-        let buttonAction = try action(onButton, "--on-button", ["exit", "hide", "none"], default: content.showsButton ? "exit" : "none", exitCode: 10)
-        let tapAction = try action(onTapOutside, "--on-tap-outside", ["exit", "none"], default: profile.touch.tapOutside ? "exit" : "none", exitCode: 11)
+        let buttonAction = action(a.string("on-button") ?? (content.showsButton ? "exit" : "none"), exitCode: 10)
+        let tapAction = action(a.string("on-tap-outside") ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
         // The input options checked now (cheap); libinput starts after the first frame.
-        _ = try input.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
-        // Command-line options override the board profile's [display].
-        let rotation = try rotate.map { d -> Rotation in
-            guard let r = Rotation(rawValue: d) else { throw UsageError("--rotate \(d): expected 0, 90, 180 or 270") }
-            return r
-        } ?? profile.display.rotation
-        let request = try (videoMode ?? profile.display.mode).map { s -> ModeRequest in
-            guard let m = ModeRequest(parsing: s) else { throw UsageError("--video-mode \(s): expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ") }
-            return m
-        }
+        _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
+        let request = profile.display.mode.flatMap(ModeRequest.init(parsing:))
         let fonts: FontLibrary
         do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
         StartMarks.mark(.fonts)
-        let scale: Double? = hud.scale ?? (hud.board != nil ? profile.scale : nil)
+        let scale: Double? = a.given("scale") || a.given("board") ? profile.scale : nil
         let screen: Screen
         do {
-            screen = try openScreen(profile: profile, rotation: rotation, request: request, scale: scale)
+            screen = try openScreen(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
         } catch let e as UsageError { throw e } catch {
             throw ShowError("cannot open the display: \(error)")
         }
         StartMarks.mark(.display)
         let clock = SystemClock()
         let loop = PollEventLoop(clock: clock)
-        let displayRotation = rotation ?? screen.displays.first?.transform.rotation ?? .none
-        let motionSetup: MotionSetup
-        do { motionSetup = try motion.resolve(profile: profile, rotation: displayRotation) } catch {
-            screen.close(retain: false); throw error
-        }
-        var style = profile.style
-        style.motionDepth = motionSetup.depth
+        let displayRotation = profile.display.rotation ?? screen.displays.first?.transform.rotation ?? .none
         let session = HUDSession(
             loop: loop, screen: screen, fonts: fonts, clock: clock,
             configuration: SessionConfiguration(
-                style: style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
-                scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || onTapOutside == "exit",
-                onButton: buttonAction, onTapOutside: tapAction, animateIn: animate, quitSignals: [SIGINT, SIGTERM, SIGHUP]),
+                style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
+                scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string("on-tap-outside") == "exit",
+                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: [SIGINT, SIGTERM, SIGHUP]),
             log: showLog)
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()
@@ -165,7 +111,7 @@ struct ShowCommand {
             guard case let .firstFrame(t) = event else { return }
             self.firstFrameShown(at: t, screen: screen, fonts: fonts)
             // Off the path to the first frame: input and the tilt.
-            devices.start(self, session: session, profile: profile, rotation: displayRotation, clock: clock)
+            devices.start(self, session: session, settings: settings, rotation: displayRotation, clock: clock)
         }
         var timedOut = false
         if let duration { loop.schedule(after: duration) { timedOut = true; session.end(.exit(0)) } }
@@ -178,7 +124,7 @@ struct ShowCommand {
         }
         if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay { try? writePNG(o.screen, to: dir + "/last.png") }
         devices.stop()
-        screen.close(retain: retain)
+        screen.close(retain: a.flag("retain"))
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         let code: Int32? = { if !timedOut, case let .exit(c) = session.ended { return c } else { return nil } }()
         showLog("done " + screen.summary + (code.map { " exit=\($0)" } ?? ""))
@@ -187,21 +133,19 @@ struct ShowCommand {
         if let code, code != 0 { throw ExitCode(code) }
     }
 
-    /// `--on-button`/`--on-tap-outside`: exit (with `exitCode`), hide, or none.
-    func action(_ given: String?, _ option: String, _ choices: [String], default d: String, exitCode: Int32) throws -> SessionAction {
-        let a = given ?? d
-        guard choices.contains(a) else { throw UsageError("\(option) \(a): expected \(listed(choices))") }
-        switch a {
-        case "exit": return .exit(exitCode)
-        case "hide": return .hide
-        default: return .none
+    /// `--on-button`/`--on-tap-outside` (checked by their rules): exit (with `exitCode`), hide, or none.
+    func action(_ name: String, exitCode: Int32) -> SessionAction {
+        switch name {
+        case "exit": .exit(exitCode)
+        case "hide": .hide
+        default: .none
         }
     }
 
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
     /// else the user's cache directory; nil for 'none' or when there is no place.
     func glyphCacheDirectory() -> String? {
-        if let g = glyphCache { return g == "none" || g.isEmpty ? nil : g }
+        if let g = arguments.string("glyph-cache") { return g == "none" || g.isEmpty ? nil : g }
         return defaultCacheDirectory()
     }
 }

@@ -13,23 +13,23 @@ struct ShowDevices {
 
     /// Starts input on the first display's picture and the tilt; each that cannot start is one
     /// log line, and `show` goes on without it.
-    mutating func start(_ show: ShowCommand, session: HUDSession, profile: BoardProfile, rotation: Rotation, clock: SystemClock) {
-        if !show.input.noInput, let d = session.displays.first?.display {
+    mutating func start(_ show: ShowCommand, session: HUDSession, settings: HUDSettings, rotation: Rotation, clock: SystemClock) {
+        if !show.noInput, let d = session.displays.first?.display {
             do {
-                var opts = try show.input.libinputOptions(transform: d.transform, output: d.name, profile: profile.touch, log: { showLog($0) })
+                var opts = try settings.libinputOptions(transform: d.transform, output: d.name, log: { showLog($0) })
                 opts.clock = clock
                 let s = try LibinputSource(options: opts)
                 s.align(to: clock)
                 try session.attachInput(s)
                 input = s
-                showLog("input: listening on \(show.input.inputs.isEmpty ? show.input.seat : show.input.inputs.joined(separator: " ")) " +
+                showLog("input: listening on \(settings.inputs.isEmpty ? settings.seat : settings.inputs.joined(separator: " ")) " +
                         "(\(s.devices.count) device(s)); picture \(d.transform.width)x\(d.transform.height) rotation=\(d.transform.rotation.rawValue)")
             } catch {
                 showLog("input: cannot start (\(error)); going on without input")
             }
         }
         do {
-            let setup = try show.motion.resolve(profile: profile, rotation: rotation)
+            let setup = MotionSetup(settings, rotation: rotation)
             guard setup.enabled else { return }
             let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { showLog($0) })
             tilt = source

@@ -15,18 +15,18 @@ extension ShowCommand {
             showLog("output offscreen \(profile.width)x\(profile.height) format=\(profile.format) dir=\(dir)")
             return OffscreenScreen(d)
         }
-        if let path = fbdev { return try openFBDev(path, rotation: rotation, scale: scale) }
+        if let path = arguments.string("fbdev") { return try openFBDev(path, rotation: rotation, scale: scale) }
         var o = DRMOptions()
-        o.card = card ?? profile.display.card
-        o.connectors = connectors.isEmpty ? profile.display.connectors : connectors
+        o.card = profile.display.card
+        o.connectors = profile.display.connectors
         o.mode = request
         o.rotation = rotation
         o.format = profile.format
         o.scale = scale
-        o.fractionalScale = fractionalScale
-        o.hotplug = !noHotplug
-        o.vt = !noVt
-        o.checkScanout = checkScanout
+        o.fractionalScale = arguments.flag("fractional-scale")
+        o.hotplug = !arguments.flag("no-hotplug")
+        o.vt = !arguments.flag("no-vt")
+        o.checkScanout = arguments.flag("check-scanout")
         o.log = showLog
         o.earlyFrame = takeEarlyFrame()
         do {
@@ -46,8 +46,8 @@ extension ShowCommand {
         f.path = path
         f.rotation = rotation
         f.scale = scale
-        f.fractionalScale = fractionalScale
-        f.vt = !noVt
+        f.fractionalScale = arguments.flag("fractional-scale")
+        f.vt = !arguments.flag("no-vt")
         f.log = showLog
         let s = try FBDevScreen(options: f)
         showLog("output fbdev=\(path) size=\(s.width)x\(s.height) rotation=\(s.transform.rotation.rawValue) format=\(s.preferredFormat) " +

@@ -16,39 +16,25 @@ struct TiltCommand {
     static let spec = CommandSpec(
         "tilt", abstract: "Print the tilt offset the accelerometer gives.",
         groups: [
-            OptionGroup([
-                OptionSpec("board", help: "Board profile (TOML); default: the built-in generic profile."),
-                OptionSpec("rotate", help: "Display rotation: 0, 90, 180 or 270."),
-                OptionSpec("samples", help: "Stop after this many samples."),
-                OptionSpec("duration", value: "s", help: "Stop after this many seconds."),
+            OptionGroup([SettingOptions.board] + SettingOptions.options(["rotate"]) + [
+                OptionSpec("samples", rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many samples."),
+                OptionSpec("duration", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
             ]),
-            OptionGroup("Tilt", MotionOptions.options),
+            OptionGroup("Tilt", SettingOptions.options(group: SettingGroup.tilt)),
         ])
 
-    var board: String?
-    var motion: MotionOptions
-    var rotate = 0
-    var samples: Int?
-    var duration: Double?
-
-    init(_ a: ParsedArguments) throws(UsageError) {
-        board = a.string("board")
-        motion = try MotionOptions(a)
-        rotate = try a.int("rotate") ?? 0
-        samples = try a.int("samples")
-        duration = try a.double("duration")
-    }
+    let arguments: ParsedArguments
+    init(_ a: ParsedArguments) { arguments = a }
 
     func run() throws {
-        guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0 else { throw UsageError("--rotate \(rotate): expected 0, 90, 180 or 270") }
-        if let samples, samples < 1 { throw UsageError("--samples \(samples): expected ≥ 1") }
-        if let duration, !(duration > 0) { throw UsageError("--duration \(duration): expected seconds > 0") }
-        let profile = try loadProfile(board)
-        var setup = try motion.resolve(profile: profile, rotation: rotation)
+        let settings = try SettingOptions.resolve(arguments)
+        let profile = settings.profile
+        var setup = MotionSetup(settings, rotation: profile.display.rotation ?? .none)
         if setup.depth == 0 || setup.filter.reduceMotion {
             writeLine("tilt: motion effect is off (depth 0 or reduce motion); printing zero offsets", to: 2)
         }
         setup.filter.reduceMotion = setup.filter.reduceMotion || setup.depth == 0
+        let samples = try arguments.int("samples"), duration = try arguments.double("duration")
         let clock = SystemClock()
         let loop = PollEventLoop(clock: clock)
         let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { writeLine($0, to: 2) })
@@ -120,10 +106,3 @@ final class TiltPrinter {
     }
 }
 
-/// The board profile at `path`, or the built-in generic one.
-func loadProfile(_ path: String?) throws -> BoardProfile {
-    guard let path else { return BoardProfile.generic }
-    let text: String
-    do { text = try readSmallFile(path, limit: 1 << 20) } catch { throw UsageError("cannot read board profile: \(error)") }
-    do { return try BoardProfile.parse(text, source: path) } catch let e as BoardProfile.Error { throw UsageError(e.description) }
-}

@@ -23,44 +23,30 @@ struct TouchCommand {
         than --output are ignored.
         """,
         groups: [
-            OptionGroup([
-                OptionSpec("size", value: "WxH", help: "Panel size in pixels (the display mode, before rotation)."),
-                OptionSpec("rotate", help: "Display rotation: 0, 90, 180 or 270 (clockwise)."),
-                OptionSpec("output", value: "NAME", help: "The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default)."),
-                OptionSpec("count", help: "Stop after this many events (exit 1 if --timeout comes first)."),
-                OptionSpec("timeout", value: "s", help: "Stop after this many seconds."),
+            OptionGroup([SettingOptions.board] + SettingOptions.options(["rotate"]) + [
+                OptionSpec("size", value: "WxH", rule: .size(1, 8192), help: "Panel size in pixels (the display mode, before rotation)."),
+                OptionSpec("output", value: "NAME", rule: .text(32, nonEmpty: true, "a connector name"),
+                           help: "The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default)."),
+                OptionSpec("count", rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many events (exit 1 if --timeout comes first)."),
+                OptionSpec("timeout", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
             ]),
-            OptionGroup("Input", TouchOptions.options),
+            OptionGroup("Input", SettingOptions.options(SettingOptions.input)),
         ])
 
-    var input: TouchOptions
-    var size: String?
-    var rotate = 0
-    var output: String?
-    var count: Int?
-    var timeout: Double?
-
-    init(_ a: ParsedArguments) throws(UsageError) {
-        input = TouchOptions(a)
-        size = a.string("size")
-        rotate = try a.int("rotate") ?? 0
-        output = a.string("output")
-        count = try a.int("count")
-        timeout = try a.double("timeout")
-    }
+    let arguments: ParsedArguments
+    init(_ a: ParsedArguments) { arguments = a }
 
     func run() throws {
-        guard let rotation = Rotation(degrees: rotate), rotate % 90 == 0, (0..<360).contains(rotate) else {
-            throw UsageError("--rotate \(rotate): expected 0, 90, 180 or 270")
-        }
-        if let count, count < 1 { throw UsageError("--count \(count): expected ≥ 1") }
-        if let timeout, !(timeout > 0) { throw UsageError("--timeout \(timeout): expected seconds > 0") }
-        let (pw, ph, sizeSource) = try panelSize()
-        if input.noInput { throw UsageError("--no-input: touch has nothing to do without input") }
-        let options = try input.libinputOptions(transform: DisplayTransform(
+        let a = arguments
+        let settings = try SettingOptions.resolve(a)
+        let rotation = settings.profile.display.rotation ?? .none
+        let rotate = rotation.rawValue
+        let count = try a.int("count"), timeout = try a.double("timeout"), output = a.string("output")
+        let (pw, ph, sizeSource) = try panelSize(output: output)
+        let options = try settings.libinputOptions(transform: DisplayTransform(
             rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
             height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { writeLine($0, to: 2) })
-        let inputs = input.inputs, seat = input.seat
+        let inputs = settings.inputs, seat = settings.seat
 
         let source = try LibinputSource(options: options)
         defer { source.close() }
@@ -96,14 +82,8 @@ struct TouchCommand {
     }
 
     /// --size, else the first mode of the --output connector (or the first connected one).
-    private func panelSize() throws -> (Int, Int, String) {
-        if let size {
-            let parts = size.lowercased().split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
-                throw UsageError("--size \(size): expected WIDTHxHEIGHT, e.g. 800x480")
-            }
-            return (w, h, "--size")
-        }
+    private func panelSize(output: String?) throws -> (Int, Int, String) {
+        if case let .size(w, h) = try arguments.value("size") { return (w, h, "--size") }
         let base = "/sys/class/drm"
         for entry in listDirectory(base) ?? [] {
             guard let dash = entry.firstIndex(of: "-"), entry.hasPrefix("card") else { continue }

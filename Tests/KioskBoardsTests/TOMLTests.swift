@@ -1,4 +1,5 @@
 import KioskBoards
+import KioskSettings
 import Testing
 
 /// The TOML subset board profiles are read with.

@@ -98,8 +98,29 @@ private func usageError(_ args: [String]) -> UsageError? {
         #expect(throws: UsageError("--progress lots: expected a number", command: ["tool", "show"])) { try a.double("progress") }
         #expect(throws: UsageError("--label nan: expected a number", command: ["tool", "show"])) { try a.double("label") }
         #expect(throws: UsageError("--progress lots: expected a whole number", command: ["tool", "show"])) { try a.int("progress") }
-        #expect(throws: UsageError("--label nan: expected a or b", command: ["tool", "show"])) { try a.choice("label", ["a", "b"]) }
-        #expect(try a.choice("out", ["a"]) == nil)
+    }
+
+    /// An option's declared rule checks its value, names the option and cuts a long value.
+    @Test func declaredRulesCheckValues() throws {
+        let spec = CommandSpec("tool", abstract: "t", subcommands: [CommandSpec("show", abstract: "s", groups: [OptionGroup([
+            OptionSpec("progress", rule: .number(0, 1, "a fraction"), help: "p"),
+            OptionSpec("side", rule: .choice(["left", "right"]), help: "s"),
+        ])])])
+        func parse(_ args: [String]) throws -> ParsedArguments {
+            guard case let .run(_, a) = try parseCommandLine(args, root: spec) else { throw UsageError("help") }
+            return a
+        }
+        #expect(try parse(["show", "--progress", "0.5"]).double("progress") == 0.5)
+        for bad in ["5", "-3", "inf", "nan", "0x1p-1", " 0.5", "+0.5"] {
+            #expect(throws: UsageError("--progress \(bad): expected a fraction from 0 to 1", command: ["tool", "show"])) {
+                try parse(["show", "--progress", bad]).double("progress")
+            }
+        }
+        #expect(throws: UsageError("--side up: expected left or right", command: ["tool", "show"])) { try parse(["show", "--side", "up"]).value("side") }
+        let long = String(repeating: "x", count: 100_000)
+        #expect(throws: UsageError("--side \(String(repeating: "x", count: 80))…: expected left or right", command: ["tool", "show"])) {
+            try parse(["show", "--side", long]).value("side")
+        }
     }
 
     @Test func helpTextShowsEveryVisibleOptionOnce() {

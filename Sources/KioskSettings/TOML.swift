@@ -11,15 +11,23 @@ public final class TOMLTable: CustomStringConvertible {
     /// Keys in file order.
     public private(set) var keys: [String] = []
     private var values: [String: TOMLValue] = [:]
+    private var positions: [String: (Int, Int)] = [:]
 
     init() {}
 
     public subscript(key: String) -> TOMLValue? { values[key] }
 
+    /// Where `key`'s value (or table header) starts: line and column, from 1; (0, 0) if absent.
+    public func position(of key: String) -> (line: Int, column: Int) {
+        let p = positions[key] ?? (0, 0)
+        return (p.0, p.1)
+    }
+
     func set(_ key: String, _ value: TOMLValue, at pos: (Int, Int)) throws(TOMLParseError) {
         if values[key] != nil { throw TOMLParseError("duplicate key \"\(key)\"", pos) }
         keys.append(key)
         values[key] = value
+        positions[key] = pos
     }
 
     /// Parses a whole document.

@@ -1,0 +1,121 @@
+import KioskBehavior
+import KioskDevices
+import KioskHUD
+import KioskRaster
+import KioskSettings
+
+/// Everything that decides a HUD: the board profile's settings and the ones given per run (what
+/// it shows, the pictures, where input comes from). `HUDSettings.table` declares each of them
+/// once; the command line, board files and (later) a daemon's clients all set them through it.
+public struct HUDSettings: Sendable, Equatable {
+    /// What a board file sets (and the command line overrides).
+    public var profile = BoardProfile()
+    /// What the HUD shows.
+    public var content = HUDContent()
+    /// The picture for `--mode custom` (a PNG path).
+    public var image: String?
+    /// A picture under the HUD (a PNG path), scaled to the canvas.
+    public var underlay: String?
+    /// Input: the udev seat, or explicit device nodes; touch devices bound to outputs.
+    public var seat = "seat0"
+    public var inputs: [String] = []
+    public var bindings: [String] = []
+    /// A directory standing for / when looking for IIO devices (tests).
+    public var iioRoot: String?
+
+    public init() {}
+
+    /// Every setting at its declared default: the built-in generic profile.
+    public static let defaults: HUDSettings = {
+        var s = HUDSettings()
+        table.applyDefaults(to: &s)
+        return s
+    }()
+}
+
+extension BoardProfile {
+    /// The built-in generic profile: every setting's declared default (Boards/generic.toml is
+    /// generated from the same declarations; a test checks they agree).
+    public static var generic: BoardProfile { HUDSettings.defaults.profile }
+
+    /// Reads a profile from TOML text over the defaults; `source` names it in errors. Strict:
+    /// unknown sections and keys, and values that break their rule, are errors naming
+    /// `source:line:column`, the section and key, the value and what was expected.
+    public static func parse(_ text: String, source: String) throws(SettingsError) -> BoardProfile {
+        let document: TOMLTable
+        do { document = try TOMLTable(string: text) } catch {
+            throw SettingsError("\(source):\(error.line):\(error.column): \(error.message)")
+        }
+        var s = HUDSettings.defaults
+        try HUDSettings.table.apply(document, source: source, to: &s)
+        return s.profile
+    }
+
+    /// The first lines of Boards/generic.toml.
+    public static let genericHeader = [
+        "KioskHUD board profile: generic (no real board; the offscreen default, also built into kiosk-hud).",
+        "Generated from the settings table (KioskBoards, SettingsTable.swift): every key with its default.",
+        "Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.",
+    ]
+
+    /// The profile as a board file (every key, with its help as comments).
+    public func boardFile(header: [String]) -> String {
+        var s = HUDSettings.defaults
+        s.profile = self
+        return HUDSettings.table.boardFile(s, header: header)
+    }
+}
+
+// MARK: Conversions between settings and the types that use them
+
+extension Color {
+    init(setting v: SettingValue) {
+        guard case let .color(c) = v else { self = .black; return }
+        self.init(rgb: c >> 8, a: Double(c & 0xFF) / 255)
+    }
+
+    var setting: SettingValue {
+        func byte(_ x: Double) -> UInt32 { UInt32((min(max(x, 0), 1) * 255).rounded()) }
+        return .color(byte(r) << 24 | byte(g) << 16 | byte(b) << 8 | byte(a))
+    }
+}
+
+/// The libinput calibration matrix: six numbers, or a rotation preset (`rotate-90` …).
+let touchMatrixRule: ValueRule = {
+    let expected = "six numbers a,b,c,d,e,f or rotate-90, rotate-180, rotate-270"
+    return ValueRule(.custom(parse: { (text) throws(RuleError) in
+        do throws(CalibrationMatrix.ParseError) {
+            return .numbers(try CalibrationMatrix(parsing: text).values.map(Double.init))
+        } catch { throw RuleError("\(expected) (\(error.reason))") }
+    }), expected: expected)
+}()
+
+/// The accelerometer's mount matrix: "x1, y1, z1; x2, y2, z2; x3, y3, z3".
+let mountMatrixRule: ValueRule = {
+    let expected = "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\""
+    return ValueRule(.custom(parse: { (text) throws(RuleError) in
+        do throws(MountMatrix.ParseError) { return .numbers(try MountMatrix.parse(text).m) } catch {
+            throw RuleError("\(expected) (\(error.reason))")
+        }
+    }), expected: expected)
+}()
+
+/// A display mode: WIDTHxHEIGHT or WIDTHxHEIGHT@HZ.
+let videoModeRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
+    guard isModeString(text) else { throw RuleError("WIDTHxHEIGHT or WIDTHxHEIGHT@HZ") }
+    return .text(text)
+}), expected: "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ")
+
+/// A DRM card's device path.
+let cardRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
+    guard text.hasPrefix("/"), text.utf8.count < 64 else { throw RuleError("a device path such as /dev/dri/card0") }
+    return .text(text)
+}), expected: "a device path such as /dev/dri/card0")
+
+/// The smallest bezel, WIDTHxHEIGHT in points.
+let minSizeRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
+    let p = text.split(separator: "x", omittingEmptySubsequences: false)
+    guard p.count == 2, let w = parseDouble(String(p[0])), let h = parseDouble(String(p[1])),
+          (0...10_000).contains(w), (0...10_000).contains(h) else { throw RuleError("WIDTHxHEIGHT in points, each from 0 to 10000") }
+    return .numbers([w, h])
+}), expected: "WIDTHxHEIGHT in points, each from 0 to 10000")

@@ -1,0 +1,297 @@
+import KioskBehavior
+import KioskDevices
+import KioskHUD
+import KioskRaster
+import KioskSettings
+import KioskText
+
+/// The groups settings are shown in (help) and sorted by (clients).
+public enum SettingGroup {
+    public static let hud = "HUD"
+    public static let display = "Display"
+    public static let input = "Input"
+    public static let tilt = "Tilt"
+}
+
+extension HUDSettings {
+    typealias S = Setting<HUDSettings>
+
+    /// Every setting, declared once, in the order they are applied (a theme before the colours
+    /// it sets) and shown. Board file sections: the top level, display, touch, fonts, style,
+    /// timing, motion.
+    public static let table = SettingsTable<HUDSettings>(
+        topLevel + content + display + touch + fonts + style + timing + motion + input,
+        sections: ["", "display", "touch", "fonts", "style", "timing", "motion"])
+
+    static let topLevel: [S] = [
+        S("name", section: "", .text(64, nonEmpty: true, "a name"), default: .text("generic"), group: SettingGroup.display,
+          help: "The board this profile is for.",
+          set: { $0.profile.name = $1.string }, get: { .text($0.profile.name) }),
+    ]
+
+    static let display: [S] = [
+        S("size", section: "display", option: "size", .size(1, Bitmap.maxCanvasSide), default: .size(width: 800, height: 480),
+          group: SettingGroup.display,
+          help: "Canvas size WIDTHxHEIGHT in pixels (offscreen; on a real display its mode decides).",
+          set: { $0.profile.width = $1.size.0; $0.profile.height = $1.size.1 },
+          get: { .size(width: $0.profile.width, height: $0.profile.height) }),
+        S("scale", section: "display", option: "scale", .number(0, 8, minOpen: true, "pixels per point"), default: .number(1),
+          group: SettingGroup.display,
+          help: "Pixels per point (e.g. 2); on a real display without it, chosen from the panel's physical size.",
+          set: { $0.profile.scale = $1.double; $0.profile.style.scale = $1.double }, get: { .number($0.profile.scale) }),
+        S("format", section: "display", option: "format", .choice(["xrgb8888", "argb8888", "rgb565"]), default: .text("xrgb8888"),
+          group: SettingGroup.display, help: "Pixel format of the frame.",
+          set: { $0.profile.format = pixelFormat($1.string) }, get: { .text(formatName($0.profile.format)) }),
+        S("underlay", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), group: SettingGroup.display,
+          live: true, help: "Colour under the HUD (and under an underlay picture's transparent parts).",
+          set: { $0.profile.underlayColor = Color(setting: $1) }, get: { $0.profile.underlayColor.setting }),
+        S("card", section: "display", option: "card", cardRule, example: "\"/dev/dri/card0\"", group: SettingGroup.display,
+          help: "DRM card; default: the first /dev/dri/card* with dumb buffers.",
+          set: { $0.profile.display.card = $1.string }, get: { $0.profile.display.card.map { .text($0) } }),
+        S("connectors", section: "display", option: "connector", ValueRule(.texts(maxCount: 16, element: .init(maxBytes: 32)),
+                                                                           expected: "connector names such as HDMI-A-1 (at most 16)"),
+          example: "[\"HDMI-A-1\"]", group: SettingGroup.display,
+          help: "Only these connectors (repeat the option for more); default: every connected one.",
+          set: { $0.profile.display.connectors = $1.strings },
+          get: { $0.profile.display.connectors.isEmpty ? nil : .texts($0.profile.display.connectors) }),
+        S("mode", section: "display", option: "video-mode", videoModeRule, example: "\"800x480@60\"", group: SettingGroup.display,
+          help: "Display mode WIDTHxHEIGHT[@HZ]; default: preferred, else active, else first.",
+          set: { $0.profile.display.mode = $1.string }, get: { $0.profile.display.mode.map { .text($0) } }),
+        S("rotation", section: "display", option: "rotate", .integerChoice([0, 90, 180, 270]), example: "0", group: SettingGroup.display,
+          help: "Rotation of the picture on the panel, clockwise (turns the touch with it); default: the panel's orientation property.",
+          set: { $0.profile.display.rotation = Rotation(rawValue: $1.int) },
+          get: { $0.profile.display.rotation.map { .integer($0.rawValue) } }),
+    ]
+
+    static let touch: [S] = [
+        S("matrix", section: "touch", option: "touch-matrix", touchMatrixRule, example: "\"1, 0, 0, 0, 1, 0\"", group: SettingGroup.input,
+          help: "Touch calibration matrix a,b,c,d,e,f (libinput's), or rotate-90/180/270 for a sensor mounted rotated; default: udev's LIBINPUT_CALIBRATION_MATRIX.",
+          set: { $0.profile.touch.matrix = $1.doubles }, get: { $0.profile.touch.matrix.map { .numbers($0) } }),
+        S("device", section: "touch", .text(256, nonEmpty: true, "part of a device name or sysname"), example: "\"ft5x06\"",
+          group: SettingGroup.input, help: "Only this touch device (part of its name or sysname).",
+          set: { $0.profile.touch.device = $1.string }, get: { $0.profile.touch.device.map { .text($0) } }),
+        S("keys", section: "touch", ValueRule(.integers(min: 1, max: 767, maxCount: 16), expected: "Linux key codes from 1 to 767 (at most 16)"),
+          default: .integers([28, 57, 1, 96]), group: SettingGroup.input,
+          help: "Keys that press the button (Linux key codes): Enter, Space, Escape, keypad Enter.",
+          set: { $0.profile.touch.keys = $1.ints }, get: { .integers($0.profile.touch.keys) }),
+        S("tap_outside", section: "touch", .bool, default: .bool(false), group: SettingGroup.input,
+          help: "Report taps outside the bezel (show: exit 11) instead of ignoring them.",
+          set: { $0.profile.touch.tapOutside = $1.bool }, get: { .bool($0.profile.touch.tapOutside) }),
+    ]
+
+    static let fonts: [S] = [
+        S("primary", section: "fonts", .path, default: .text(FontSpec.defaultPrimary), group: SettingGroup.hud,
+          help: "The font for all text.",
+          set: { $0.profile.style.fontPaths = [$1.string] + Array($0.profile.style.fontPaths.dropFirst()) },
+          get: { $0.profile.style.fontPaths.first.map { .text($0) } }),
+        S("fallbacks", section: "fonts", .paths(max: 16), default: .texts([
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+          ]),
+          group: SettingGroup.hud, help: "Fonts tried in order for characters the primary font lacks (missing files are skipped).",
+          set: { $0.profile.style.fontPaths = Array($0.profile.style.fontPaths.prefix(1)) + $1.strings },
+          get: { .texts(Array($0.profile.style.fontPaths.dropFirst())) }),
+    ]
+
+    static let style: [S] = [
+        S("theme", section: "style", option: "theme", .choice(["light", "dark"]), default: .text("light"), group: SettingGroup.hud, live: true,
+          help: "light (grey bezel, black content) or dark (dark bezel, white content); sets both colours.",
+          set: { s, v in
+              s.profile.theme = v.string
+              let t = v.string == "dark" ? HUDStyle.dark : HUDStyle.light
+              s.profile.style.bezelColor = t.bezelColor; s.profile.style.contentColor = t.contentColor
+          }, get: { .text($0.profile.theme) }),
+        S("margin", section: "style", option: "margin", .number(0, 1000, "points", unit: "pt"), default: .number(20), group: SettingGroup.hud,
+          live: true, help: "Space between the bezel and the screen's edges.",
+          set: { $0.profile.style.margin = $1.double }, get: { .number($0.profile.style.margin) }),
+        S("padding", section: "style", option: "padding", .number(0, 1000, "points", unit: "pt"), default: .number(4), group: SettingGroup.hud,
+          live: true, help: "Space between the bezel's parts.",
+          set: { $0.profile.style.padding = $1.double }, get: { .number($0.profile.style.padding) }),
+        S("corner_radius", section: "style", option: "corner-radius", .number(0, 1000, "points", unit: "pt"), default: .number(5),
+          group: SettingGroup.hud, live: true, help: "The bezel's corner radius.",
+          set: { $0.profile.style.cornerRadius = $1.double }, get: { .number($0.profile.style.cornerRadius) }),
+        S("label_size", section: "style", option: "label-size", .number(1, 500, "a font size", unit: "pt"), default: .number(16),
+          group: SettingGroup.hud, live: true, help: "The label's font size.",
+          set: { $0.profile.style.labelFontSize = $1.double }, get: { .number($0.profile.style.labelFontSize) }),
+        S("details_size", section: "style", option: "details-size", .number(1, 500, "a font size", unit: "pt"), default: .number(12),
+          group: SettingGroup.hud, live: true, help: "The details label's font size.",
+          set: { $0.profile.style.detailsFontSize = $1.double }, get: { .number($0.profile.style.detailsFontSize) }),
+        S("button_size", section: "style", option: "button-size", .number(1, 500, "a font size", unit: "pt"), default: .number(12),
+          group: SettingGroup.hud, live: true, help: "The button's font size.",
+          set: { $0.profile.style.buttonFontSize = $1.double }, get: { .number($0.profile.style.buttonFontSize) }),
+        S("content_color", section: "style", option: "content-color", .color, default: .color(0x0000_00B3), group: SettingGroup.hud,
+          live: true, help: "Colour of the indicator, text and button.",
+          set: { $0.profile.style.contentColor = Color(setting: $1) }, get: { $0.profile.style.contentColor.setting }),
+        S("bezel_color", section: "style", option: "bezel-color", .color, default: .color(0xCCCC_CC99), group: SettingGroup.hud,
+          live: true, help: "Colour of the bezel.",
+          set: { $0.profile.style.bezelColor = Color(setting: $1) }, get: { $0.profile.style.bezelColor.setting }),
+        S("blur_radius", section: "style", option: "blur-radius", .number(0, 100, "points", unit: "pt"), default: .number(10),
+          group: SettingGroup.hud, live: true, help: "How far the blurred bezel blurs what is under it.",
+          set: { s, v in
+              s.profile.blurRadius = v.double
+              if case .blur = s.profile.style.bezelStyle { s.profile.style.bezelStyle = .blur(radius: v.double) }
+          }, get: { .number($0.profile.blurRadius) }),
+        S("bezel", section: "style", option: "bezel", .choice(["solid", "blur"]), default: .text("solid"), group: SettingGroup.hud, live: true,
+          help: "solid, or blur (what is under the bezel shows through, blurred).",
+          set: { s, v in s.profile.style.bezelStyle = v.string == "blur" ? .blur(radius: s.profile.blurRadius) : .solid },
+          get: { if case .blur = $0.profile.style.bezelStyle { return .text("blur") } else { return .text("solid") } }),
+        S("dim_color", section: "style", option: "dim-color", .color, default: .color(0x0000_0080), group: SettingGroup.hud, live: true,
+          help: "Colour laid over the screen by background = dim.",
+          set: { s, v in
+              s.profile.dimColor = Color(setting: v)
+              if case .dim = s.profile.style.background { s.profile.style.background = .dim(s.profile.dimColor) }
+          }, get: { $0.profile.dimColor.setting }),
+        S("background", section: "style", option: "background", .choice(["none", "dim", "gradient"]), default: .text("none"),
+          group: SettingGroup.hud, live: true, help: "What the HUD lays over the screen: nothing, a dim colour, or a radial gradient.",
+          set: { s, v in
+              switch v.string {
+              case "dim": s.profile.style.background = .dim(s.profile.dimColor)
+              case "gradient": s.profile.style.background = .gradient
+              default: s.profile.style.background = .none
+              }
+          }, get: {
+              switch $0.profile.style.background {
+              case .none: .text("none")
+              case .dim: .text("dim")
+              case .gradient: .text("gradient")
+              }
+          }),
+        S("offset", section: nil, option: "offset", .point(HUDStyle.maxOffset, "points"), group: SettingGroup.hud, live: true,
+          help: "Bezel offset from the centre in points, X,Y (1000000 pins it to an edge).",
+          set: { if case let .point(x, y) = $1 { $0.profile.style.offsetX = x; $0.profile.style.offsetY = y } },
+          get: { .point(x: $0.profile.style.offsetX, y: $0.profile.style.offsetY) }),
+        S("min_size", section: nil, option: "min-size", minSizeRule, group: SettingGroup.hud, live: true,
+          help: "Smallest bezel WIDTHxHEIGHT in points.",
+          set: { $0.profile.style.minWidth = $1.doubles[0]; $0.profile.style.minHeight = $1.doubles[1] },
+          get: { .numbers([$0.profile.style.minWidth, $0.profile.style.minHeight]) }),
+        S("square", section: nil, option: "square", .bool, group: SettingGroup.hud, live: true, help: "Square bezel.",
+          set: { $0.profile.style.square = $1.bool }, get: { .bool($0.profile.style.square) }),
+    ]
+
+    static let timing: [S] = [
+        S("grace_time", section: "timing", option: "grace-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0),
+          group: SettingGroup.hud, live: true, help: "A HUD hidden again within this time is never shown (no flash for quick work).",
+          set: { $0.profile.timing.graceTime = $1.double }, get: { .number($0.profile.timing.graceTime) }),
+        S("min_show_time", section: "timing", option: "min-show-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0),
+          group: SettingGroup.hud, live: true, help: "Once shown, the HUD stays at least this long.",
+          set: { $0.profile.timing.minShowTime = $1.double }, get: { .number($0.profile.timing.minShowTime) }),
+        S("animation", section: "timing", option: "animation", .choice(["fade", "zoom", "zoomIn", "zoomOut"]), default: .text("fade"),
+          group: SettingGroup.hud, live: true, help: "How the HUD appears and goes.",
+          set: { $0.profile.timing.animation = animationKind($1.string) }, get: { .text(animationName($0.profile.timing.animation)) }),
+        S("animation_duration", section: "timing", option: "animation-duration", .number(0, 10, "seconds", unit: "s"), default: .number(0.3),
+          group: SettingGroup.hud, live: true, help: "How long it takes.",
+          set: { $0.profile.timing.animationDuration = $1.double }, get: { .number($0.profile.timing.animationDuration) }),
+    ]
+
+    static let motion: [S] = [
+        S("accel", section: "motion", option: "accel", .text(256, nonEmpty: true, "iio:deviceN, a label or a name"),
+          example: "\"accel-display\"", group: SettingGroup.tilt,
+          help: "The accelerometer: iio:deviceN, a label or a name; default: the one labelled accel-display, else the first.",
+          set: { $0.profile.motion.accel = $1.string }, get: { $0.profile.motion.accel.map { .text($0) } }),
+        S("mount_matrix", section: "motion", option: "mount-matrix", mountMatrixRule, example: "\"1, 0, 0; 0, 1, 0; 0, 0, 1\"",
+          group: SettingGroup.tilt,
+          help: "Mount matrix, rows (panel = M · reading); default: udev's ACCEL_MOUNT_MATRIX, then sysfs.",
+          set: { $0.profile.motion.mountMatrix = MountMatrix(rowMajor: $1.doubles) },
+          get: { $0.profile.motion.mountMatrix.map { .numbers($0.m) } }),
+        S("depth", section: "motion", option: "depth", .number(0, 100, "points", unit: "pt"), default: .number(10),
+          alias: (section: "style", key: "motion_depth"), group: SettingGroup.tilt, live: true,
+          help: "How far the bezel slides each way as the board tilts (0: off).",
+          set: { $0.profile.style.motionDepth = $1.double }, get: { .number($0.profile.style.motionDepth) }),
+        S("rate", section: "motion", option: "rate", .number(0.1, 1000, "samples per second", unit: "Hz"), default: .number(30),
+          group: SettingGroup.tilt, help: "Accelerometer samples per second.",
+          set: { $0.profile.motion.rate = $1.double }, get: { .number($0.profile.motion.rate) }),
+        S("time_constant", section: "motion", option: "time-constant", .number(0, 10, "seconds", unit: "s"), default: .number(0.15),
+          group: SettingGroup.tilt, help: "Tilt low-pass time constant.",
+          set: { $0.profile.motion.timeConstant = $1.double }, get: { .number($0.profile.motion.timeConstant) }),
+        S("dead_zone", section: "motion", option: "dead-zone", .number(0, 45, "degrees", unit: "°"), default: .number(1.5),
+          group: SettingGroup.tilt, help: "Tilt dead zone.",
+          set: { $0.profile.motion.deadZone = $1.double }, get: { .number($0.profile.motion.deadZone) }),
+        S("neutral", section: "motion", option: "neutral", .choice(["resting", "face-up"]), default: .text("resting"),
+          group: SettingGroup.tilt, help: "Attitude with the bezel centred: resting (however the board stands at start) or face-up.",
+          set: { $0.profile.motion.neutral = $1.string == "face-up" ? .faceUp : .firstSample },
+          get: { .text($0.profile.motion.neutral == .faceUp ? "face-up" : "resting") }),
+        S("reduce_motion", section: "motion", option: "reduce-motion", .bool, default: .bool(false), group: SettingGroup.tilt, live: true,
+          help: "No tilt motion.",
+          set: { $0.profile.motion.reduceMotion = $1.bool }, get: { .bool($0.profile.motion.reduceMotion) }),
+        S("iio_root", section: nil, option: "iio-root", .path, group: SettingGroup.tilt,
+          help: "A directory standing for / when looking for IIO devices and the udev database (tests).",
+          set: { $0.iioRoot = $1.string }, get: { $0.iioRoot.map { .text($0) } }),
+    ]
+
+    static let content: [S] = [
+        S("mode", section: nil, option: "mode", .choice(HUDMode.allCases.map(\.rawValue)), default: .text("indeterminate"),
+          group: SettingGroup.hud, live: true,
+          help: "indeterminate, determinate, annular, bar, text, custom (with --image), success or error.",
+          set: { $0.content.mode = HUDMode(rawValue: $1.string) ?? .indeterminate }, get: { .text($0.content.mode.rawValue) }),
+        S("progress", section: nil, option: "progress", .number(0, 1, "a fraction"), default: .number(0), group: SettingGroup.hud, live: true,
+          help: "Progress (determinate, annular, bar).",
+          set: { $0.content.progress = $1.double }, get: { .number($0.content.progress) }),
+        S("label", section: nil, option: "label", .text(1024, "text"), default: .text(""), group: SettingGroup.hud, live: true,
+          help: "The label (one line).",
+          set: { $0.content.label = $1.string }, get: { .text($0.content.label) }),
+        S("details", section: nil, option: "details", .text(8192, "text"), default: .text(""), group: SettingGroup.hud, live: true,
+          help: "The details label (wraps).",
+          set: { $0.content.details = $1.string }, get: { .text($0.content.details) }),
+        S("button", section: nil, option: "button", .text(128, "text"), default: .text(""), group: SettingGroup.hud, live: true,
+          help: "The button's title (e.g. Cancel); none: no button.",
+          set: { $0.content.buttonTitle = $1.string; $0.content.buttonHasAction = !$1.string.isEmpty },
+          get: { .text($0.content.buttonTitle) }),
+        S("image", section: nil, option: "image", .path, group: SettingGroup.hud, live: true, help: "Picture for --mode custom (PNG).",
+          set: { $0.image = $1.string }, get: { $0.image.map { .text($0) } }),
+        S("underlay_image", section: nil, option: "underlay", .path, group: SettingGroup.hud, live: true,
+          help: "Picture under the HUD (PNG), scaled to the canvas.",
+          set: { $0.underlay = $1.string }, get: { $0.underlay.map { .text($0) } }),
+    ]
+
+    static let input: [S] = [
+        S("seat", section: nil, option: "seat", .text(64, nonEmpty: true, "a udev seat"), default: .text("seat0"), group: SettingGroup.input,
+          help: "udev seat (hotplug).",
+          set: { $0.seat = $1.string }, get: { .text($0.seat) }),
+        S("input", section: nil, option: "input", ValueRule(.texts(maxCount: 16, element: .init(maxBytes: 4095)),
+                                                            expected: "device nodes such as /dev/input/event3 (at most 16)"),
+          group: SettingGroup.input, help: "A device node instead of the seat; repeatable.",
+          set: { $0.inputs = $1.strings }, get: { $0.inputs.isEmpty ? nil : .texts($0.inputs) }),
+        S("bind_touch", section: nil, option: "bind-touch", ValueRule(.texts(maxCount: 16, element: .init(maxBytes: 256)),
+                                                                     expected: "DEVICE=OUTPUT (at most 16)"),
+          group: SettingGroup.input, help: "Bind a touch device to an output, DEVICE=OUTPUT; repeatable.",
+          set: { $0.bindings = $1.strings }, get: { $0.bindings.isEmpty ? nil : .texts($0.bindings) }),
+    ]
+}
+
+private extension SettingValue {
+    var size: (Int, Int) { if case let .size(w, h) = self { return (w, h) }; return (0, 0) }
+}
+
+func pixelFormat(_ name: String) -> PixelFormat {
+    switch name {
+    case "argb8888": .argb8888
+    case "rgb565": .rgb565
+    default: .xrgb8888
+    }
+}
+
+func formatName(_ f: PixelFormat) -> String {
+    switch f {
+    case .argb8888: "argb8888"
+    case .rgb565: "rgb565"
+    default: "xrgb8888"
+    }
+}
+
+func animationKind(_ name: String) -> AnimationKind {
+    switch name {
+    case "zoom": .zoom
+    case "zoomIn": .zoomIn
+    case "zoomOut": .zoomOut
+    default: .fade
+    }
+}
+
+func animationName(_ k: AnimationKind) -> String {
+    switch k {
+    case .zoom: "zoom"
+    case .zoomIn: "zoomIn"
+    case .zoomOut: "zoomOut"
+    default: "fade"
+    }
+}

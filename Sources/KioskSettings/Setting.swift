@@ -1,0 +1,45 @@
+/// One setting, declared once: where it is given (board file section and key, command-line
+/// option), what its value must be, its default, its help, and how it reads and writes the
+/// settings it belongs to (`Root`).
+public struct Setting<Root>: Sendable {
+    /// The board file key, and the name clients use (snake_case).
+    public let key: String
+    /// The board file section ("" for the top level); nil: not in board files.
+    public let section: String?
+    /// The command-line long option; nil: none.
+    public let option: String?
+    public let rule: ValueRule
+    public let help: String
+    /// The help group and the kind of setting ("HUD", "Display", "Input", "Tilt").
+    public let group: String
+    /// May change while the HUD is shown (a daemon's `update`/`style`).
+    public let live: Bool
+    /// The value when nothing sets it; nil: unset (e.g. "the first card").
+    public let defaultValue: SettingValue?
+    /// For an unset-by-default setting: an example for the generated profile's comment.
+    public let example: String?
+    /// Another place a board file may give it (an older name), never together with `key`.
+    public let alias: (section: String, key: String)?
+    /// Writes a checked value.
+    public let set: @Sendable (inout Root, SettingValue) -> Void
+    /// The value in effect (nil: unset).
+    public let get: @Sendable (Root) -> SettingValue?
+
+    public init(_ key: String, section: String?, option: String? = nil, _ rule: ValueRule, default defaultValue: SettingValue? = nil,
+                example: String? = nil, alias: (section: String, key: String)? = nil, group: String, live: Bool = false,
+                help: String, set: @escaping @Sendable (inout Root, SettingValue) -> Void, get: @escaping @Sendable (Root) -> SettingValue?) {
+        self.key = key; self.section = section; self.option = option; self.rule = rule
+        self.defaultValue = defaultValue; self.example = example; self.alias = alias
+        self.group = group; self.live = live; self.help = help; self.set = set; self.get = get
+    }
+
+    /// "[style] margin", "name": where it is in a board file.
+    public var place: String { section.map { $0.isEmpty ? key : "[\($0)] \(key)" } ?? key }
+}
+
+/// A setting that could not be applied: the message names where (file:line:column and
+/// [section] key, or --option), the value (cut at 80 characters) and what was expected.
+public struct SettingsError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
