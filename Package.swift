@@ -114,6 +114,7 @@ let package = Package(
         .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
+        .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
         .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskEmbedded"]),
         .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
                                                   "KioskHUD", "KioskText", "KioskRaster"]),

@@ -42,8 +42,13 @@ extension BoardProfile {
     /// unknown sections and keys, and values that break their rule, are errors naming
     /// `source:line:column`, the section and key, the value and what was expected.
     public static func parse(_ text: String, source: String) throws(SettingsError) -> BoardProfile {
+        try parse(Array(text.utf8), source: source)
+    }
+
+    /// Reads a profile from the bytes of a board file (UTF-8 checked strictly).
+    public static func parse(_ bytes: [UInt8], source: String) throws(SettingsError) -> BoardProfile {
         let document: TOMLTable
-        do { document = try TOMLTable(string: text) } catch {
+        do { document = try TOMLTable(bytes: bytes) } catch {
             throw SettingsError("\(source):\(error.line):\(error.column): \(error.message)")
         }
         var s = HUDSettings.defaults

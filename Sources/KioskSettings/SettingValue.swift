@@ -79,19 +79,7 @@ public func hexColor(_ rgba: UInt32) -> String {
 func tomlString(_ s: String) -> String {
     var out = "\""
     for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 || u.value == 0x7F {
-                let h = String(u.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
+        if let e = basicStringEscape(u) { out += e } else { out.unicodeScalars.append(u) }
     }
     return out + "\""
 }
@@ -99,17 +87,7 @@ func tomlString(_ s: String) -> String {
 /// `value` for an error message: as given, cut at 80 characters with "…" (an 80 KB value must
 /// not come back as an 80 KB line), with control characters shown escaped.
 public func shown(_ value: String) -> String {
-    var out = ""
-    var n = 0
-    for u in value.unicodeScalars {
-        if n == 80 { return out + "…" }
-        if u.value < 0x20 || u.value == 0x7F {
-            let h = String(u.value, radix: 16, uppercase: true)
-            out += "\\u{" + h + "}"
-        } else {
-            out.unicodeScalars.append(u)
-        }
-        n += 1
-    }
-    return out
+    var t = ShortText()
+    t.addEscapingControls(value)
+    return t.text
 }

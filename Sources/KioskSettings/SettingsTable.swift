@@ -66,7 +66,7 @@ public struct SettingsTable<Root>: Sendable {
             let key = own != nil ? s.key : s.alias!.key
             let place = section.isEmpty ? key : "[\(section)] \(key)"
             if let first = applied[s.place] {
-                throw SettingsError("\(source):\(position(t, key)): \(place): also given as \(first); keep one")
+                throw SettingsError("\(source):\(position(t, key, ofKey: true)): \(place): also given as \(first); keep one")
             }
             applied[s.place] = place
             do throws(RuleError) {
@@ -79,11 +79,12 @@ public struct SettingsTable<Root>: Sendable {
 
     private func unknown(_ source: String, _ t: TOMLTable, _ key: String, section: String?, what: String) -> SettingsError {
         let place = section.map { $0.isEmpty ? key : "[\($0)] \(key)" } ?? key
-        return SettingsError("\(source):\(position(t, key)): \(shown(place)): \(what)")
+        return SettingsError("\(source):\(position(t, key, ofKey: true)): \(shown(place)): \(what)")
     }
 
-    private func position(_ t: TOMLTable, _ key: String) -> String {
-        let p = t.position(of: key)
+    /// "line:column" of `key`'s value (or of the key itself).
+    private func position(_ t: TOMLTable, _ key: String, ofKey: Bool = false) -> String {
+        guard let p = ofKey ? t.position(ofKey: key) : t.position(of: key) else { return "?" }
         return "\(p.line):\(p.column)"
     }
 

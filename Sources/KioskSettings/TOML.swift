@@ -1,43 +1,109 @@
-/// The part of TOML that board profiles use, read without Foundation: `[table]` headers,
-/// `key = value` with bare or quoted keys, basic and literal strings, integers, floats, booleans
-/// and (multi-line) arrays, comments. Anything else — dotted keys, inline tables, dates,
-/// multi-line strings, hex numbers — is an error naming its line and column, never guessed at.
-///
-/// Why not a TOML package: the one at hand (TOMLKit) brings in Foundation with its calendar and
-/// ICU data; linked into `kiosk-hud` that cost about 4 MB of resident memory and a millisecond
-/// of start-up before the first frame, against a 12 MB and 10 ms budget, to read a file of
-/// thirty lines. This reader is two hundred lines of Swift and is tested on its own.
+// TOML 1.0 for board profiles, read strictly, without Foundation.
+//
+// What it reads: all of TOML 1.0 (https://toml.io/en/v1.0.0) except dates and times — bare,
+// quoted and dotted keys; `[table]` and `[[array of tables]]` headers; inline tables; basic,
+// literal and multi-line strings with every escape; integers (decimal, 0x, 0o, 0b; 64-bit);
+// floats (with inf and nan); booleans; arrays (mixed types); comments; and TOML's rules on
+// defining tables (no table defined twice, no key set twice, inline tables and static arrays
+// closed). Offset date-times, local date-times, local dates and local times are refused with a
+// message starting `not supported: `. Anything else that is not TOML 1.0 is an error, never
+// guessed at: the input is bytes and must be UTF-8 (invalid sequences are errors, a BOM at the
+// start is skipped), lines end in LF or CRLF, and control characters other than tab are refused
+// in strings and comments.
+//
+// Limits, so that no input can crash the reader or make it balloon:
+// - a document is at most 1 MiB (`TOMLTable.maxDocumentBytes`), so keys and strings are too;
+// - tables, arrays and inline tables nest at most 32 deep (`TOMLTable.maxNesting`), counted
+//   from the top level. The reader recurses only into arrays and inline tables, so its stack
+//   depth is bounded by that limit, and so are `description` and the freeing of a document.
+// What is read is in proportion: a 1 MiB document of the worst kind (300,000 empty inline
+// tables, or 100,000 keys) takes about 35 MB while read; a board profile of 2 kB, a few kB.
+//
+// Errors are one line, `line:column: message`, the column counting Unicode scalars from 1.
+// Every key and value keeps where it starts (`TOMLTable.position(of:)`), so that a value found
+// wrong later, by the board profile, can be reported as `file:line:column`.
+//
+// Why not a TOML package: the one at hand (TOMLKit) brings in Foundation with its calendar and
+// ICU data; linked into `kiosk-hud` that cost about 4 MB of resident memory and a millisecond
+// of start-up before the first frame, against a 12 MB and 10 ms budget, to read a file of
+// sixty lines. This reader is plain Swift with no imports and is tested on its own, against
+// the toml-test suite too (TOMLSuiteTests).
+
+/// A TOML table: the document itself, a `[table]`, an element of an `[[array of tables]]`, an
+/// inline table, or a table made by dotted keys. Keys keep the order of the file.
 public final class TOMLTable: CustomStringConvertible {
+    /// The largest document read, in bytes.
+    public static let maxDocumentBytes = 1 << 20
+    /// How deep tables, arrays and inline tables may nest, counted from the top level.
+    public static let maxNesting = 32
+
     /// Keys in file order.
-    public private(set) var keys: [String] = []
-    private var values: [String: TOMLValue] = [:]
-    private var positions: [String: (Int, Int)] = [:]
+    public internal(set) var keys: [String] = []
+    var entries: [String: Entry] = [:]
+    /// How the table was made, which decides what may add to it later.
+    var origin: Origin
+    /// Tables, arrays and inline tables around it (the document: 0).
+    let depth: Int
 
-    init() {}
-
-    public subscript(key: String) -> TOMLValue? { values[key] }
-
-    /// Where `key`'s value (or table header) starts: line and column, from 1; (0, 0) if absent.
-    public func position(of key: String) -> (line: Int, column: Int) {
-        let p = positions[key] ?? (0, 0)
-        return (p.0, p.1)
+    init(origin: Origin, depth: Int) {
+        self.origin = origin
+        self.depth = depth
     }
 
-    func set(_ key: String, _ value: TOMLValue, at pos: (Int, Int)) throws(TOMLParseError) {
-        if values[key] != nil { throw TOMLParseError("duplicate key \"\(key)\"", pos) }
-        keys.append(key)
-        values[key] = value
-        positions[key] = pos
+    /// Reads a whole document: UTF-8 bytes (a BOM at the start is skipped), at most
+    /// `maxDocumentBytes`.
+    public convenience init(bytes: [UInt8]) throws(TOMLParseError) {
+        self.init(origin: .header, depth: 0)
+        var reader = try TOMLReader(bytes)
+        try reader.document(into: self)
     }
 
-    /// Parses a whole document.
+    /// Reads a whole document from a string. A string is always valid Unicode, so bytes that were
+    /// not UTF-8 cannot be detected any more: read files with `init(bytes:)`.
     public convenience init(string: String) throws(TOMLParseError) {
-        self.init()
-        var p = TOMLParser(Array(string.utf8))
-        try p.document(into: self)
+        guard string.utf8.count <= Self.maxDocumentBytes else { throw .documentTooLarge }
+        try self.init(bytes: Array(string.utf8))
     }
 
-    public var description: String { "{" + keys.map { "\($0) = \(values[$0]!)" }.joined(separator: ", ") + "}" }
+    /// The value of `key`, nil if there is none.
+    public subscript(key: String) -> TOMLValue? { entries[key]?.value }
+
+    /// Where the value of `key` starts, or with `indices`, an element of that array: `[2]` its
+    /// third element, `[2, 0]` the first element of that one. A table's position is that of its
+    /// `[header]` (or `{`, or its first dotted key); an array of tables' elements are at their
+    /// `[[header]]`s.
+    public func position(of key: String, at indices: [Int] = []) -> (line: Int, column: Int)? {
+        guard var node = entries[key]?.located else { return nil }
+        for k in indices {
+            guard node.elements.indices.contains(k) else { return nil }
+            node = node.elements[k]
+        }
+        return (node.at.line, node.at.column)
+    }
+
+    /// Where `key` itself is written (its first appearance, for a table named on several lines).
+    public func position(ofKey key: String) -> (line: Int, column: Int)? {
+        entries[key].map { ($0.key.line, $0.key.column) }
+    }
+
+    /// `{key = value, …}`, cut at about 80 characters.
+    public var description: String {
+        var out = ShortText()
+        write(to: &out)
+        return out.text
+    }
+
+    func write(to out: inout ShortText) {
+        out.add("{")
+        for (k, key) in keys.enumerated() {
+            if out.isFull { return }
+            if k > 0 { out.add(", ") }
+            out.addKey(key)
+            out.add(" = ")
+            entries[key]?.value.write(to: &out)
+        }
+        out.add("}")
+    }
 }
 
 /// A TOML value.
@@ -49,228 +115,55 @@ public enum TOMLValue: CustomStringConvertible {
     case array([TOMLValue])
     case table(TOMLTable)
 
+    /// The string, or nil if the value is not one (and so on for each type; an integer is not
+    /// a `double`).
     public var string: String? { if case let .string(s) = self { return s }; return nil }
     public var int: Int? { if case let .integer(i) = self { return i }; return nil }
     public var double: Double? { if case let .float(d) = self { return d }; return nil }
     public var bool: Bool? { if case let .boolean(b) = self { return b }; return nil }
+    /// An array, or the tables of an `[[array of tables]]`.
     public var array: [TOMLValue]? { if case let .array(a) = self { return a }; return nil }
     public var table: TOMLTable? { if case let .table(t) = self { return t }; return nil }
 
+    /// The value as TOML would write it, on one line, cut at about 80 characters with "…".
     public var description: String {
+        var out = ShortText()
+        write(to: &out)
+        return out.text
+    }
+
+    func write(to out: inout ShortText) {
         switch self {
-        case let .string(s): return "\"\(s)\""
-        case let .integer(i): return "\(i)"
-        case let .float(d): return "\(d)"
-        case let .boolean(b): return b ? "true" : "false"
-        case let .array(a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case let .table(t): return t.description
+        case let .string(s): out.addQuoted(s)
+        case let .integer(i): out.add(String(i))
+        case let .float(d): out.add(d.description)
+        case let .boolean(b): out.add(b ? "true" : "false")
+        case let .array(a):
+            out.add("[")
+            for (k, v) in a.enumerated() {
+                if out.isFull { return }
+                if k > 0 { out.add(", ") }
+                v.write(to: &out)
+            }
+            out.add("]")
+        case let .table(t): t.write(to: &out)
         }
     }
 }
 
-/// Where and why a document is not (our subset of) TOML.
+/// Where and why a document is not TOML 1.0 (or uses what this reader does not support).
 public struct TOMLParseError: Error, CustomStringConvertible, Equatable {
+    /// One line: what is wrong, e.g. `leading zero in a number`, `not supported: local date values`.
     public var message: String
+    /// Where the fault is: line and column (in Unicode scalars) from 1.
     public var line: Int
     public var column: Int
 
     init(_ message: String, _ pos: (Int, Int)) { self.message = message; line = pos.0; column = pos.1 }
+    init(_ message: String, _ pos: Position) { self.init(message, (pos.line, pos.column)) }
 
+    static var documentTooLarge: TOMLParseError { TOMLParseError("document larger than 1 MiB", (1, 1)) }
+
+    /// `line:column: message`.
     public var description: String { "\(line):\(column): \(message)" }
-}
-
-struct TOMLParser {
-    let b: [UInt8]
-    var i = 0
-    var line = 1, lineStart = 0
-
-    init(_ bytes: [UInt8]) { b = bytes }
-
-    var pos: (Int, Int) { (line, i - lineStart + 1) }
-    var atEnd: Bool { i >= b.count }
-    var c: UInt8 { i < b.count ? b[i] : 0 }
-
-    mutating func fail(_ m: String) -> TOMLParseError { TOMLParseError(m, pos) }
-
-    mutating func skipSpaces() { while !atEnd && (c == 0x20 || c == 0x09) { i += 1 } }
-
-    mutating func skipComment() {
-        if c == UInt8(ascii: "#") { while !atEnd && c != 0x0A { i += 1 } }
-    }
-
-    /// Spaces, comments and newlines.
-    mutating func skipBlank() {
-        while !atEnd {
-            skipSpaces()
-            skipComment()
-            if c == 0x0D && i + 1 < b.count && b[i + 1] == 0x0A { i += 1 }
-            if c == 0x0A { i += 1; line += 1; lineStart = i } else { break }
-        }
-    }
-
-    /// The end of a line: spaces, a comment, then a newline or the end.
-    mutating func endOfLine() throws(TOMLParseError) {
-        skipSpaces()
-        skipComment()
-        if c == 0x0D { i += 1 }
-        if atEnd { return }
-        guard c == 0x0A else { throw fail("expected the end of the line") }
-        i += 1; line += 1; lineStart = i
-    }
-
-    mutating func document(into root: TOMLTable) throws(TOMLParseError) {
-        var current = root
-        while true {
-            skipBlank()
-            if atEnd { return }
-            if c == UInt8(ascii: "[") {
-                let at = pos
-                i += 1
-                if c == UInt8(ascii: "[") { throw fail("arrays of tables are not supported") }
-                skipSpaces()
-                let name = try key()
-                skipSpaces()
-                if c == UInt8(ascii: ".") { throw fail("dotted table names are not supported") }
-                guard c == UInt8(ascii: "]") else { throw fail("expected ] after the table name") }
-                i += 1
-                let t = TOMLTable()
-                try root.set(name, .table(t), at: at)
-                current = t
-                try endOfLine()
-                continue
-            }
-            let at = pos
-            let k = try key()
-            skipSpaces()
-            if c == UInt8(ascii: ".") { throw fail("dotted keys are not supported") }
-            guard c == UInt8(ascii: "=") else { throw fail("expected = after the key \"\(k)\"") }
-            i += 1
-            skipSpaces()
-            let v = try value()
-            try current.set(k, v, at: at)
-            try endOfLine()
-        }
-    }
-
-    mutating func key() throws(TOMLParseError) -> String {
-        if c == UInt8(ascii: "\"") { return try basicString() }
-        if c == UInt8(ascii: "'") { return try literalString() }
-        let s = i
-        while !atEnd, isBare(c) { i += 1 }
-        guard i > s else { throw fail("expected a key") }
-        return String(decoding: b[s..<i], as: UTF8.self)
-    }
-
-    func isBare(_ x: UInt8) -> Bool {
-        (x >= 0x41 && x <= 0x5A) || (x >= 0x61 && x <= 0x7A) || (x >= 0x30 && x <= 0x39) || x == 0x5F || x == 0x2D
-    }
-
-    mutating func value() throws(TOMLParseError) -> TOMLValue {
-        switch c {
-        case UInt8(ascii: "\""):
-            if i + 2 < b.count && b[i + 1] == 0x22 && b[i + 2] == 0x22 { throw fail("multi-line strings are not supported") }
-            return .string(try basicString())
-        case UInt8(ascii: "'"): return .string(try literalString())
-        case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "{"): throw fail("inline tables are not supported")
-        case UInt8(ascii: "t"), UInt8(ascii: "f"):
-            if matches("true") { i += 4; return .boolean(true) }
-            if matches("false") { i += 5; return .boolean(false) }
-            throw fail("expected a value")
-        default: return try number()
-        }
-    }
-
-    func matches(_ word: String) -> Bool {
-        let w = Array(word.utf8)
-        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { return false }
-        return i + w.count == b.count || !isBare(b[i + w.count])
-    }
-
-    mutating func number() throws(TOMLParseError) -> TOMLValue {
-        let start = pos
-        let s = i
-        while !atEnd, isBare(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "+") || c == UInt8(ascii: ":") { i += 1 }
-        var text = String(decoding: b[s..<i], as: UTF8.self)
-        guard !text.isEmpty else { throw fail("expected a value") }
-        if text.contains(":") || (text.count >= 10 && text.dropFirst(4).first == "-") {
-            throw TOMLParseError("dates and times are not supported", start)
-        }
-        let lower = text.lowercased()
-        if lower.hasPrefix("0x") || lower.hasPrefix("0o") || lower.hasPrefix("0b") {
-            throw TOMLParseError("only decimal numbers are supported", start)
-        }
-        // Underscores only between digits.
-        let chars = Array(text)
-        for (k, ch) in chars.enumerated() where ch == "_" {
-            guard k > 0, k + 1 < chars.count, chars[k - 1].isNumber, chars[k + 1].isNumber else {
-                throw TOMLParseError("misplaced _ in the number \(text)", start)
-            }
-        }
-        text.removeAll { $0 == "_" }
-        if let v = Int(text) { return .integer(v) }
-        let body = text.hasPrefix("+") || text.hasPrefix("-") ? String(text.dropFirst()) : text
-        if ["inf", "nan"].contains(body) { return .float(text.hasPrefix("-") ? -.infinity : (body == "nan" ? .nan : .infinity)) }
-        guard body.first?.isNumber == true, body.last?.isNumber == true, let d = Double(text) else {
-            throw TOMLParseError("expected a value, found \(text)", start)
-        }
-        return .float(d)
-    }
-
-    mutating func array() throws(TOMLParseError) -> TOMLValue {
-        i += 1
-        var out: [TOMLValue] = []
-        while true {
-            skipBlank()
-            if c == UInt8(ascii: "]") { i += 1; return .array(out) }
-            if atEnd { throw fail("unterminated array") }
-            out.append(try value())
-            skipBlank()
-            if c == UInt8(ascii: ",") { i += 1; continue }
-            if c == UInt8(ascii: "]") { i += 1; return .array(out) }
-            throw fail("expected , or ] in the array")
-        }
-    }
-
-    mutating func literalString() throws(TOMLParseError) -> String {
-        i += 1
-        let s = i
-        while !atEnd && c != UInt8(ascii: "'") {
-            if c == 0x0A { throw fail("unterminated string") }
-            i += 1
-        }
-        guard !atEnd else { throw fail("unterminated string") }
-        defer { i += 1 }
-        return String(decoding: b[s..<i], as: UTF8.self)
-    }
-
-    mutating func basicString() throws(TOMLParseError) -> String {
-        i += 1
-        var out: [UInt8] = []
-        while true {
-            guard !atEnd, c != 0x0A else { throw fail("unterminated string") }
-            let ch = c
-            i += 1
-            if ch == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-            guard ch == UInt8(ascii: "\\") else { out.append(ch); continue }
-            let e = c
-            i += 1
-            switch e {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "u"), UInt8(ascii: "U"):
-                let n = e == UInt8(ascii: "u") ? 4 : 8
-                guard i + n <= b.count, let v = UInt32(String(decoding: b[i..<(i + n)], as: UTF8.self), radix: 16),
-                      let scalar = Unicode.Scalar(v) else { throw fail("bad \\u escape") }
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                i += n
-            default: throw fail("unknown escape \\\(Character(Unicode.Scalar(e)))")
-            }
-        }
-    }
 }

@@ -45,9 +45,9 @@ enum SettingOptions {
 
 /// The board profile at `path`.
 func loadProfile(_ path: String) throws -> BoardProfile {
-    let text: String
-    do { text = try readSmallFile(path, limit: 1 << 20) } catch { throw UsageError("cannot read board profile: \(error)") }
-    do { return try BoardProfile.parse(text, source: path) } catch { throw UsageError(error.description) }
+    let bytes: [UInt8]
+    do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch { throw UsageError("cannot read board profile: \(error)") }
+    do { return try BoardProfile.parse(bytes, source: path) } catch { throw UsageError(error.description) }
 }
 
 /// The tilt effect's settings for a display rotated by `rotation`.
