@@ -35,7 +35,7 @@ public struct ParsedArguments: Sendable {
         guard let all = values[name], let s = all.last else { return nil }
         guard let rule = rules[name] else { return .text(s) }
         do { return try rule.parse(all: all) } catch {
-            throw self.error("--\(name) \(shown(s)): expected \(error.expected)")
+            throw self.error(optionError(name, s, expected: error.expected))
         }
     }
 

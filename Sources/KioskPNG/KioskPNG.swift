@@ -1,17 +1,29 @@
 // KioskPNG — PNG files in and out as straight RGBA8, for screenshots,
-// golden images and icons.
+// golden images, icons and pictures given on the command line.
 //
 // Design
-// - Only libpng's *simplified* API (png_image): png_image_begin_read_from_
-//   file/_memory + png_image_finish_read, png_image_write_to_file/_memory.
-//   It reports errors through png_image.message and return values, so no
-//   setjmp/longjmp crosses Swift frames.
-// - Every png_image is released with png_image_free on every path (libpng
-//   frees it itself on failure and after finish_read; a second free is a
-//   no-op), via `withPNGImage`.
+// - Reading (PNGRead.swift): the header (signature + IHDR, CRC checked) is
+//   parsed first, and a `PNGReadLimit` decides from it, before any pixel is
+//   decoded: as is (at most `maxPixels`), box-filtered down while streaming
+//   (larger, non-interlaced), or refused with the size (larger interlaced,
+//   or over 65535 on a side / 2^31 pixels). Memory is the result plus a few
+//   rows, whatever the file claims (a 30000x30000 IHDR, a zlib bomb).
+// - Files are opened through KioskSys without blocking (O_NONBLOCK), must be
+//   regular files (fstat; a FIFO, device or directory is refused) of at most
+//   `maxFileBytes`, and libpng reads them from the descriptor.
+// - Decoding is libpng's row API in one C function, kiosk_png_read_rgba
+//   (CKioskPNG/read.c), under its own setjmp: a png_error never longjmps
+//   through a Swift frame; Swift gets a status and a message. libpng's own
+//   limits are set (png_set_user_limits, png_set_chunk_malloc_max), and
+//   the chunks the pixels do not need are skipped without being stored.
 // - Any input (gray, gray+alpha, palette, tRNS, 16-bit, RGB) is converted by
 //   libpng to 8-bit straight RGBA. 16-bit files without gamma information are
-//   taken as sRGB-encoded (PNG_IMAGE_FLAG_16BIT_sRGB), so 0xABAB → 0xAB.
-// - Writing: RGBA8, or RGB8 when every alpha is 255 (smaller files, same
-//   pixels on read-back).
-// - No Foundation.
+//   taken as sRGB-encoded, so 0xABAB → 0xAB (as the simplified API's
+//   PNG_IMAGE_FLAG_16BIT_sRGB did).
+// - Writing: libpng's simplified API (png_image_write_to_memory) encodes
+//   RGBA8, or RGB8 when every alpha is 255 (smaller files, same pixels on
+//   read-back); the bytes go to a new file beside the target, renamed over
+//   it (no half-written file; a FIFO or directory at the path is refused).
+//   Every png_image is released with png_image_free (`withPNGImage`).
+// - Errors: one line naming the file and why (`PNGError.description`).
+// - No Foundation; system calls only through KioskSys.

@@ -1,8 +1,9 @@
-/// A PNG read or write failure, with libpng's message and the file path.
+/// A PNG read or write failure: what was being done, why, and the file.
 public struct PNGError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What was being done: "read", "decode", "write" or "encode".
     public var operation: String
-    /// libpng's message (from png_image.message) or a description of a bad argument.
+    /// Why, in a few words: e.g. "not a regular file (a FIFO)", "not a PNG file",
+    /// "image is 30000x30000 (900000000 pixels); at most …", or libpng's own message.
     public var message: String
     /// The file involved, if any.
     public var path: String?
@@ -14,9 +15,10 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Equatable {
         self.path = path
     }
 
-    /// E.g. `PNG read failed (/tmp/x.png): png_image_begin_read_from_file: No such file or directory`.
+    /// One line naming the file and why: `/tmp/x.png: not a regular file (a FIFO)`; without a
+    /// file (or with an empty path), `PNG decode failed: not a PNG file`.
     public var description: String {
-        let target = path.map { " (\($0))" } ?? ""
-        return "PNG \(operation) failed\(target): \(message)"
+        if let path, !path.isEmpty { return "\(path): \(message)" }
+        return "PNG \(operation) failed: \(message)"
     }
 }

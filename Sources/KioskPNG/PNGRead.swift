@@ -1,48 +1,189 @@
 import CKioskPNG
+import KioskSys
 
 extension PNG {
-    /// Reads a PNG file as RGBA8 (`png_image_begin_read_from_file`).
-    /// Throws `PNGError` (operation "read") with libpng's message and `path`.
+    /// Reads a PNG file as RGBA8 with `PNGReadLimit.default` (see `read(path:limit:)`).
     public static func read(path: String) throws(PNGError) -> PNGImage {
-        try withPNGImage("read", path: path) { (image) throws(PNGError) in
-            guard kiosk_png_image_begin_read_from_file(&image, path) != 0 else {
-                throw PNGError(operation: "read", message: image.errorMessage(or: "cannot open file"), path: path)
+        try read(path: path, limit: .default)
+    }
+
+    /// Reads a PNG file as RGBA8, deciding from its header, before decoding, how (`limit`):
+    /// as is, scaled down while streaming, or refused. The file is opened without blocking and
+    /// must be a regular file of at most `limit.maxFileBytes`; libpng reads it from the
+    /// descriptor, so the memory used is the result plus a few rows however big the file is.
+    /// Throws `PNGError` (operation "read", `path` set) with one line of why: "empty path",
+    /// "not a regular file (a FIFO)", "cannot open: …", "not a PNG file", "image is WxH (N
+    /// pixels); at most …", "cannot decode: <libpng's message>".
+    public static func read(path: String, limit: PNGReadLimit) throws(PNGError) -> PNGImage {
+        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes)
+        defer { file.close() }
+        let header = try file.header()
+        let size = try limit.decodedSize(of: header).mapError { PNGError(operation: "read", message: $0.message, path: path) }.get()
+        return try decodeRows(header, size: size, operation: "read", path: path, sourceFailure: { file.failure }) { request in
+            // libpng's reads come back here (a C function pointer, so no captures: the file is
+            // the context); a failure returns -1 and read.c longjmps from C, never from here.
+            request.read = { context, buffer, count in
+                Unmanaged<InputFile>.fromOpaque(context!).takeUnretainedValue()
+                    .read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
             }
-            return try finishRead(&image, operation: "read", path: path)
+            request.context = Unmanaged.passUnretained(file).toOpaque()
+            return kiosk_png_read_rgba(&request)
         }
     }
 
-    /// Decodes PNG bytes as RGBA8 (`png_image_begin_read_from_memory`).
-    /// Throws `PNGError` (operation "decode") for anything that is not a valid PNG.
+    /// The header of a PNG file (size, bit depth, colour type, interlacing), from its first 33
+    /// bytes: nothing is decoded. The same checks on the path as `read(path:limit:)`.
+    public static func header(path: String) throws(PNGError) -> PNGHeader {
+        let file = try InputFile(path: path, maxBytes: .max)
+        defer { file.close() }
+        return try file.header()
+    }
+
+    /// The header of PNG bytes (see `header(path:)`).
+    public static func header(_ bytes: [UInt8]) throws(PNGError) -> PNGHeader {
+        try PNGHeader.parse(bytes[...]).mapError { PNGError(operation: "decode", message: $0.message) }.get()
+    }
+
+    /// Decodes PNG bytes as RGBA8 with `PNGReadLimit.default`.
     public static func decode(_ bytes: [UInt8]) throws(PNGError) -> PNGImage {
+        try decode(bytes, limit: .default)
+    }
+
+    /// Decodes PNG bytes as RGBA8 as `read(path:limit:)` does a file (`limit.maxFileBytes`
+    /// does not apply: the bytes are already in memory). Throws `PNGError` (operation
+    /// "decode") for anything that is not a valid PNG or is refused by `limit`.
+    public static func decode(_ bytes: [UInt8], limit: PNGReadLimit) throws(PNGError) -> PNGImage {
         guard !bytes.isEmpty else { throw PNGError(operation: "decode", message: "no data") }
-        return try withPNGImage("decode", path: nil) { (image) throws(PNGError) in
-            let began = bytes.withUnsafeBytes { raw in
-                kiosk_png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        let header = try header(bytes)
+        let size = try limit.decodedSize(of: header).mapError { PNGError(operation: "decode", message: $0.message) }.get()
+        return try decodeRows(header, size: size, operation: "decode", path: nil, sourceFailure: { nil }) { request in
+            bytes.withUnsafeBufferPointer { memory in
+                request.memory = memory.baseAddress
+                request.memory_size = memory.count
+                return kiosk_png_read_rgba(&request)
             }
-            guard began != 0 else {
-                throw PNGError(operation: "decode", message: image.errorMessage(or: "not a PNG"))
-            }
-            return try finishRead(&image, operation: "decode", path: nil)
         }
     }
 
-    /// Converts whatever the header announced into straight RGBA8.
-    private static func finishRead(_ image: inout png_image, operation: String, path: String?) throws(PNGError) -> PNGImage {
-        image.format = kiosk_png_format_rgba
-        image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        let width = Int(image.width), height = Int(image.height)
-        let (count, overflow) = width.multipliedReportingOverflow(by: height * 4)
-        guard !overflow, count > 0 else {
-            throw PNGError(operation: operation, message: "image size \(width)x\(height) too large", path: path)
+    /// Runs kiosk_png_read_rgba (through `run`, which sets the source) into a new `size` image;
+    /// `sourceFailure` says why the source failed, when that was why.
+    private static func decodeRows(_ header: PNGHeader, size: (width: Int, height: Int), operation: String, path: String?,
+                                   sourceFailure: () -> String?,
+                                   run: (inout kiosk_png_read_request) -> kiosk_png_read_status) throws(PNGError) -> PNGImage {
+        try loadLibPNG(operation, path: path)
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        var request = kiosk_png_read_request()
+        request.width = png_uint_32(header.width)
+        request.height = png_uint_32(header.height)
+        request.out_width = png_uint_32(size.width)
+        request.out_height = png_uint_32(size.height)
+        request.max_side = png_uint_32(PNGReadLimit.maxSide)
+        request.chunk_malloc_max = png_alloc_size_t(PNGReadLimit.chunkMallocMax)
+        let status = pixels.withUnsafeMutableBytes { out in
+            request.out = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            defer { request.out = nil }
+            return run(&request)
         }
-        var pixels = [UInt8](repeating: 0, count: count)
-        let finished = pixels.withUnsafeMutableBytes { raw in
-            kiosk_png_image_finish_read(&image, nil, raw.baseAddress, 0, nil)
+        switch status {
+        case KIOSK_PNG_READ_OK:
+            return PNGImage(width: size.width, height: size.height, rgba: pixels)
+        case KIOSK_PNG_READ_SOURCE_FAILED:
+            throw PNGError(operation: operation, message: sourceFailure() ?? "cannot read", path: path)
+        default:
+            var message = withUnsafeBytes(of: &request.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if message.isEmpty { message = "libpng error" }
+            throw PNGError(operation: operation, message: "cannot decode: \(message)", path: path)
         }
-        guard finished != 0 else {
-            throw PNGError(operation: operation, message: image.errorMessage(or: "cannot decode image data"), path: path)
+    }
+}
+
+/// A PNG file opened for reading: never blocks in open (a FIFO, a device), refuses anything but
+/// a regular file of at most `maxBytes`, and hands libpng its bytes from a 64 kB buffer.
+final class InputFile {
+    let path: String
+    private let fd: FileDescriptor
+    private let maxBytes: Int
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// The file offset of buffer[0], the bytes valid in the buffer, and the next byte to give.
+    private var bufferStart = 0, bufferCount = 0, position = 0
+    /// Why a read failed (what the read callback could not throw).
+    private(set) var failure: String?
+
+    init(path: String, maxBytes: Int) throws(PNGError) {
+        func refuse(_ message: String) -> PNGError { PNGError(operation: "read", message: message, path: path) }
+        guard !path.isEmpty else { throw refuse("empty path") }
+        // Asked first without opening (a device is never opened), then again on the descriptor
+        // (what was opened is what is read).
+        if let status = try? fileStatus(path), status.kind != .regular { throw refuse("not a regular file (\(status.kind))") }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.openForReading(path) } catch { throw refuse("cannot open: \(error.reason)") }
+        let status: FileStatus
+        do { status = try fd.status() } catch {
+            try? fd.close()
+            throw refuse("cannot stat: \(error.reason)")
         }
-        return PNGImage(width: width, height: height, rgba: pixels)
+        guard status.kind == .regular else {
+            try? fd.close()
+            throw refuse("not a regular file (\(status.kind))")
+        }
+        guard status.size <= maxBytes else {
+            try? fd.close()
+            throw refuse("file is \(status.size) bytes; at most \(maxBytes)")
+        }
+        self.path = path
+        self.fd = fd
+        self.maxBytes = maxBytes
+    }
+
+    func close() { try? fd.close() }
+
+    /// The signature and IHDR, parsed (PNGHeader.parse); the stream still starts at byte 0.
+    func header() throws(PNGError) -> PNGHeader {
+        while bufferCount < PNGHeader.byteCount {
+            let before = bufferCount
+            fill()
+            if let failure { throw PNGError(operation: "read", message: failure, path: path) }
+            if bufferCount == before { break }
+        }
+        return try PNGHeader.parse(buffer[0..<bufferCount]).mapError {
+            PNGError(operation: "read", message: $0.message, path: path)
+        }.get()
+    }
+
+    /// Reads more into the buffer, after what it holds.
+    private func fill() {
+        let offset = bufferStart + bufferCount
+        let room = buffer.count - bufferCount
+        // One byte past maxBytes is asked for, to see a file that grew since fstat.
+        let ask = maxBytes - offset < room ? maxBytes - offset + 1 : room
+        let result: Result<Int, SysError> = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SysError) in
+                try fd.pread(into: UnsafeMutableRawBufferPointer(rebasing: raw[bufferCount..<bufferCount + ask]), at: offset)
+            }
+        }
+        switch result {
+        case let .success(n):
+            bufferCount += n
+            if bufferStart + bufferCount > maxBytes { failure = "the file grew past \(maxBytes) bytes while read" }
+        case let .failure(e): failure = "cannot read: \(e.reason)"
+        }
+    }
+
+    /// libpng's read callback: up to `out.count` bytes (0 at the end of the file), -1 on failure.
+    func read(into out: UnsafeMutableRawBufferPointer) -> Int {
+        if position == bufferStart + bufferCount {
+            bufferStart = position
+            bufferCount = 0
+            fill()
+            if failure != nil { return -1 }
+            if bufferCount == 0 { return 0 }
+        }
+        let available = bufferStart + bufferCount - position
+        let n = min(available, out.count)
+        buffer.withUnsafeBytes { raw in
+            out.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[(position - bufferStart)..<(position - bufferStart + n)]))
+        }
+        position += n
+        return n
     }
 }

@@ -1,21 +1,28 @@
 import CKioskPNG
+import KioskSys
 
 /// PNG reading and writing through libpng's simplified API.
 public enum PNG {}
 
 extension PNG {
-    /// Writes `image` to a PNG file (`png_image_write_to_file`), as RGB when
-    /// every pixel is opaque, else RGBA. Throws `PNGError` (operation "write").
+    /// Writes `image` to a PNG file, as RGB when every pixel is opaque, else RGBA: encoded in
+    /// memory first, then written to a new file beside `path` and renamed over it (KioskSys's
+    /// `replaceFile`), so a failure leaves no half-written file, and nothing ever blocks: an
+    /// existing `path` that is not a regular file (a FIFO, a device, a directory) is refused
+    /// without being opened. (A symbolic link at `path` is replaced, not written through.)
+    /// Throws `PNGError` (operation "write", `path` set): "empty path", "not a regular file
+    /// (a FIFO)", "cannot write: open x.png.123.tmp: Permission denied" …
     public static func write(_ image: PNGImage, path: String) throws(PNGError) {
-        let (pixels, format) = try prepare(image, operation: "write", path: path)
-        try withPNGImage("write", path: path) { (png) throws(PNGError) in
-            configure(&png, image, format)
-            let ok = pixels.withUnsafeBytes { raw in
-                kiosk_png_image_write_to_file(&png, path, 0, raw.baseAddress, 0, nil)
-            }
-            guard ok != 0 else {
-                throw PNGError(operation: "write", message: png.errorMessage(or: "cannot write file"), path: path)
-            }
+        guard !path.isEmpty else { throw PNGError(operation: "write", message: "empty path", path: path) }
+        if let status = try? fileStatus(path), status.kind != .regular {
+            throw PNGError(operation: "write", message: "not a regular file (\(status.kind))", path: path)
+        }
+        let bytes: [UInt8]
+        do { bytes = try encode(image) } catch {
+            throw PNGError(operation: "write", message: error.message, path: path)
+        }
+        do { try replaceFile(path, with: bytes) } catch {
+            throw PNGError(operation: "write", message: "cannot write: \(error.call) \(error.target ?? path): \(error.reason)", path: path)
         }
     }
 

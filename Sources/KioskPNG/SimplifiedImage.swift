@@ -1,12 +1,17 @@
 import CKioskPNG
 
+/// Loads libpng (dlopen, once); a PNGError for `operation` on `path` when it cannot be.
+func loadLibPNG(_ operation: String, path: String?) throws(PNGError) {
+    if let why = kiosk_png_load() {
+        throw PNGError(operation: operation, message: "libpng cannot be loaded (install libpng16-16): \(String(cString: why))", path: path)
+    }
+}
+
 /// Runs `body` with a zeroed png_image (version set) and frees it afterwards,
 /// whatever happens. png_image_free is a no-op on an already freed image.
 /// Loads libpng first (dlopen, once); a PNGError for `operation` on `path` when it cannot be.
 func withPNGImage<R>(_ operation: String, path: String?, _ body: (inout png_image) throws(PNGError) -> R) throws(PNGError) -> R {
-    if let why = kiosk_png_load() {
-        throw PNGError(operation: operation, message: "libpng cannot be loaded (install libpng16-16): \(String(cString: why))", path: path)
-    }
+    try loadLibPNG(operation, path: path)
     var image = png_image()
     image.version = png_uint_32(PNG_IMAGE_VERSION)
     defer { kiosk_png_image_free(&image) }

@@ -91,3 +91,9 @@ public func shown(_ value: String) -> String {
     t.addEscapingControls(value)
     return t.text
 }
+
+/// The message for a command-line value that breaks its rule: "--progress 5: expected a fraction
+/// from 0 to 1", "--out: empty value; expected a path".
+public func optionError(_ option: String, _ value: String, expected: String) -> String {
+    value.isEmpty ? "--\(option): empty value; expected \(expected)" : "--\(option) \(shown(value)): expected \(expected)"
+}

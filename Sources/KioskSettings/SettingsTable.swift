@@ -105,7 +105,7 @@ public struct SettingsTable<Root>: Sendable {
             do throws(RuleError) {
                 s.set(&root, try s.rule.parse(all: given))
             } catch {
-                throw SettingsError("--\(o) \(shown(given.last ?? "")): expected \(error.expected)")
+                throw SettingsError(optionError(o, given.last ?? "", expected: error.expected))
             }
         }
     }

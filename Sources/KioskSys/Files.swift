@@ -27,6 +27,56 @@ public struct FileIdentity: Equatable, Hashable, Sendable {
     }
 }
 
+/// What a path names, from stat's st_mode.
+public enum FileKind: Sendable, Equatable, CustomStringConvertible {
+    case regular, directory, fifo, characterDevice, blockDevice, symbolicLink, socket, unknown
+
+    init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .directory
+        case S_IFIFO: self = .fifo
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        case S_IFLNK: self = .symbolicLink
+        case S_IFSOCK: self = .socket
+        default: self = .unknown
+        }
+    }
+
+    /// E.g. "a FIFO", "a directory", for messages such as "not a regular file (a FIFO)".
+    public var description: String {
+        switch self {
+        case .regular: "a regular file"
+        case .directory: "a directory"
+        case .fifo: "a FIFO"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .symbolicLink: "a symbolic link"
+        case .socket: "a socket"
+        case .unknown: "of an unknown kind"
+        }
+    }
+}
+
+/// What stat(2) says about a file: its kind and size.
+public struct FileStatus: Sendable, Equatable {
+    public var kind: FileKind
+    /// st_size in bytes (meaningful for regular files).
+    public var size: Int
+
+    public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
+    init(_ st: stat) { self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size)) }
+}
+
+/// stat(2) of `path`, symbolic links followed: what is there, without opening it (a FIFO or a
+/// device is never opened by asking).
+public func fileStatus(_ path: String) throws(SysError) -> FileStatus {
+    var st = stat()
+    _ = try retrying("stat", path) { fstatat(AT_FDCWD, path, &st, 0) }
+    return FileStatus(st)
+}
+
 /// The bytes of the file at `path`; a file of more than `limit` bytes is refused (EFBIG).
 public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8] {
     let fd = try FileDescriptor.open(path, O_RDONLY)
@@ -55,10 +105,12 @@ public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8
 
 /// Replaces the file at `path` with `bytes` so that readers see the old file or the new one,
 /// never a part: written to a temporary file beside it, then renamed over it. The temporary
-/// file is removed on failure.
+/// file is removed on failure. The temporary file is made new (O_EXCL, after removing a stale
+/// one of the same name), so it is a regular file of ours, never a FIFO or a link put there.
 public func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SysError) {
     let temporary = path + ".\(getpid()).tmp"
-    let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+    unlink(temporary)
+    let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, mode: mode)
     let written: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
     let failure: SysError?
     switch written {

@@ -6,30 +6,6 @@
 import CKioskSys
 import Glibc
 
-/// What kind of file a descriptor is, and its size (fstat(2)).
-public struct FileStatus: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        case regular, directory, fifo, characterDevice, blockDevice, socket, symbolicLink, unknown
-    }
-    public var kind: Kind
-    public var size: Int
-    public init(kind: Kind, size: Int) { self.kind = kind; self.size = size }
-
-    /// "a FIFO", "a directory", … for messages that refuse a file.
-    public var kindDescription: String {
-        switch kind {
-        case .regular: "a regular file"
-        case .directory: "a directory"
-        case .fifo: "a FIFO"
-        case .characterDevice: "a character device"
-        case .blockDevice: "a block device"
-        case .socket: "a socket"
-        case .symbolicLink: "a symbolic link"
-        case .unknown: "not a regular file"
-        }
-    }
-}
-
 /// A Unix socket peer's process credentials (SO_PEERCRED).
 public struct PeerCredentials: Sendable, Equatable {
     public var pid: Int32, uid: UInt32, gid: UInt32

@@ -19,8 +19,11 @@ public struct SysError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String {
         let what = target.map { " \($0)" } ?? ""
-        return "\(call)\(what) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        return "\(call)\(what) failed: \(reason) (errno \(errno))"
     }
+
+    /// errno's text, e.g. "No such file or directory".
+    public var reason: String { String(cString: strerror(errno)) }
 }
 
 /// Runs `body` until it does not fail with EINTR; a result of -1 throws `SysError(call, errno)`.
@@ -45,6 +48,21 @@ public struct FileDescriptor: Hashable, Sendable {
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SysError) -> FileDescriptor {
         let fd = try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
         return FileDescriptor(rawValue: fd)
+    }
+
+    /// open(2) for reading that cannot block whatever `path` is (O_RDONLY | O_NONBLOCK |
+    /// O_NOCTTY): a FIFO without a writer opens at once, a terminal does not become the
+    /// controlling one. The caller checks `status()` before reading (a FIFO's read would still
+    /// find no data).
+    public static func openForReading(_ path: String) throws(SysError) -> FileDescriptor {
+        try open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+    }
+
+    /// fstat(2): what the descriptor is and its size.
+    public func status() throws(SysError) -> FileStatus {
+        var st = stat()
+        _ = try retrying("fstat") { fstat(rawValue, &st) }
+        return FileStatus(st)
     }
 
     /// close(2). Never retried (Linux closes the descriptor even when interrupted).
@@ -73,24 +91,6 @@ public struct FileDescriptor: Hashable, Sendable {
     /// One write(2) (EINTR retried); returns the bytes written, which may be fewer than given.
     public func writeOnce(_ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
         try retrying("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
-    }
-
-    /// fstat(2): the kind of file and its size.
-    public func status() throws(SysError) -> FileStatus {
-        var st = stat()
-        if fstat(rawValue, &st) == -1 { throw SysError(call: "fstat", errno: Glibc.errno) }
-        let kind: FileStatus.Kind
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
-        case S_IFIFO: kind = .fifo
-        case S_IFCHR: kind = .characterDevice
-        case S_IFBLK: kind = .blockDevice
-        case S_IFSOCK: kind = .socket
-        case S_IFLNK: kind = .symbolicLink
-        default: kind = .unknown
-        }
-        return FileStatus(kind: kind, size: Int(st.st_size))
     }
 
     /// write(2) of all of `bytes` (loops on short writes).

@@ -34,6 +34,7 @@ struct RenderCommand {
 
     func run() throws {
         let a = arguments
+        try checkOutputPath(out, what: "--out")
         let fonts: FontLibrary
         do { fonts = try FontLibrary() } catch { throw UsageError("\(error)") }
         if a.given("scene") { return try renderBench(fonts) }
@@ -54,7 +55,7 @@ struct RenderCommand {
         }
         r.render(HUDFrameState(progress: content.progress, spinnerPhase: try a.int("phase") ?? 0,
                                motionX: motion.0, motionY: motion.1, buttonPressed: a.flag("pressed")))
-        try writePNG(r.shadow, to: out)
+        try writePNG(r.shadow, to: out, what: "--out")
     }
 
     /// The canonical benchmark scene (shared/bench/scene.md) at --size (800x480 by default).
@@ -70,36 +71,6 @@ struct RenderCommand {
         let s: BenchScene
         do { s = try BenchScene(width: w, height: h, fonts: fonts) } catch { throw UsageError("\(error)") }
         s.drawFull(Canvas(bm.surface))
-        try writePNG(bm, to: out)
-    }
-}
-
-/// The content with its picture (`--image` for `--mode custom`), and the underlay picture.
-func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitmap?) {
-    var content = s.content
-    if content.mode == .custom {
-        guard let image = s.image else { throw UsageError("--mode custom needs --image FILE.png") }
-        content.image = HUDImage(bitmap: try loadPNG(image, what: "--image"))
-    } else if s.image != nil {
-        throw UsageError("--image goes with --mode custom")
-    }
-    let underlay = try s.underlay.map { try loadPNG($0, what: "--underlay") }
-    return (content, underlay)
-}
-
-func loadPNG(_ path: String, what: String) throws -> Bitmap {
-    do {
-        let img = try PNG.read(path: path)
-        return try Bitmap(width: img.width, height: img.height, rgba: img.rgba)
-    } catch {
-        throw UsageError("\(what) \(path): \(error)")
-    }
-}
-
-func writePNG(_ bitmap: Bitmap, to path: String) throws {
-    do {
-        try PNG.write(PNGImage(width: bitmap.width, height: bitmap.height, rgba: bitmap.rgbaBytes()), path: path)
-    } catch {
-        throw UsageError("cannot write \(path): \(error)")
+        try writePNG(bm, to: out, what: "--out")
     }
 }

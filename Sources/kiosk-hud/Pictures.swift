@@ -1,0 +1,70 @@
+import KioskBoards
+import KioskCLI
+import KioskHUD
+import KioskPNG
+import KioskRaster
+import KioskSys
+
+/// The content with its picture (`--image` for `--mode custom`), and the underlay picture, each
+/// read within `pictureLimit` of the canvas.
+func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitmap?) {
+    var content = s.content
+    let limit = pictureLimit(canvasWidth: s.profile.width, canvasHeight: s.profile.height)
+    if content.mode == .custom {
+        guard let image = s.image else { throw UsageError("--mode custom needs --image FILE.png") }
+        content.image = HUDImage(bitmap: try loadPNG(image, what: "--image", limit: limit))
+    } else if s.image != nil {
+        throw UsageError("--image goes with --mode custom")
+    }
+    let underlay = try s.underlay.map { try loadPNG($0, what: "--underlay", limit: limit) }
+    return (content, underlay)
+}
+
+/// How a picture (--image, --underlay) is decoded for a canvas of `canvasWidth` x
+/// `canvasHeight` pixels, decided from the PNG's header before anything is decoded. Neither
+/// picture is ever shown larger than the canvas (the underlay is scaled to fill it; the custom
+/// image sits in the bezel), so: up to 4 times the canvas's pixels decode as is; a larger
+/// non-interlaced PNG is box-filtered down while read to fit twice the canvas on each side
+/// (the factor 2 keeps the underlay's own scaling to the canvas a reduction, so no detail is
+/// lost to decoding smaller); a larger interlaced one is refused. A picture thus takes at most
+/// 4 x 4 bytes per canvas pixel (plus a few rows while read) whatever the file claims.
+func pictureLimit(canvasWidth: Int, canvasHeight: Int) -> PNGReadLimit {
+    PNGReadLimit(maxPixels: 4 * canvasWidth * canvasHeight,
+                 maxWidth: min(2 * canvasWidth, Bitmap.maxDimension), maxHeight: min(2 * canvasHeight, Bitmap.maxDimension))
+}
+
+/// A picture that cannot be read or written, in one line naming the option, the file and why
+/// (`--image x.png: not a regular file (a FIFO)`); the command line itself was fine, so no usage.
+struct PictureError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The PNG at `path` (given as option `what`) as a bitmap, within `limit`.
+func loadPNG(_ path: String, what: String, limit: PNGReadLimit) throws -> Bitmap {
+    guard !path.isEmpty else { throw UsageError("\(what): empty path") }
+    let img: PNGImage
+    do { img = try PNG.read(path: path, limit: limit) } catch { throw PictureError(description: "\(what) \(error)") }
+    do { return try Bitmap(width: img.width, height: img.height, rgba: img.rgba) } catch {
+        throw PictureError(description: "\(what) \(path): \(error)")
+    }
+}
+
+/// Writes `bitmap` as a PNG at `path`; `what` (e.g. "--out") names the option in errors.
+func writePNG(_ bitmap: Bitmap, to path: String, what: String? = nil) throws {
+    let prefix = what.map { "\($0) " } ?? ""
+    guard !path.isEmpty else { throw UsageError("\(what ?? "output"): empty path") }
+    do {
+        try PNG.write(PNGImage(width: bitmap.width, height: bitmap.height, rgba: bitmap.rgbaBytes()), path: path)
+    } catch {
+        throw PictureError(description: prefix + error.description)
+    }
+}
+
+/// Refuses an output path that cannot take a PNG before any work is done: empty, or an existing
+/// FIFO, device or directory (PNG.write checks again when writing).
+func checkOutputPath(_ path: String, what: String) throws {
+    guard !path.isEmpty else { throw UsageError("\(what): empty path") }
+    if let status = try? fileStatus(path), status.kind != .regular {
+        throw PictureError(description: "\(what) \(path): not a regular file (\(status.kind))")
+    }
+}
