@@ -98,8 +98,9 @@ let package = Package(
         // and by ~300 ms under QEMU (KioskDRM's header). lld packs the ~27,000 relative
         // relocations into a few kB (DT_RELR, glibc ≥ 2.36) instead of a 640 kB table the loader
         // reads at every start and that stays resident. The functions in link-order.txt go first
-        // (LinkOrder.md); no symbol table for dlsym that nobody uses (-export-dynamic is the
-        // driver's default: 290 kB resident); the runtime's few C++ library functions linked in
+        // (LinkOrder.md; lld skips names it does not find, KioskLinkOrderTests fails on them); no
+        // symbol table for dlsym that nobody uses (-export-dynamic is the driver's default: 290 kB
+        // resident); the runtime's few C++ library functions linked in
         // from libstdc++.a instead of loading all of libstdc++.so (1 MB resident), and its unwinder
         // from libgcc_eh.a instead of loading libgcc_s.so (one library fewer before main).
         linkerSettings: [.unsafeFlags([
@@ -123,6 +124,9 @@ let package = Package(
                                                   "KioskHUD", "KioskText", "KioskRaster"]),
         .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings"]),
+        // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
+        // (the test links one with its own scratch path, .build-release-check).
+        .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),
         .testTarget(name: "KioskHUDTests",
                     dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
                     exclude: ["Goldens", "Fixtures"]),
