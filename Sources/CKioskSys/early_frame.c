@@ -45,17 +45,12 @@ static int xioctl(const struct kiosk_card_ops *ops, int fd, unsigned long reques
 int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_ops *ops, struct kiosk_early_frame *early) {
     memset(early, 0, sizeof *early);
     early->fd = -1;
-    if (argc < 2 || strcmp(argv[1], "show") != 0) return early->state;
-    for (int i = 2; i < argc; i++) {
-        /* The displays the cache never holds. */
-        if (strncmp(argv[i], "--offscreen", 11) == 0 || strncmp(argv[i], "--fbdev", 7) == 0 ||
-            strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--") == 0) return early->state;
-    }
-    char dir[KIOSK_FRAME_CACHE_PATH_MAX];
-    if (kiosk_frame_cache_directory(argc, argv, dir, sizeof dir) != 0) return early->state;
-    uint64_t key = kiosk_frame_cache_key(argc, argv);
-    snprintf(early->cache_path, sizeof early->cache_path, "%s/frame-%016llx.bin", dir, (unsigned long long)key);
-    int file = open(early->cache_path, O_RDONLY | O_CLOEXEC);
+    struct kiosk_frame_cache_location where;
+    if (kiosk_frame_cache_locate(argc, argv, &where) != 0) return early->state;
+    /* From here on only the arguments that decide the picture count (up to "--"). */
+    argc = where.argc;
+    snprintf(early->cache_path, sizeof early->cache_path, "%s", where.path);
+    int file = open(early->cache_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (file < 0) return early->state;   /* no frame for these arguments yet */
 
     struct kiosk_frame_cache_header h;

@@ -62,12 +62,11 @@ int kiosk_default_cache_directory(char *out, size_t size) {
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t size) {
+int kiosk_cache_directory(int argc, char *const *argv, char *out, size_t size) {
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
-        if (strcmp(a, "--no-frame-cache") == 0) return -1;
         if (strcmp(a, "--glyph-cache") == 0 && i + 1 < argc) dir = argv[++i];
         else if (strncmp(a, "--glyph-cache=", 14) == 0) dir = a + 14;
     }
@@ -75,6 +74,26 @@ int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t s
     if (*dir == 0 || strcmp(dir, "none") == 0) return -1;
     int n = snprintf(out, size, "%s", dir);
     return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int kiosk_frame_cache_locate(int argc, char *const *argv, struct kiosk_frame_cache_location *out) {
+    if (argc < 2) return -1;
+    const char *command = argv[1];
+    if (strcmp(command, "show") != 0 && strcmp(command, "daemon") != 0 && strcmp(command, "run") != 0) return -1;
+    int n = argc;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) { n = i; break; }
+        /* The displays the cache never holds, help, and the cache turned off. */
+        if (strncmp(a, "--offscreen", 11) == 0 || strncmp(a, "--fbdev", 7) == 0 || strcmp(a, "--help") == 0 ||
+            strcmp(a, "-h") == 0 || strcmp(a, "--no-frame-cache") == 0) return -1;
+    }
+    char dir[KIOSK_FRAME_CACHE_PATH_MAX];
+    if (kiosk_cache_directory(n, argv, dir, sizeof dir) != 0) return -1;
+    out->argc = n;
+    out->key = kiosk_frame_cache_key(n, argv);
+    int w = snprintf(out->path, sizeof out->path, "%s/frame-%016llx.bin", dir, (unsigned long long)out->key);
+    return w > 0 && (size_t)w < sizeof out->path ? 0 : -1;
 }
 
 int kiosk_read_full(int fd, void *buffer, size_t size, off_t offset) {
@@ -95,6 +114,7 @@ int kiosk_frame_cache_check(int fd, int argc, char *const *argv, struct kiosk_fr
                             char *why, size_t why_size) {
     struct stat st;
     if (fstat(fd, &st) != 0) WHY("fstat: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode)) WHY("not a regular file");
     if ((uint64_t)st.st_size < sizeof *h || kiosk_read_full(fd, h, sizeof *h, 0) != 0) WHY("short file");
     if (memcmp(h->magic, kiosk_frame_magic, 8) != 0 || h->version != KIOSK_FRAME_CACHE_VERSION ||
         h->header_size != sizeof *h)

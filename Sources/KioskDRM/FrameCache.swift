@@ -9,15 +9,37 @@ import KioskSys
 /// from (file identities: the binary, the board profile, fonts …) so that a change to any of
 /// them means the normal start.
 public enum FrameCache {
-    /// The key of these arguments (argv[1...]): the C reader's `kiosk_frame_cache_key`.
-    static func key(_ arguments: [String]) -> UInt64 {
-        arguments.withCStringArray { argc, argv in kiosk_frame_cache_key(argc, argv) }
+    /// Where a command line's first frame is kept: the C constructor's own rule
+    /// (`kiosk_frame_cache_locate`), so the writer and the early frame agree on the file and the
+    /// arguments that count.
+    public struct Location: Equatable, Sendable {
+        /// The file: <cache directory>/frame-<key>.bin.
+        public var path: String
+        /// The arguments that decide the picture (argv[1] up to "--"), as the file stores them.
+        public var arguments: [String]
+        public var key: UInt64
     }
 
-    /// The file for these arguments (argv[1...]) in a cache directory: frame-<key>.bin.
-    public static func fileName(arguments: [String]) -> String {
-        let hex = String(key(arguments), radix: 16)
-        return "frame-" + String(repeating: "0", count: 16 - hex.count) + hex + ".bin"
+    /// Where `argv` (the whole command line, argv[0] first) keeps its first frame; nil when it
+    /// has none (not a command that owns a display, offscreen, --no-frame-cache, no cache
+    /// directory).
+    public static func locate(_ argv: [String]) -> Location? {
+        argv.withCArgv { argc, p -> Location? in
+            var where_ = kiosk_frame_cache_location()
+            guard kiosk_frame_cache_locate(argc, p, &where_) == 0 else { return nil }
+            let path = withUnsafeBytes(of: where_.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return Location(path: path, arguments: Array(argv[1..<Int(where_.argc)]), key: where_.key)
+        }
+    }
+
+    /// The cache directory (glyphs and frames) for `argv`: --glyph-cache DIR, else the default;
+    /// nil for 'none' or when there is no place. The C constructor's own rule.
+    public static func cacheDirectory(_ argv: [String]) -> String? {
+        argv.withCArgv { argc, p -> String? in
+            var out = [CChar](repeating: 0, count: Int(KIOSK_FRAME_CACHE_PATH_MAX))
+            guard kiosk_cache_directory(argc, p, &out, out.count) == 0 else { return nil }
+            return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     }
 
     /// What `save` did.
@@ -30,11 +52,11 @@ public enum FrameCache {
         case skipped(String)
     }
 
-    /// Writes the first output's last presented picture (call right after the first frame) for
-    /// its first head into `path`, unless `previousHash` (the early frame's) says the file holds
-    /// it already. `arguments`: argv[1...]; `files`: what the picture was drawn from.
-    public static func save(screen: DRMScreen, to path: String, arguments: [String], files: [String],
-                            previousHash: UInt64?) -> Outcome {
+    /// Writes the first display's last presented picture (call right after the first frame) for
+    /// its first head at `location`, unless `previousHash` (the early frame's) says the file
+    /// holds it already. `files`: what the picture was drawn from.
+    public static func save(screen: DRMScreen, at location: Location, files: [String], previousHash: UInt64?) -> Outcome {
+        let path = location.path, arguments = location.arguments
         guard let o = screen.drmDisplays.first, let head = o.heads.first, let frame = o.lastFrame,
               let pitch = o.buffers.compactMap({ $0?.info.pitch }).first
         else { return .skipped("nothing on screen yet") }
@@ -85,7 +107,7 @@ public enum FrameCache {
         }
         if previousHash == hash { return .unchanged }
         header.frame_hash = hash
-        header.key = key(arguments)
+        header.key = location.key
         bytes.withUnsafeMutableBytes { all in
             withUnsafeBytes(of: header) { all.copyMemory(from: $0) }
             for (i, b) in args.enumerated() { all[headerSize + i] = b }
@@ -119,11 +141,11 @@ public enum FrameCache {
 }
 
 extension Array where Element == String {
-    /// Calls `body` with a C argv for ["", self...] (argv[0] unused, as in the key).
-    func withCStringArray<R>(_ body: (Int32, UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        var pointers: [UnsafeMutablePointer<CChar>?] = [strdup("")] + map { strdup($0) }
+    /// Calls `body` with these strings as a C argv (argc, then the pointers and a NULL).
+    func withCArgv<R>(_ body: (Int32, UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafeMutablePointer<CChar>?] = map { strdup($0) }
         defer { for p in pointers { free(p) } }
         pointers.append(nil)
-        return pointers.withUnsafeBufferPointer { body(Int32(count + 1), $0.baseAddress!) }
+        return pointers.withUnsafeBufferPointer { body(Int32(count), $0.baseAddress!) }
     }
 }

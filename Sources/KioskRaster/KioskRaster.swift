@@ -6,7 +6,8 @@
 //   geometry (Path: closed polygons, curves flattened to ≤ 0.1 px)
 //     → coverage (Rasterizer: exact-area "cell" accumulation, one sparse row at a time;
 //                 the inside of a shape comes out as one long span, not per-pixel work)
-//     → blitter (SpanBlitter: a span of one coverage value, or per-pixel masks)
+//     → blitter (a SpanSink: SolidSink32/SolidSink16 for a solid colour, ShaderSink for
+//                gradients and images; a span of one coverage value, or per-pixel masks)
 //     → blend (Blend: SrcOver on premultiplied 8-bit with pixman's rounding, two channels
 //              per 32-bit multiply, eight pixels per SIMD lane group)
 //

@@ -143,11 +143,9 @@ struct ShowCommand {
     }
 
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
-    /// else the user's cache directory; nil for 'none' or when there is no place.
-    func glyphCacheDirectory() -> String? {
-        if let g = arguments.string("glyph-cache") { return g == "none" || g.isEmpty ? nil : g }
-        return defaultCacheDirectory()
-    }
+    /// else the user's cache directory; nil for 'none' or when there is no place. The C
+    /// constructor's rule (the early frame looks there before this code runs).
+    func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
 }
 
 struct ShowError: Error, CustomStringConvertible {

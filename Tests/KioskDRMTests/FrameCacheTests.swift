@@ -6,6 +6,7 @@ import KioskFakeKernel
 import KioskRaster
 import KioskSys
 import KioskTestSupport
+import Foundation
 import Testing
 
 /// The frame cache: the file the Swift side writes after the first frame is what the C reader
@@ -31,9 +32,14 @@ import Testing
         defer { Glibc.close(fd) }
         var h = kiosk_frame_cache_header()
         var why = [CChar](repeating: 0, count: 200)
-        let r = args.withCStringArray { argc, argv in kiosk_frame_cache_check(fd, argc, argv, &h, &why, why.count) }
+        let r = ([""] + args).withCArgv { argc, argv in kiosk_frame_cache_check(fd, argc, argv, &h, &why, why.count) }
         header?.pointee = h
         return r == 0 ? nil : String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A cache file's location for `args` (argv[1...]) at `path`.
+    func at(_ path: String, _ args: [String]) -> FrameCache.Location {
+        FrameCache.Location(path: path, arguments: args, key: ([""] + args).withCArgv { kiosk_frame_cache_key($0, $1) })
     }
 
     @Test(arguments: [Rotation.none, .quarter])
@@ -45,7 +51,7 @@ import Testing
         let (s, _, pic) = try shown(k, rotation: rotation)
         defer { withExtendedLifetime(pic) {} }   // the output keeps only a view of its picture
         let path = dir + "/frame.bin"
-        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: ["/proc/self/exe", font], previousHash: nil) == .written)
+        #expect(FrameCache.save(screen: s, at: at(path, Self.args), files: ["/proc/self/exe", font], previousHash: nil) == .written)
 
         var h = kiosk_frame_cache_header()
         #expect(check(path, ["show", "--label", "Updating", "--mode", "annular"], header: &h) == nil)
@@ -68,7 +74,7 @@ import Testing
         #expect(check(path, ["show", "--label", "Updating"]) == "other arguments")
         #expect(check(path, ["show", "--label", "Updating", "--mode", "annular", "--retain"]) == "other arguments")
         // The same picture again: not rewritten.
-        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: [font], previousHash: h.frame_hash) == .unchanged)
+        #expect(FrameCache.save(screen: s, at: at(path, Self.args), files: [font], previousHash: h.frame_hash) == .unchanged)
         s.close(retain: false)
         #expect(k.leaks.isEmpty)
     }
@@ -81,7 +87,7 @@ import Testing
         let (s, _, pic) = try shown(k)
         defer { s.close(retain: false); withExtendedLifetime(pic) {} }
         let path = dir + "/frame.bin"
-        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: [font], previousHash: nil) == .written)
+        #expect(FrameCache.save(screen: s, at: at(path, Self.args), files: [font], previousHash: nil) == .written)
         #expect(check(path, Self.args) == nil)
         let good = try readFileBytes(path, limit: 1 << 24)
 
@@ -90,7 +96,7 @@ import Testing
         try removeFile(font)
         #expect(check(path, Self.args) == "\(font): gone")
         try replaceFile(font, with: [1, 2, 3])
-        #expect(FrameCache.save(screen: s, to: path, arguments: Self.args, files: [font], previousHash: nil) == .written)
+        #expect(FrameCache.save(screen: s, at: at(path, Self.args), files: [font], previousHash: nil) == .written)
         #expect(check(path, Self.args) == nil)
 
         let now = try readFileBytes(path, limit: 1 << 24)
@@ -119,7 +125,7 @@ import Testing
         let (s, _, pic) = try shown(k)
         defer { s.close(retain: false); withExtendedLifetime(pic) {} }
         for i in 0..<7 {
-            #expect(FrameCache.save(screen: s, to: dir + "/frame-\(i).bin", arguments: ["show", "--label", "step \(i)"],
+            #expect(FrameCache.save(screen: s, at: at(dir + "/frame-\(i).bin", ["show", "--label", "step \(i)"]),
                                     files: [], previousHash: nil) == .written)
         }
         let left = (listDirectory(dir) ?? []).filter { $0.hasPrefix("frame-") }.sorted()
@@ -128,18 +134,34 @@ import Testing
     }
 
     @Test func cacheDirectoryFollowsTheOptions() {
-        func dir(_ args: [String]) -> String? {
-            var out = [CChar](repeating: 0, count: 256)
-            let r = args.withCStringArray { argc, argv in kiosk_frame_cache_directory(argc, argv, &out, out.count) }
-            return r == 0 ? String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
-        }
+        func dir(_ args: [String]) -> String? { FrameCache.cacheDirectory(["kiosk-hud"] + args) }
         #expect(dir(["show", "--glyph-cache", "/x/y"]) == "/x/y")
         #expect(dir(["show", "--glyph-cache=/x/z", "--label", "a"]) == "/x/z")
         #expect(dir(["show", "--glyph-cache", "none"]) == nil)
-        #expect(dir(["show", "--glyph-cache", "/x", "--no-frame-cache"]) == nil)
+        #expect(dir(["run", "--", "cmd", "--glyph-cache", "/other"]) != "/other", "a child's arguments are not ours")
         var def = [CChar](repeating: 0, count: 256)
         if kiosk_default_cache_directory(&def, def.count) == 0 {
             #expect(dir(["show"]) == String(decoding: def.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// One rule, in C, says which command lines keep a first frame and which arguments count:
+    /// show, daemon and run (on DRM, frame cache on); for run, the arguments before "--" only.
+    @Test func everyCommandThatOwnsTheDisplayHasAFrame() throws {
+        func where_(_ args: [String]) -> FrameCache.Location? { FrameCache.locate(["kiosk-hud"] + args) }
+        let g = ["--glyph-cache", "/c"]
+        for command in ["show", "daemon", "run"] {
+            let l = try #require(where_([command] + g + ["--label", "x"]))
+            #expect(l.arguments == [command] + g + ["--label", "x"])
+            #expect(l.path == String(format: "/c/frame-%016llx.bin", l.key))
+        }
+        #expect(where_(["show"] + g)?.key != where_(["daemon"] + g)?.key)
+        let a = try #require(where_(["run"] + g + ["--", "sh", "-c", "step 1"]))
+        let b = try #require(where_(["run"] + g + ["--", "sh", "-c", "step 2"]))
+        #expect(a == b && a.arguments == ["run"] + g, "one frame whatever the child is")
+        for none in [["render"] + g, ["show", "--offscreen", "-"] + g, ["show", "--fbdev", "/dev/fb0"] + g, ["show", "--help"] + g,
+                     ["show", "--no-frame-cache"] + g, ["show", "--glyph-cache", "none"], ["touch"] + g, []] {
+            #expect(where_(none) == nil, "\(none)")
         }
     }
 
@@ -289,16 +311,15 @@ import Testing
         let k = FakeKernel.card()
         let s = try openScreen(k)
         try s.drmDisplays[0].present(pic.surface, damage: .whole)
-        let dir = args[args.firstIndex(of: "--glyph-cache")! + 1]
-        let name = FrameCache.fileName(arguments: args)
-        #expect(FrameCache.save(screen: s, to: dir + "/" + name, arguments: args, files: [], previousHash: nil) == .written)
+        let location = try #require(FrameCache.locate(["kiosk-hud"] + args))
+        #expect(FrameCache.save(screen: s, at: location, files: [], previousHash: nil) == .written)
         s.close(retain: false)
     }
 
     func runEarly(_ k: FakeKernel, _ args: [String]) -> kiosk_early_frame {
         var early = kiosk_early_frame()
         var ops = Self.ops(k)
-        _ = args.withCStringArray { argc, argv in kiosk_early_frame_show(argc, argv, &ops, &early) }
+        _ = ([""] + args).withCArgv { argc, argv in kiosk_early_frame_show(argc, argv, &ops, &early) }
         return early
     }
 

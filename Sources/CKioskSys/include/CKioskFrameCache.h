@@ -64,9 +64,26 @@ int kiosk_file_identity_of(const char *path, struct kiosk_file_identity *out);
 /// $HOME/.cache/kiosk-hud. 0, or -1 (no place, or `size` too small).
 int kiosk_default_cache_directory(char *out, size_t size);
 
-/// The cache directory `show` uses with these arguments: --glyph-cache DIR (or =DIR), else the
-/// default. -1 when turned off ('none', --no-frame-cache) or there is no place.
-int kiosk_frame_cache_directory(int argc, char *const *argv, char *out, size_t size);
+/// The cache directory for this command line — glyphs and frames alike: --glyph-cache DIR (or
+/// =DIR, before any "--"), else the default. -1 for 'none' or an empty DIR, or when there is no
+/// place. The one rule, for the C constructor and for Swift (which calls this).
+int kiosk_cache_directory(int argc, char *const *argv, char *out, size_t size);
+
+/// Where a command line's first frame is kept.
+struct kiosk_frame_cache_location {
+    /// The arguments that decide the picture: argv[1] (the command) up to "--" or the end; the
+    /// key and the file's stored arguments cover exactly these. `run -- CMD` keeps one frame
+    /// whatever CMD is.
+    int argc;
+    uint64_t key;
+    char path[KIOSK_FRAME_CACHE_PATH_MAX + 32];   /* DIR/frame-<key>.bin */
+};
+
+/// Whether this command line has a cached first frame, and where: the commands that own a
+/// display (show, daemon, run) on DRM (not --offscreen or --fbdev), not asking for help, the
+/// frame cache on (no --no-frame-cache, a cache directory). 0 and `out` filled, or -1. The one
+/// place that decides, for the C constructor (CKioskEarlyFrame) and the Swift writer.
+int kiosk_frame_cache_locate(int argc, char *const *argv, struct kiosk_frame_cache_location *out);
 
 /// Reads and checks the header and arguments of an open cache file: format, key, arguments
 /// byte for byte, every file identity, the frame's size against the file's. 0 when usable (the
@@ -76,7 +93,7 @@ int kiosk_frame_cache_check(int fd, int argc, char *const *argv, struct kiosk_fr
 
 /// What the early frame's reader did (`kiosk_early_frame_show`).
 enum kiosk_early_frame_state {
-    KIOSK_EARLY_NONE = 0,     /* not `show`, turned off, or no cache file for these arguments */
+    KIOSK_EARLY_NONE = 0,     /* no display of ours, turned off, or no cache file for these arguments */
     KIOSK_EARLY_SHOWN = 1,    /* on screen: fd, buffer and saved CRTC below belong to the taker */
     KIOSK_EARLY_FAILED = 2,   /* a cache file was there but could not be shown: `why` */
 };
@@ -111,7 +128,8 @@ struct kiosk_card_ops {
 };
 extern const struct kiosk_card_ops kiosk_linux_card_ops;
 
-/// For `show` ARGS: finds the frame cache file for these arguments and, when it checks out and
+/// For a command that owns a display (`kiosk_frame_cache_locate`): finds the frame cache file
+/// for these arguments and, when it checks out and
 /// every call succeeds, puts its frame on screen (SET_MASTER, GETCONNECTOR, GETCRTC, CREATE_DUMB,
 /// MAP_DUMB, mmap, the frame read into the mapping, ADDFB2, SETCRTC, DIRTYFB), leaving the
 /// result in `out` (KIOSK_EARLY_SHOWN). Otherwise every step that succeeded is undone and
