@@ -119,6 +119,8 @@ let package = Package(
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
+        // The built kiosk-hud against bad input: exact messages and statuses, no hang.
+        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
                                                              "KioskRaster", "KioskBehavior"]),

@@ -1,3 +1,5 @@
+import KioskSettings
+
 /// A mistake on the command line: what was wrong, and for which command (for its usage line).
 public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     public var message: String
@@ -37,14 +39,14 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             var helpPath = path, s = spec
             for name in rest.dropFirst() {
                 guard let sub = s.subcommands.first(where: { $0.name == name }) else {
-                    throw UsageError("unknown command '\(name)'\(suggestion(name, s.subcommands.map(\.name), prefix: ""))", command: helpPath)
+                    throw UsageError("unknown command '\(shown(name))'\(suggestion(name, s.subcommands.map(\.name), prefix: ""))", command: helpPath)
                 }
                 helpPath.append(name); s = sub
             }
             return .help(command: helpPath)
         }
         guard let sub = spec.subcommands.first(where: { $0.name == first }) else {
-            let what = first.hasPrefix("-") ? "expected a command before '\(first)'" : "unknown command '\(first)'"
+            let what = first.hasPrefix("-") ? "expected a command before '\(shown(first))'" : "unknown command '\(shown(first))'"
             throw UsageError(what + suggestion(first, spec.subcommands.map(\.name), prefix: ""), command: path)
         }
         path.append(sub.name)
@@ -69,11 +71,11 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             if let o = spec.option(long: key) {
                 try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)
             } else if key.hasPrefix("no-"), let o = spec.option(long: String(key.dropFirst(3))), o.kind == .inversibleFlag {
-                if inline != nil { throw UsageError("--\(key) takes no value", command: path) }
+                if inline != nil { throw UsageError("--\(shown(key)) takes no value", command: path) }
                 values.flags[o.name] = false
             } else {
                 let names = spec.allOptions.filter { !$0.hidden }.map(\.name)
-                throw UsageError("unknown option --\(key)\(suggestion(key, names, prefix: "--"))", command: path)
+                throw UsageError("unknown option --\(shown(key))\(suggestion(key, names, prefix: "--"))", command: path)
             }
         } else {
             // -o VALUE, -h; one letter each (no bundling: the commands have one short option).
@@ -85,7 +87,7 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
                 // -oout.png
                 try take(o, as: "-" + String(letters[0]), inline: String(letters.dropFirst()), from: &rest, into: &values, path: path)
             } else {
-                throw UsageError("unknown option \(arg)", command: path)
+                throw UsageError("unknown option \(shown(arg))", command: path)
             }
         }
     }
@@ -121,12 +123,13 @@ private func checkPositionals(_ given: [String], _ specs: [PositionalSpec], path
         }
         i += 1
     }
-    if i < given.count { throw UsageError("unexpected argument '\(given[i])'", command: path) }
+    if i < given.count { throw UsageError("unexpected argument '\(shown(given[i]))'", command: path) }
 }
 
 /// "; did you mean --label?" for the known name nearest to `word` (edit distance ≤ 2, or a
 /// known name that starts with it), else "".
 func suggestion(_ word: String, _ known: [String], prefix: String) -> String {
+    guard word.utf8.count <= 64 else { return "" }
     let w = Array(word)
     var best: (name: String, distance: Int)?
     for k in known {

@@ -325,6 +325,8 @@ public final class FakeKernel: Kernel {
 
     public func unblockSignals(_ signals: [Int32]) {}
 
+    public func isPending(_ signals: [Int32]) -> Bool { signalsQueued.contains(where: signals.contains) }
+
     public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
         try record("write")
         guard isFake(fd) else { return try real.write(fd, bytes) }

@@ -226,9 +226,13 @@ public final class HUDSession {
         }
         if screen.isActive {
             frames += 1
+            // A quit that arrives during a long frame (an 8K canvas) stops it between bands.
+            let quit = configuration.quitSignals
+            let stop = { [loop] in !quit.isEmpty && loop.isSignalPending(quit) }
             for (d, h) in huds {
                 do {
-                    if let n = try h.tick().next { next = min(next ?? n, n) }
+                    if let n = try h.tick(stoppingWhen: stop).next { next = min(next ?? n, n) }
+                    if stop() { return }   // the loop reads the signal next and ends the session
                 } catch {
                     end(.failed("\(d.name): \(error)"))
                     return

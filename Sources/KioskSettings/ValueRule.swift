@@ -54,6 +54,11 @@ public struct ValueRule: Sendable {
 
     // MARK: Common rules
 
+    /// A number in `range` (its lower end excluded with `minOpen`), described as `what`.
+    public static func number(_ range: ClosedRange<Double>, minOpen: Bool = false, _ what: String = "a number", unit: String? = nil) -> ValueRule {
+        number(range.lowerBound, range.upperBound, minOpen: minOpen, what, unit: unit)
+    }
+
     /// A number in [min, max] (or (min, max] with `minOpen`), described as `what` (e.g. "seconds").
     public static func number(_ min: Double, _ max: Double, minOpen: Bool = false, _ what: String = "a number", unit: String? = nil) -> ValueRule {
         let range = minOpen ? "above \(formatNumber(min)) up to \(formatNumber(max))" : "from \(formatNumber(min)) to \(formatNumber(max))"

@@ -77,13 +77,12 @@ public func fileStatus(_ path: String) throws(SysError) -> FileStatus {
     return FileStatus(st)
 }
 
-/// The bytes of the file at `path`; a file of more than `limit` bytes is refused (EFBIG).
+/// The bytes of the regular file at `path` (anything else — a FIFO, a device, a directory — is
+/// refused without blocking); a file of more than `limit` bytes is refused (EFBIG).
 public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8] {
-    let fd = try FileDescriptor.open(path, O_RDONLY)
+    let (fd, st) = try FileDescriptor.openRegularFile(path)
     defer { try? fd.close() }
-    var st = stat()
-    guard fstat(fd.rawValue, &st) == 0 else { throw SysError(call: "fstat", errno: Glibc.errno, target: path) }
-    let size = Int(st.st_size)
+    let size = st.size
     guard size <= limit else { throw SysError(call: "read", errno: EFBIG, target: path) }
     var bytes = [UInt8](repeating: 0, count: size + 1)  // one more: a file that grew is seen
     var done = 0

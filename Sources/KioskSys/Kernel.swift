@@ -47,6 +47,8 @@ public protocol Kernel: AnyObject {
     func signalDescriptor(_ signals: [Int32], updating fd: Int32?) throws(SysError) -> Int32
     /// Unblocks `signals` again.
     func unblockSignals(_ signals: [Int32])
+    /// Whether one of `signals` is pending (blocked and not read yet: sigpending).
+    func isPending(_ signals: [Int32]) -> Bool
     /// A non-blocking eventfd(2): another thread's write makes it readable.
     func eventDescriptor() throws(SysError) -> Int32
     /// A non-blocking netlink socket for kernel uevents.
@@ -123,6 +125,8 @@ public final class LinuxKernel: Kernel {
     }
 
     public func unblockSignals(_ signals: [Int32]) { KioskSys.unblockSignals(signals) }
+
+    public func isPending(_ signals: [Int32]) -> Bool { KioskSys.isSignalPending(signals) }
 
     public func eventDescriptor() throws(SysError) -> Int32 { try eventCounter().rawValue }
 

@@ -74,11 +74,18 @@ struct ShowCommand {
         StartMarks.mark(.cli)
         let a = arguments
         if a.flag("bench-copy") { try runCopyBench(); return }
+        try checkBackendOptions()
         let settings = try SettingOptions.resolve(a)
         let (content, underlay) = try loadPictures(settings)
         let duration = try a.double("duration")
         let profile = settings.profile
         StartMarks.mark(.profile)
+        // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
+        // comes while the screen opens or the first frame is drawn stops the drawing and ends the
+        // run through the same clean-up as any other (the session's own handler ends it).
+        let clock = SystemClock()
+        let loop = PollEventLoop(clock: clock)
+        for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         let buttonAction = action(a.string("on-button") ?? (content.showsButton ? "exit" : "none"), exitCode: 10)
         let tapAction = action(a.string("on-tap-outside") ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
         // The input options checked now (cheap); libinput starts after the first frame.
@@ -95,15 +102,13 @@ struct ShowCommand {
             throw ShowError("cannot open the display: \(error)")
         }
         StartMarks.mark(.display)
-        let clock = SystemClock()
-        let loop = PollEventLoop(clock: clock)
         let displayRotation = profile.display.rotation ?? screen.displays.first?.transform.rotation ?? .none
         let session = HUDSession(
             loop: loop, screen: screen, fonts: fonts, clock: clock,
             configuration: SessionConfiguration(
                 style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
                 scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string("on-tap-outside") == "exit",
-                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: [SIGINT, SIGTERM, SIGHUP]),
+                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: ShowCommand.quitSignals),
             log: showLog)
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()
@@ -131,6 +136,29 @@ struct ShowCommand {
         if case let .failed(why) = session.ended { failure = failure ?? ShowError(why) }
         if let failure { throw ShowError("\(failure)") }
         if let code, code != 0 { throw ExitCode(code) }
+    }
+
+    static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Options that choose or tune another backend than the one asked for are an error (they
+    /// would be ignored), and the ones that change nothing there a warning — never silence.
+    func checkBackendOptions() throws {
+        let a = arguments
+        let backend = a.given("offscreen") ? "--offscreen" : a.given("fbdev") ? "--fbdev" : nil
+        guard let backend else {
+            if a.given("size") { showLog("warning: --size applies to --offscreen only; the display's mode sets the size") }
+            return
+        }
+        var wrong = ["card", "connector", "video-mode"]
+        var moot = ["no-hotplug", "check-scanout", "no-frame-cache"]
+        if backend == "--offscreen" {
+            wrong.append("fbdev")
+            moot += ["retain", "no-vt", "fractional-scale"]
+        } else if a.given("size") {
+            showLog("warning: --size applies to --offscreen only; the framebuffer's size is used")
+        }
+        if let o = wrong.first(where: a.given) { throw UsageError("--\(o) does not go with \(backend)") }
+        for o in moot where a.given(o) { showLog("warning: --\(o) has no effect with \(backend)") }
     }
 
     /// `--on-button`/`--on-tap-outside` (checked by their rules): exit (with `exitCode`), hide, or none.
