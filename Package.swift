@@ -24,7 +24,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
     ],
@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "KioskSettings", swiftSettings: lean),
         // The command line: declared options, parsed without reflection, help from the same values.
         .target(name: "KioskCLI", dependencies: ["KioskSettings"], swiftSettings: lean),
+        // The daemon's control protocol: a strict, bounded JSON codec (hand-written, no Foundation).
+        .target(name: "KioskProtocol", swiftSettings: lean),
 
         // dlopen and the kiosk_ wrappers' table, for the libraries loaded only when needed.
         .target(name: "CKioskLoader"),
@@ -119,6 +121,7 @@ let package = Package(
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
+        .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
