@@ -24,7 +24,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
     ],
@@ -36,8 +36,6 @@ let package = Package(
         .target(name: "KioskSettings", swiftSettings: lean),
         // The command line: declared options, parsed without reflection, help from the same values.
         .target(name: "KioskCLI", dependencies: ["KioskSettings"], swiftSettings: lean),
-        // The daemon's control protocol: a strict, bounded JSON codec (hand-written, no Foundation).
-        .target(name: "KioskProtocol", swiftSettings: lean),
 
         // dlopen and the kiosk_ wrappers' table, for the libraries loaded only when needed.
         .target(name: "CKioskLoader"),
@@ -59,6 +57,12 @@ let package = Package(
 
         // A HUD on a screen, run by an event loop: `show`, the daemon and `run` use it.
         .target(name: "KioskSession", dependencies: ["KioskHUD", "KioskBehavior", "KioskDevices", "KioskRaster", "KioskText"], swiftSettings: lean),
+
+        // The control protocol's strict, bounded JSON codec (no Foundation).
+        .target(name: "KioskProtocol", swiftSettings: lean),
+        // `kiosk-hud daemon`: the control socket, its protocol, psplash's FIFO.
+        .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",
+                                                     "KioskHUD", "KioskDevices", "KioskRaster"], swiftSettings: lean),
 
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
         .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
@@ -91,7 +95,7 @@ let package = Package(
         ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskCLI", "KioskHUD", "KioskSession", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
+            "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
             "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
         ],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
@@ -122,6 +126,8 @@ let package = Package(
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
         .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol"]),
+        .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
+                                                            "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),

@@ -163,7 +163,7 @@ extension HUDSettings {
         S("min_size", section: nil, option: "min-size", minSizeRule, group: SettingGroup.hud, live: true,
           help: "Smallest bezel WIDTHxHEIGHT in points.",
           set: { $0.profile.style.minWidth = $1.doubles[0]; $0.profile.style.minHeight = $1.doubles[1] },
-          get: { .numbers([$0.profile.style.minWidth, $0.profile.style.minHeight]) }),
+          get: { .text(formatNumber($0.profile.style.minWidth) + "x" + formatNumber($0.profile.style.minHeight)) }),
         S("square", section: nil, option: "square", .bool, group: SettingGroup.hud, live: true, help: "Square bezel.",
           set: { $0.profile.style.square = $1.bool }, get: { .bool($0.profile.style.square) }),
     ]

@@ -83,7 +83,7 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             if letters.count == 1 && letters[0] == "h" { return .help(command: path) }
             if letters.count == 1, let o = spec.option(short: letters[0]) {
                 try take(o, as: arg, inline: nil, from: &rest, into: &values, path: path)
-            } else if letters.count > 1, let o = spec.option(short: letters[0]), o.kind == .value || o.kind == .repeated {
+            } else if letters.count > 1, let o = spec.option(short: letters[0]), o.kind == .value || o.kind == .repeated || o.kind == .optionalValue {
                 // -oout.png
                 try take(o, as: "-" + String(letters[0]), inline: String(letters.dropFirst()), from: &rest, into: &values, path: path)
             } else {
@@ -101,6 +101,10 @@ private func take(_ o: OptionSpec, as written: String, inline: String?, from res
     case .flag, .inversibleFlag:
         if inline != nil { throw UsageError("\(written) takes no value", command: path) }
         values.flags[o.name] = true
+    case .optionalValue:
+        if let inline { values.values[o.name] = [inline]; return }
+        if let next = rest.first, !next.hasPrefix("-") { values.values[o.name] = [next]; rest.removeFirst(); return }
+        values.values[o.name] = [""]
     case .value, .repeated:
         let v: String
         if let inline { v = inline } else if let next = rest.popFirst() { v = next } else {

@@ -359,6 +359,11 @@ public final class FakeKernel: Kernel {
         return try real.accept(fd)
     }
 
+    public func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try record("send")
+        return try real.send(fd, bytes)
+    }
+
     public func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials {
         try record("peercred")
         return try real.peerCredentials(fd)

@@ -309,6 +309,37 @@ public final class HUDSession {
         requestFrame()
     }
 
+    /// Changes the timing rules (grace time, minimum show time, animation) of every HUD.
+    public func update(timing: PresentationConfig) {
+        configuration.timing = timing
+        for h in huds { h.hud.presentationConfig = timing }
+        requestFrame()
+    }
+
+    /// Changes what lies under every HUD: a colour, and a picture scaled over it.
+    public func setUnderlay(color: Color, image: Bitmap?) {
+        configuration.underlayColor = color
+        configuration.underlay = image
+        for h in huds { h.hud.renderer.setUnderlay(color: color, image: image) }
+        requestFrame()
+    }
+
+    /// SVProgressHUD's activity count on every HUD: each push shows, the pop that brings it to
+    /// 0 hides.
+    public func pushActivity() {
+        hiding = false
+        for h in huds { h.hud.pushActivity() }
+        requestFrame()
+    }
+
+    public func popActivity() {
+        for h in huds { h.hud.popActivity() }
+        requestFrame()
+    }
+
+    /// Whether any HUD is on screen (including a hide animation).
+    public var isVisible: Bool { huds.contains { $0.hud.isVisible } }
+
     /// Shows every HUD (after the grace time), animated or not.
     public func show(animated: Bool) {
         hiding = false
