@@ -115,7 +115,8 @@ let package = Package(
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
             "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++", "-Xclang-linker", "-static-libgcc",
         ])]),
-        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded"]),
+        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded",
+                                                                 "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
 
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
         .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
@@ -129,7 +130,7 @@ let package = Package(
         .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
                                                             "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
-        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys"]),
+        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
                                                              "KioskRaster", "KioskBehavior"]),

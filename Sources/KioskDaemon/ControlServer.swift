@@ -30,6 +30,8 @@ public final class ControlServer {
     private var clients: [Int32: Client] = [:]
     /// Counters for the log and `status`.
     public private(set) var served = 0, refused = 0, dropped = 0
+    /// Hears each request object once it is answered (measurements: request → frame latency).
+    public var onAnswered: ((JSONObject) -> Void)?
 
     final class Client {
         let fd: Int32
@@ -177,6 +179,7 @@ public final class ControlServer {
         } catch {
             reply(c, id: id, error: error.description)
         }
+        onAnswered?(object)
     }
 
     private func reply(_ c: Client, id: JSONValue?, error: String) {

@@ -77,6 +77,7 @@ public final class Daemon {
         let p = next.profile
         do { try session.update(style: { $0 = p.style }) } catch { throw RequestError("\(error)") }
         if p.timing != settings.profile.timing { session.update(timing: p.timing) }
+        if p.motion.reduceMotion != settings.profile.motion.reduceMotion { session.tiltTracker?.config.reduceMotion = p.motion.reduceMotion }
         if p.underlayColor != settings.profile.underlayColor || next.underlay != settings.underlay {
             var picture: Bitmap?
             if let u = next.underlay {

@@ -142,3 +142,19 @@ struct Fields {
         }
     }
 }
+
+extension DaemonRequest {
+    /// The fields `update` and `style` take, as a Markdown table made from the settings table
+    /// (docs/protocol.md holds this text; a test checks they agree).
+    public static func fieldTable() -> String {
+        let defaults = HUDSettings.defaults
+        var out = "| request | field | value | default |\n|---|---|---|---|\n"
+        for op in ["update", "style"] {
+            for s in HUDSettings.table.settings where s.live && (contentKeys.contains(s.key) == (op == "update")) {
+                let d = s.get(defaults).map { "`\(JSON.encode($0.json))`" } ?? "—"
+                out += "| \(op) | `\(s.key)` | \(s.rule.expected) | \(d) |\n"
+            }
+        }
+        return out
+    }
+}

@@ -40,6 +40,7 @@ public final class HUDSession {
     private var frameTimer: LoopToken?
     private var nextFrame: Seconds?
     private var frameQueued = false
+    private var lastTick = -Double.infinity
     private var hiding = false
     private var firstFrameSeen = false
     private var signalTokens: [LoopToken] = []
@@ -203,21 +204,32 @@ public final class HUDSession {
 
     // MARK: Frames
 
-    /// Draws a frame after the current handler (many changes in one turn make one frame).
+    /// Draws a frame after the current handler (many changes in one turn make one frame), or —
+    /// when the last frame was drawn less than a frame interval ago — at the next frame time,
+    /// so that a flood of updates draws at most one frame per display frame, not one per update.
     public func requestFrame() {
         guard !frameQueued, ended == nil else { return }
         frameQueued = true
-        loop.execute { [weak self] in
-            guard let self else { return }
-            self.frameQueued = false
-            self.tick()
+        let due = lastTick + screen.frameInterval
+        if clock.now >= due {
+            loop.execute { [weak self] in self?.queuedFrame() }
+        } else {
+            loop.schedule(at: due) { [weak self] in self?.queuedFrame() }
         }
+    }
+
+    private func queuedFrame() {
+        guard frameQueued else { return }
+        frameQueued = false
+        tick()
     }
 
     /// Fires due timers, draws what changed on every display, and arranges the next frame.
     private func tick() {
         guard ended == nil else { return }
         let now = clock.now
+        lastTick = now
+        frameQueued = false
         var next: Seconds?
         if let m = motion {
             let t = m.tracker.update(at: now)

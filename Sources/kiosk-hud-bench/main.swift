@@ -25,9 +25,13 @@ var only: String?
 /// With --count N, each operation runs exactly N times untimed (for instruction counts under
 /// valgrind --tool=callgrind, which are repeatable where times on a shared machine are not).
 var fixedCount: Int?
+var daemonLoad: Double?
+var loadClients = 32
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
+    case "--daemon-load": daemonLoad = Double(args.popFirst() ?? "") ?? 10
+    case "--clients": loadClients = Int(args.popFirst() ?? "") ?? loadClients
     case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
     case "--peer": peerDir = args.popFirst()
     case "--only": only = args.popFirst()
@@ -39,10 +43,15 @@ while let a = args.popFirst() {
         }
     case "-h", "--help":
         print("usage: kiosk-hud-bench [--seconds S] [--peer DIR-with-hud_cairo-hud_pixman-floor] [--sizes WxH,…]")
+        print("       kiosk-hud-bench --daemon-load SECONDS [--clients N]   (the daemon under N clients sending updates)")
         exit(0)
     default:
         print("kiosk-hud-bench: unknown argument \(a)"); exit(2)
     }
+}
+
+if let seconds = daemonLoad {
+    exit(runDaemonLoad(seconds: seconds, clients: loadClients) ? 0 : 1)
 }
 
 /// Median ns per call.
