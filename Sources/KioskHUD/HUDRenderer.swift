@@ -55,6 +55,9 @@ public final class HUDRenderer {
     private var backdropOpacity = -1.0
     private var blurCache: (box: IntRect, opacity: Double, bitmap: Bitmap)?
     private var last: HUDFrameState?
+    /// The pixels the bezel covered in the last frame drawn (its layout may have changed since:
+    /// a shorter label leaves the old, larger bezel to be painted over).
+    private var lastBezel = IntRect.zero
     private var layoutVersion = 0, lastLayoutVersion = -1
 
     /// A renderer for a `width`×`height` frame in `format`.
@@ -119,7 +122,7 @@ public final class HUDRenderer {
     /// changed, or nil when `stop` said so (the next render draws everything again).
     public func render(_ state: HUDFrameState, stoppingWhen stop: () -> Bool) -> DamageRegion? {
         let damage = self.damage(for: state)
-        guard !damage.isEmpty else { last = state; lastLayoutVersion = layoutVersion; return damage }
+        guard !damage.isEmpty else { last = state; lastLayoutVersion = layoutVersion; lastBezel = bezelBox(state); return damage }
         last = nil   // until the whole frame is drawn
         let bgOpacity = state.visible ? clamp01(state.opacity) : 0
         if bgOpacity != backdropOpacity {
@@ -135,6 +138,7 @@ public final class HUDRenderer {
         canvas.damage.removeAll()
         last = state
         lastLayoutVersion = layoutVersion
+        lastBezel = bezelBox(state)
         return damage
     }
 
@@ -171,7 +175,7 @@ public final class HUDRenderer {
         let moved = lastLayoutVersion != layoutVersion || pOp != sOp || p.scale != s.scale
             || motion(p) != motion(s)
         if moved {
-            d.add(bezelBox(p)); d.add(bezelBox(s))
+            d.add(lastBezel); d.add(bezelBox(s))
             return d
         }
         guard s.visible && sOp > 0 else { return d }
