@@ -60,9 +60,11 @@ let package = Package(
 
         // The control protocol's strict, bounded JSON codec (no Foundation).
         .target(name: "KioskProtocol", swiftSettings: lean),
+        // libsystemd's sd-bus through dlopen (CKioskSystemd), loaded only by `ctl follow-boot`.
+        .target(name: "CKioskSystemd", dependencies: ["CKioskLoader"]),
         // `kiosk-hud daemon`: the control socket, its protocol, psplash's FIFO.
         .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",
-                                                     "KioskHUD", "KioskDevices", "KioskRaster"], swiftSettings: lean),
+                                                     "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
 
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
         .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),

@@ -38,6 +38,7 @@ enum CtlCommand {
         verb("status", "Print what the HUD shows now, its look, the displays and the input devices, as JSON."),
         verb("wait-button", "Wait until the HUD's button is pressed.", [OptionSpec("timeout", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
         verb("quit", "End the daemon.", [.flag("retain", help: "Leave the last frame on screen for the next program.")]),
+        FollowBootCommand.spec,
     ])
     static let duration = OptionSpec("duration", value: "s", rule: .number(0, 86_400, "seconds"),
                                      help: "How long it stays (default: 0.06 s a character + 0.5 s, at least 5 s).")
@@ -70,6 +71,7 @@ enum CtlCommand {
                     throw error
                 }
             case "quit": try client.request("quit", [("retain", .bool(a.flag("retain")))])
+            case "follow-boot": try FollowBootCommand.run(client, a)
             default: try client.request(verb)
             }
         } catch let e as DaemonClient.Failure { throw fail(e) }
