@@ -24,7 +24,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
     ],
@@ -66,6 +66,10 @@ let package = Package(
         .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",
                                                      "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
 
+        // `kiosk-hud run -- CMD`: the command, its output read for progress, Cancel on its HUD.
+        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "KioskHUD", "KioskDevices"],
+                swiftSettings: lean),
+
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
         .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
 
@@ -97,7 +101,7 @@ let package = Package(
         ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
+            "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
             "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
         ],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],

@@ -18,6 +18,13 @@ int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gi
 
 int kiosk_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
+#include <fcntl.h>
+#include <unistd.h>
+int kiosk_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+#include <sys/prctl.h>
+int kiosk_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
 #include <time.h>
 #include <sys/resource.h>
 

@@ -59,6 +59,9 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
     while let arg = rest.popFirst() {
         if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
             values.positionals.append(arg)
+            // A program and its arguments (`run CMD ARGS…`): from the program on, every word is
+            // its own, as env(1) and timeout(1) read them.
+            if let r = spec.positionals.firstIndex(where: \.repeated), values.positionals.count > r { onlyPositionals = true }
             continue
         }
         if arg == "--" { onlyPositionals = true; continue }

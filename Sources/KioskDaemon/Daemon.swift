@@ -36,6 +36,8 @@ public final class Daemon {
         case let .notice(kind, text, duration): try notice(kind, text, duration)
         case .push: session.pushActivity()
         case .pop: session.popActivity()
+        case .press:
+            guard session.pressButton() else { throw RequestError("press: no button on screen") }
         case .status: return status()
         case .subscribe: break   // the server keeps the subscription
         case let .quit(retain): session.loop.execute { [weak self] in self?.onQuit(retain) }

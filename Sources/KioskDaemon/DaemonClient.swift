@@ -45,6 +45,20 @@ public final class DaemonClient {
 
     deinit { try? fd.close() }
 
+    /// The connection's descriptor (to watch it on an event loop for events).
+    public var fileDescriptor: Int32 { fd.rawValue }
+
+    /// The events that have arrived, without waiting.
+    public func availableEvents() throws(Failure) -> [JSONObject] {
+        var out: [JSONObject] = []
+        while true {
+            do { out.append(try nextEvent(timeout: 0)) } catch {
+                if case .timedOut = error { return out }
+                throw error
+            }
+        }
+    }
+
     /// Sends one request and returns its reply (an error reply throws `.refused`).
     @discardableResult
     public func request(_ op: String, _ fields: [(String, JSONValue)] = []) throws(Failure) -> JSONObject {
@@ -89,10 +103,13 @@ public final class DaemonClient {
                 return o
             }
             var fds = [pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)]
+            // A timeout of 0 still looks once (what has arrived is read).
             let left = deadline.map { max(0, $0 - monotonicSeconds()) }
-            if let left, left <= 0 { throw .timedOut }
             let ready = (try? poll(&fds, timeoutMs: left.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1)) ?? 0
-            if ready == 0 { continue }
+            if ready == 0 {
+                if let deadline, monotonicSeconds() >= deadline { throw .timedOut }
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n: Int
             do { n = try chunk.withUnsafeMutableBytes { (b) throws(SysError) in try fd.read(into: b) } } catch {

@@ -29,13 +29,15 @@ public enum DaemonRequest {
     case style([(Setting<HUDSettings>, SettingValue)])
     case notice(NoticeKind, text: String, duration: Double?)
     case push, pop
+    /// Presses the HUD's button as a tap would.
+    case press
     case status
     /// nil: every event.
     case subscribe(Set<DaemonEvent>?)
     case quit(retain: Bool)
 
     /// The ops, as clients name them.
-    public static let ops = ["ping", "show", "hide", "update", "style", "success", "error", "info", "push", "pop", "status",
+    public static let ops = ["ping", "show", "hide", "update", "style", "success", "error", "info", "push", "pop", "press", "status",
                              "subscribe", "quit"]
 
     /// The settings `update` takes; `style` takes every other live setting.
@@ -65,6 +67,7 @@ public enum DaemonRequest {
             self = .notice(NoticeKind(rawValue: op)!, text: text, duration: try fields.seconds("duration"))
         case "push": self = .push
         case "pop": self = .pop
+        case "press": self = .press
         case "status": self = .status
         case "subscribe":
             var events: Set<DaemonEvent>?

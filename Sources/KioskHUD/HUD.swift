@@ -150,6 +150,15 @@ public final class HUD {
         }
     }
 
+    /// Presses the button as a tap would (a remote Cancel: `kiosk-hud ctl press`); false when
+    /// no button with an action is on screen.
+    @discardableResult
+    public func pressButton() -> Bool {
+        guard renderer.content.showsButton, renderer.content.buttonHasAction, isVisible else { return false }
+        tell(.buttonPressed)
+        return true
+    }
+
     // MARK: Show and hide
 
     public func show(animated: Bool = true) { handle(presentation.show(animated: animated, at: clock.now)) }

@@ -321,6 +321,9 @@ public final class HUDSession {
         requestFrame()
     }
 
+    /// Changes what the button does from now on.
+    public func setButtonAction(_ action: SessionAction) { configuration.onButton = action }
+
     /// Changes the timing rules (grace time, minimum show time, animation) of every HUD.
     public func update(timing: PresentationConfig) {
         configuration.timing = timing
@@ -348,6 +351,11 @@ public final class HUDSession {
         for h in huds { h.hud.popActivity() }
         requestFrame()
     }
+
+    /// Presses the button as a tap would, once (on the first display that shows it); false when
+    /// no display shows a button.
+    @discardableResult
+    public func pressButton() -> Bool { huds.contains { $0.hud.pressButton() } }
 
     /// Whether any HUD is on screen (including a hide animation).
     public var isVisible: Bool { huds.contains { $0.hud.isVisible } }

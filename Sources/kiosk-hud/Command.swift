@@ -13,8 +13,9 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "tilt": subcommands = [TiltCommand.spec]
     case "touch": subcommands = [TouchCommand.spec]
     case "daemon": subcommands = [DaemonCommand.spec]
+    case "run": subcommands = [RunCommand.spec]
     case "ctl": subcommands = [CtlCommand.spec]
-    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, TiltCommand.spec, TouchCommand.spec]
+    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, TiltCommand.spec, TouchCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud",
@@ -49,6 +50,7 @@ enum KioskHUDMain {
                 case "tilt": try TiltCommand(values).run()
                 case "touch": try TouchCommand(values).run()
                 case "daemon": try DaemonCommand.run(values)
+                case "run": try RunCommand.run(values)
                 case "ctl" where command.count == 3: try CtlCommand.run(command[2], values)
                 default: throw UsageError("unknown command", command: command)
                 }

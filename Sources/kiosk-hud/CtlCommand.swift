@@ -35,6 +35,7 @@ enum CtlCommand {
         verb("info", "Show TEXT, then hide.", [duration], positionals: [text]),
         verb("push", "One more activity: shows the HUD."),
         verb("pop", "One activity done: the last one hides the HUD."),
+        verb("press", "Press the HUD's button as a tap would (e.g. Cancel a `kiosk-hud run` from a maintenance shell)."),
         verb("status", "Print what the HUD shows now, its look, the displays and the input devices, as JSON."),
         verb("wait-button", "Wait until the HUD's button is pressed.", [OptionSpec("timeout", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
         verb("quit", "End the daemon.", [.flag("retain", help: "Leave the last frame on screen for the next program.")]),

@@ -80,7 +80,7 @@ struct ShowCommand {
         do {
             screen = try openScreen(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
         } catch let e as UsageError { throw e } catch {
-            throw ShowError("cannot open the display: \(error)")
+            throw DisplayUnavailable(description: "cannot open the display: \(error)")
         }
         StartMarks.mark(.display)
         let displayRotation = profile.display.rotation ?? screen.displays.first?.transform.rotation ?? .none
@@ -89,7 +89,7 @@ struct ShowCommand {
             configuration: SessionConfiguration(
                 style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
                 scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string("on-tap-outside") == "exit",
-                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: ShowCommand.quitSignals,
+                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
                 startHidden: extras?.startHidden ?? false),
             log: showLog)
         session.onEnd = { _ in loop.stop() }
@@ -157,6 +157,11 @@ struct ShowCommand {
     /// else the user's cache directory; nil for 'none' or when there is no place. The C
     /// constructor's rule (the early frame looks there before this code runs).
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
+}
+
+/// No display could be opened (`run` then runs its command without a HUD).
+struct DisplayUnavailable: Error, CustomStringConvertible {
+    var description: String
 }
 
 struct ShowError: Error, CustomStringConvertible {

@@ -41,4 +41,11 @@ protocol ShowExtras: AnyObject {
     func inputChanged(_ name: String, added: Bool)
     /// The run ends; whether to leave the last frame on screen (nil: as --retain says).
     func detach() -> Bool?
+    /// SIGINT, SIGTERM and SIGHUP end the session (false: the extras take them, as `run` passes
+    /// them to its command).
+    var quitsOnSignals: Bool { get }
+}
+
+extension ShowExtras {
+    var quitsOnSignals: Bool { true }
 }

@@ -11,6 +11,10 @@ int kiosk_accept(int fd);
 int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid);
 /// eventfd(2), non-blocking and close-on-exec.
 int kiosk_eventfd(void);
+/// pipe2(2) with O_CLOEXEC (a GNU extension).
+int kiosk_pipe_cloexec(int fds[2]);
+/// prctl(PR_SET_CHILD_SUBREAPER, 1) (prctl is variadic).
+int kiosk_set_child_subreaper(void);
 
 /// CLOCK_MONOTONIC nanoseconds when the program's constructors ran (after dynamic loading).
 unsigned long long kiosk_process_start_ns(void);
