@@ -67,7 +67,7 @@ let package = Package(
                                                      "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
 
         // `kiosk-hud run -- CMD`: the command, its output read for progress, Cancel on its HUD.
-        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "KioskHUD", "KioskDevices"],
+        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskDevices"],
                 swiftSettings: lean),
 
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
@@ -136,6 +136,7 @@ let package = Package(
         .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
                                                             "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
+        .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD"]),
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",

@@ -67,6 +67,11 @@ public final class DaemonClient {
         while !bytes.isEmpty {
             let n: Int
             do { n = try bytes.withUnsafeBytes { (b) throws(SysError) in try fd.sendNoSignal(b) } } catch {
+                // A daemon that refuses a peer says why and closes at once; the reason may be
+                // waiting to be read though the send failed.
+                if let o = try? nextObject(timeout: 1), o["ok"]?.bool == false, let why = o["error"]?.string {
+                    throw why.hasPrefix("permission denied") ? .permissionDenied(why) : .refused(why)
+                }
                 throw .protocolError("sending to the daemon: \(error)")
             }
             bytes = bytes.dropFirst(n)

@@ -12,6 +12,9 @@ public final class ChildProcess {
     let loop: PollEventLoop
     private var pipes: [(fd: FileDescriptor, target: Int32, token: LoopToken)] = []
     private var signalToken: LoopToken?
+    /// The command's pidfd, when the kernel has them: its end is seen even when another thread
+    /// of a program took the SIGCHLD (signals go to any thread that does not block them).
+    private var processFD: (fd: FileDescriptor, token: LoopToken)?
     private let onOutput: (Int32, ArraySlice<UInt8>) -> Void
     private var onExit: ((ChildExit) -> Void)?
     public private(set) var exit: ChildExit?
@@ -38,7 +41,11 @@ public final class ChildProcess {
         request.stdin = null?.rawValue
         request.stdout = out.write.rawValue
         request.stderr = err.write.rawValue
-        request.signalMask = loop.originalSignalMask
+        // A clean start: no signal blocked (whatever our parent or our loop blocks), every
+        // action the default (spawnProcess), so SIGTERM and SIGINT reach the command.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        request.signalMask = empty
         // SIGCHLD is read by the loop from before the child can end (the handler finds this
         // object through a box, as `self` cannot be captured before `pid` is set).
         var spawned: Int32 = -1
@@ -54,6 +61,9 @@ public final class ChildProcess {
         signalToken = token
         box.child = self
         try? out.write.close(); try? err.write.close(); try? null?.close()
+        if let fd = try? openProcessDescriptor(spawned) {
+            processFD = (fd, loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.reap() })
+        }
         for (fd, target) in [(out.read, Int32(1)), (err.read, Int32(2))] {
             _ = fcntl(fd.rawValue, F_SETFL, O_NONBLOCK)
             let t = loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.drain(fd, target: target) }
@@ -68,27 +78,40 @@ public final class ChildProcess {
 
     /// Sends `signal` to the group and to every descendant that left it (setsid, daemons).
     public func signalAll(_ signal: Int32) {
+        // Who is there is read first: once the group has the signal, the command may be gone
+        // and what it started moved out of our sight.
+        let all = family()
         signalGroup(signal)
-        for p in family() { try? sendSignal(signal, to: p) }
+        for p in all { try? sendSignal(signal, to: p) }
     }
 
     /// Whether anything started by the command is still alive.
     public var anyAlive: Bool { !family().isEmpty }
 
     public let ownsEveryChild: Bool
-    private var seen: Set<Int32> = []
+    /// The command and its descendants as they were seen, with their start times (a pid is
+    /// used again once its process has gone).
+    private var seen: [Int32: UInt64] = [:]
 
-    /// Remembers the command's descendants as they are now (called on each SIGCHLD).
+    /// Remembers the command's descendants as they are now (called on each SIGCHLD and before
+    /// each signal sent to them all).
     public func notice() {
-        if exit == nil { seen.insert(pid) }
-        for p in descendants(of: pid) { seen.insert(p) }
+        // Below the command while it runs; once it has ended its pid may name another process.
+        guard exit == nil else { return }
+        for p in [pid] + descendants(of: pid) where seen[p] == nil {
+            if let t = processStartTime(p) { seen[p] = t }
+        }
     }
 
+    /// Everything the command started that still runs: with `ownsEveryChild`, every descendant
+    /// of ours (the orphans come to us as subreaper); else the ones seen, wherever they went
+    /// (an orphan goes to init, out of our tree).
     private func family() -> [Int32] {
-        let all = descendants(of: processID())
-        if ownsEveryChild { return all }
+        if ownsEveryChild { return descendants(of: processID()) }
         notice()
-        return all.filter(seen.contains)
+        let alive = seen.filter { processStartTime($0.key) == $0.value }
+        seen = alive
+        return Array(alive.keys)
     }
 
     private func drain(_ fd: FileDescriptor, target: Int32) {
@@ -120,9 +143,10 @@ public final class ChildProcess {
         let ended: [(pid: Int32, exit: ChildExit)]
         if ownsEveryChild { ended = reapChildren() } else {
             notice()
-            ended = ([pid] + seen.filter { $0 != pid }).compactMap { p in reapChild(p).map { (p, $0) } }
+            ended = reapChild(pid).map { [(pid, $0)] } ?? []
         }
         for (p, e) in ended where p == pid && exit == nil { exit = e }
+        if exit != nil, let p = processFD { loop.cancel(p.token); try? p.fd.close(); processFD = nil }
         guard exit != nil, !pipes.isEmpty || onExit != nil else { return }
         // The command ended: what is left in the pipes is read now; a descendant that keeps
         // them open (a daemon it started) does not hold the end back.
@@ -142,6 +166,8 @@ public final class ChildProcess {
         closePipes()
         if let t = signalToken { loop.cancel(t) }
         signalToken = nil
+        if let p = processFD { loop.cancel(p.token); try? p.fd.close() }
+        processFD = nil
     }
 }
 

@@ -115,13 +115,12 @@ public final class CommandTask {
 
     /// Whatever the command left running (a daemon it started, a setsid'd grandchild) gets
     /// SIGTERM, SIGKILL `killAfter` later, and is reaped.
-    private func endLeftovers(since start: Seconds, then done: @escaping () -> Void) {
+    private func endLeftovers(since start: Seconds, first: Bool = true, then done: @escaping () -> Void) {
         guard let child else { return done() }
         guard child.anyAlive else { return done() }
-        let now = loop.now
-        if now == start { log("ending what the command left running"); child.signalAll(SIGTERM) }
-        if now - start >= options.killAfter { child.signalAll(SIGKILL) }
-        loop.schedule(after: 0.02) { [weak self] in self?.endLeftovers(since: start, then: done) }
+        if first { log("ending what the command left running"); child.signalAll(SIGTERM) }
+        if loop.now - start >= options.killAfter { child.signalAll(SIGKILL) }
+        loop.schedule(after: 0.02) { [weak self] in self?.endLeftovers(since: start, first: false, then: done) }
     }
 
     private func finish(_ e: ChildExit) {

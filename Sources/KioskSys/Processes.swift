@@ -37,15 +37,16 @@ public struct SpawnRequest {
     public var stdin: Int32?, stdout: Int32?, stderr: Int32?
     /// Put the child in a process group of its own (its pid), so the group can be signalled.
     public var newProcessGroup = true
-    /// The signal mask the child starts with (the mask before an event loop blocked its
-    /// signals); every signal's action is reset to the default too.
+    /// The signal mask the child starts with (nil: ours); every signal's action is reset to
+    /// the default too.
     public var signalMask: sigset_t?
 
     public init(arguments: [String]) { self.arguments = arguments }
 }
 
-/// posix_spawnp(3) of `request`: the child's pid. Our descriptors are close-on-exec, so the
-/// child inherits only 0, 1 and 2.
+/// posix_spawnp(3) of `request`: the child's pid. The child gets descriptors 0, 1 and 2 only:
+/// ours are close-on-exec, and what our own parent left open without it is closed in the child
+/// (closefrom(3)), so nothing of anyone's leaks into the command.
 public func spawnProcess(_ request: SpawnRequest) throws(SysError) -> Int32 {
     guard let program = request.arguments.first else { throw SysError(call: "posix_spawn", errno: EINVAL, detail: "no program") }
     var actions = posix_spawn_file_actions_t()
@@ -54,6 +55,7 @@ public func spawnProcess(_ request: SpawnRequest) throws(SysError) -> Int32 {
     for (fd, target) in [(request.stdin, Int32(0)), (request.stdout, 1), (request.stderr, 2)] {
         if let fd { posix_spawn_file_actions_adddup2(&actions, fd, target) }
     }
+    _ = kiosk_spawn_closefrom(&actions, 3)
     var attr = posix_spawnattr_t()
     posix_spawnattr_init(&attr)
     defer { posix_spawnattr_destroy(&attr) }
@@ -84,6 +86,14 @@ public func makePipe() throws(SysError) -> (read: FileDescriptor, write: FileDes
 /// be found, ended and reaped.
 public func becomeChildSubreaper() throws(SysError) {
     if kiosk_set_child_subreaper() != 0 { throw SysError(call: "prctl(PR_SET_CHILD_SUBREAPER)", errno: Glibc.errno) }
+}
+
+/// A descriptor that polls readable when process `pid` has ended (pidfd_open, Linux 5.3+): its
+/// end is seen whatever any thread's signal mask says of SIGCHLD.
+public func openProcessDescriptor(_ pid: Int32) throws(SysError) -> FileDescriptor {
+    let fd = kiosk_pidfd_open(pid)
+    if fd < 0 { throw SysError(call: "pidfd_open", errno: Glibc.errno) }
+    return FileDescriptor(rawValue: fd)
 }
 
 /// How a child ended.
@@ -121,6 +131,16 @@ public func reapChild(_ pid: Int32) -> ChildExit? {
     guard r == pid else { return nil }
     let term = status & 0x7f
     return term == 0 ? .exited((status >> 8) & 0xff) : .signalled(term)
+}
+
+/// When process `pid` started (clock ticks after boot, /proc/PID/stat's 22nd field): with the
+/// pid it names one process, even after the pid is used again; nil when it has ended (or is a
+/// zombie).
+public func processStartTime(_ pid: Int32) -> UInt64? {
+    guard let stat = try? readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 19, fields[0] != "Z" else { return nil }
+    return UInt64(fields[19])
 }
 
 /// The processes whose parent is `pid` (from /proc/*/stat), and theirs, and so on; zombies left out.

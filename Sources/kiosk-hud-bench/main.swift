@@ -27,10 +27,12 @@ var only: String?
 var fixedCount: Int?
 var daemonLoad: Double?
 var loadClients = 32
+var runMegabytes: Int?
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
     case "--daemon-load": daemonLoad = Double(args.popFirst() ?? "") ?? 10
+    case "--run-passthrough": runMegabytes = Int(args.popFirst() ?? "") ?? 100
     case "--clients": loadClients = Int(args.popFirst() ?? "") ?? loadClients
     case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
     case "--peer": peerDir = args.popFirst()
@@ -44,11 +46,14 @@ while let a = args.popFirst() {
     case "-h", "--help":
         print("usage: kiosk-hud-bench [--seconds S] [--peer DIR-with-hud_cairo-hud_pixman-floor] [--sizes WxH,…]")
         print("       kiosk-hud-bench --daemon-load SECONDS [--clients N]   (the daemon under N clients sending updates)")
+        print("       kiosk-hud-bench --run-passthrough MB   (kiosk-hud run passing MB of output through, against cat)")
         exit(0)
     default:
         print("kiosk-hud-bench: unknown argument \(a)"); exit(2)
     }
 }
+
+if let mb = runMegabytes { exit(runPassThrough(megabytes: mb) ? 0 : 1) }
 
 if let seconds = daemonLoad {
     exit(runDaemonLoad(seconds: seconds, clients: loadClients) ? 0 : 1)

@@ -123,8 +123,8 @@ final class RunParts: ShowExtras {
     }
 
     /// Starts the command on `hud`; `end(code)` once it has ended and the notice was shown.
-    private func start(hud: TaskHUD, loop: PollEventLoop, end: @escaping (Int32) -> Void) {
-        let task = LongTask(hud: hud, loop: loop, options: taskOptions)
+    private func start(hud: TaskHUD, loop: PollEventLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
+        let task = LongTask(hud: hud, loop: loop, options: options ?? taskOptions)
         task.log = showLog
         let c = CommandTask(command, task: task, loop: loop)
         c.log = { showLog("run: \($0)") }
@@ -169,7 +169,9 @@ final class RunParts: ShowExtras {
     func runAlone() throws {
         let loop = PollEventLoop(clock: SystemClock())
         var code: Int32 = 1
-        start(hud: NoHUD(content), loop: loop) { code = $0; loop.stop() }
+        var options = taskOptions
+        options.noticeDuration = 0   // nobody to show it to
+        start(hud: NoHUD(content), loop: loop, options: options) { code = $0; loop.stop() }
         try loop.run()
         if code != 0 { throw ExitCode(code) }
     }

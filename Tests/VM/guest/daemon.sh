@@ -58,7 +58,11 @@ state_args() {
 }
 shot() {  # shot NAME: a screendump of the current state, listed with the state's render options
   local f a
-  vm_sleep 0.3   # the flip has been queued when ctl returns; let bochs' commit land
+  # The daemon replies before it draws: a ping answered after the request means its frame is
+  # drawn and the flip queued; then let bochs' commit land. The emulated guest runs beside the
+  # rest of the test suite, so the wait is generous (0.3 s failed under load).
+  ctl ping >/dev/null 2>&1 || true
+  vm_sleep 1
   if f=$(vm_screendump "daemon-$1"); then
     state_args
     { printf 'shot\t%s' "${f##*/}"; for a in "${STATE[@]}"; do printf '\t%s' "$a"; done; echo; } >> "$M"
