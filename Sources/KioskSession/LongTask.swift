@@ -121,7 +121,7 @@ public final class LongTask {
     }
 
     private func show(_ c: HUDContent, animated: Bool = false) {
-        do { try hud.update(c, animatedProgress: animated) } catch { log("task: \(error)") }
+        do { try hud.update(c, animatedProgress: animated) } catch { log("the HUD cannot show it (\(error)); the work goes on") }
     }
 
     // MARK: Cancel
