@@ -13,18 +13,10 @@ import KioskHUD
 import KioskProtocol
 import KioskSession
 import KioskSys
+import KioskTestSupport
 import KioskText
 import Testing
 
-/// xorshift64*: the same inputs on every run for a seed.
-struct Xorshift: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12; state ^= state << 25; state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-}
 
 @Suite struct MutatedRequestTests {
     static let seeds: [String] = [
@@ -60,7 +52,7 @@ struct Xorshift: RandomNumberGenerator {
         let daemon = Daemon(session: session, settings: HUDSettings.defaults) { _ in throw RequestError("no pictures here") }
         daemon.onQuit = { _ in }
         try session.start()
-        var rng = Xorshift(seed: 0x6B_696F_736B)
+        var rng = SeededGenerator(seed: 0x6B_696F_736B)
         var handled = 0, refused = 0, slowest = 0.0
         let seeds = Self.seeds.map { Array($0.utf8) }
         let start = monotonicSeconds()
