@@ -196,7 +196,8 @@ import Testing
         }
         let exec = m.values["first-frame-exec-ms"].map { String(format: "%.0f ms", $0) } ?? "?"
         print("[boot] kernel start → the harness's /init at \(t("vm-init")), its set-up (setup.sh) \(d("vm-cmd-start", "vm-cmd-end")) → " +
-              "systemd as PID 1 at \(t("systemd")) → udev's coldplug trigger done at \(t("udev-trigger-done")) → " +
+              "systemd as PID 1 at \(t("systemd")) (its generators done at \(t("generators-done")), the units loaded at \(t("units-loaded")), " +
+              "kiosk-hud.socket listening at \(t("socket-listening"))) → udev's coldplug trigger done at \(t("udev-trigger-done")) → " +
               "kiosk-hud.service exec at \(t("daemon-exec")) → " +
               "HUD first frame on screen at \(t("first-frame")) (the daemon's at_s; exec_ms=\(exec); its log line in the journal at \(t("first-frame-logged"))) → " +
               "READY=1 (the unit active) at \(t("daemon-ready")) → sysinit.target reached at \(t("sysinit-target")), " +
