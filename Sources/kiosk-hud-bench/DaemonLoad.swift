@@ -39,6 +39,9 @@ final class TimedScreen: Screen {
     func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {}
     func close(retain: Bool) {}
     var summary: String { "" }
+    func suspend() {}
+    func resume() {}
+    var isSuspended: Bool { false }
 }
 
 /// Send times by request id, written by the client threads.
