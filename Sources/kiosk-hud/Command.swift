@@ -15,7 +15,10 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "daemon": subcommands = [DaemonCommand.spec]
     case "run": subcommands = [RunCommand.spec]
     case "ctl": subcommands = [CtlCommand.spec]
-    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, TiltCommand.spec, TouchCommand.spec]
+    case "boards": subcommands = [BoardsCommand.spec]
+    default:
+        subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, TiltCommand.spec,
+                       TouchCommand.spec, BoardsCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud",
@@ -36,6 +39,14 @@ enum KioskHUDMain {
     static func main() {
         StartMarks.mark(.runtime)
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // `kiosk-hud --man [COMMAND [VERB]]`: the manual page (roff) made from the same declarations
+        // as --help (Tools/install.sh installs them).
+        if arguments.first == "--man" {
+            let page = Array(arguments.dropFirst())
+            let root = kioskHUDCommandLine(first: page.first)
+            writeText(manPage(root: root, path: [root.name] + page), to: 1)
+            exit(0)
+        }
         let root = kioskHUDCommandLine(first: arguments.first)
         var path = [root.name]
         do {
@@ -52,6 +63,7 @@ enum KioskHUDMain {
                 case "daemon": try DaemonCommand.run(values)
                 case "run": try RunCommand.run(values)
                 case "ctl" where command.count == 3: try CtlCommand.run(command[2], values)
+                case "boards" where command.count == 3: try BoardsCommand.run(command[2], values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }
