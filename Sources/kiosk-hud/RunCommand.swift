@@ -40,7 +40,12 @@ struct RunCommand {
         130 cancelled from the HUD, 127 the command was not found, 126 it could not be run, 1 \
         another error, 64 bad options.
         """,
-        groups: ShowCommand.displayGroups + [OptionGroup("Run", [
+        groups: ShowCommand.displayGroups.map { g in
+            var g = g
+            // Parsed (to say why they do not apply) but not shown: the task owns the button and the end.
+            for i in g.options.indices where refused.contains(g.options[i].name) { g.options[i].hidden = true }
+            return g
+        } + [OptionGroup("Run", [
             OptionSpec("hud", value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
                        help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
             OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
@@ -59,6 +64,9 @@ struct RunCommand {
                        help: "How long the end (success, failure) stays (default: SVProgressHUD's time for its text, at least 5 s; Cancelled 1.5 s)."),
         ])],
         positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
+
+    /// show's options that run has no use for: the task owns the button and decides the end.
+    static let refused: Set<String> = ["duration", "on-button", "button"]
 
     static func run(_ a: ParsedArguments) throws {
         for o in ["duration", "on-button", "button"] where a.given(o) {

@@ -21,6 +21,9 @@ final class RunParts: ShowExtras {
 
     /// Starts the command on `hud`; `end(code)` once it has ended and the notice was shown.
     private func start(hud: TaskHUD, loop: PollEventLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
+        // Our stdout or stderr may be a pipe whose reader goes away (the command's output then
+        // goes nowhere, and the command still runs to its end, or its Cancel).
+        ignoreBrokenPipes()
         let task = LongTask(hud: hud, loop: loop, options: options ?? taskOptions)
         task.log = showLog
         let c = CommandTask(command, task: task, loop: loop)
