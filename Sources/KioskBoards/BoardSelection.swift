@@ -21,6 +21,10 @@ public struct BoardSelection: Sendable {
     /// The detection, for `auto`.
     public var detection: BoardDetection?
 
+    /// The built-in generic profile, chosen without looking anywhere (render, --offscreen).
+    public static let builtInGeneric = BoardSelection(name: "generic", source: .builtIn, profile: .generic, files: [],
+                                                      line: "board generic (built-in)", notes: [], detection: nil)
+
     /// What `--board VALUE` names: `auto`, a file (a path with a `/` or ending in .toml), or a
     /// profile by name.
     public enum Request: Equatable, Sendable {

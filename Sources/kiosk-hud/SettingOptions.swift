@@ -13,11 +13,11 @@ import KioskSys
 enum SettingOptions {
     /// `--board` of `render`: the generic profile unless told otherwise.
     static let board = OptionSpec("board", value: "auto|NAME|FILE", rule: .path,
-                                  help: "Board profile: a name (kiosk-hud boards list), a TOML file, or auto (detect this board). Default: generic.")
+                                  help: "Board profile: a name (kiosk-hud boards list), a TOML file, or auto (detect this board). Default: the built-in generic.")
     /// `--board` of the commands that run on the board (show, daemon, run, touch, tilt): detected.
     static let boardAuto = OptionSpec("board", value: "auto|NAME|FILE", rule: .path,
                                       help: "Board profile: auto (the most specific profile whose [match] rules hold on this board, else generic; "
-                                          + "kiosk-hud boards detect says why), a name (kiosk-hud boards list) or a TOML file. Default: auto.")
+                                          + "kiosk-hud boards detect says why), a name (kiosk-hud boards list) or a TOML file. Default: auto (with --offscreen: the built-in generic).")
 
     /// The options of the settings with these option names, in the table's order.
     static func options(_ names: Set<String>) -> [OptionSpec] {
@@ -36,14 +36,16 @@ enum SettingOptions {
     /// Where touch comes from: `show`, `touch`.
     static let input: Set<String> = ["seat", "input", "touch-matrix", "bind-touch"]
 
-    /// Settings: the defaults, the `--board` profile over them (render: generic unless given;
-    /// the others: detected unless given), the options over that. The board is chosen once per
+    /// Settings: the defaults, the `--board` profile over them (render and --offscreen: the
+    /// built-in generic unless given; the others: detected unless given), the options over that. The board is chosen once per
     /// run; which and why is one log line on stderr (not for render), after the options are
     /// known to be good (so that a bad option's error is the first line).
     static func resolve(_ a: ParsedArguments) throws -> HUDSettings {
-        let quiet = a.command.count > 1 && a.command[1] == "render"
-        let request = BoardSelection.Request(a.string("board") ?? (quiet ? "generic" : "auto"))
-        let selection = try selectBoard(request)
+        // render, and a display command drawing offscreen, are not about this board's display:
+        // without --board they take the built-in generic profile (no file read, the same picture
+        // on any machine), and say nothing about it.
+        let quiet = a.string("board") == nil && ((a.command.count > 1 && a.command[1] == "render") || a.given("offscreen"))
+        let selection = try quiet ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string("board") ?? "auto"))
         let s: HUDSettings
         do { s = try HUDSettings.resolved(profile: selection.profile, arguments: a) } catch { throw UsageError(error.description) }
         if !quiet, !logged {

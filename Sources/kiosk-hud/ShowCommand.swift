@@ -24,7 +24,7 @@ struct ShowCommand {
         The HUD options are render's; --card, --connector, --video-mode and --rotate override the board \
         profile's [display]. Picture size = the display mode (rotated); --size applies to --offscreen only. Scale: --scale, else the board profile's [display] scale, else chosen \
         from the panel's physical size (~135 DPI target, like Plymouth). The board profile: --board (auto by default: one \
-        log line says which profile and why; kiosk-hud boards detect). Log lines go to stderr; \
+        log line says which profile and why; kiosk-hud boards detect; with --offscreen, the built-in generic). Log lines go to stderr; \
         "first-frame exec_ms=" is exec -> first frame on screen (KIOSK_EXEC_T0_NS=<CLOCK_MONOTONIC \
         ns at spawn> makes it exact; else /proc/self/stat, 10 ms resolution), with source=frame-cache \
         when an earlier run with the same options left its first frame in the cache directory and it \

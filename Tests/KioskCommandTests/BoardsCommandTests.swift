@@ -48,8 +48,14 @@ import Testing
         let m = Machines.pi5TouchDisplay2()
         let dir = Proc.makeTempDir("kiosk-boards-show")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
-        let common = ["show", "--offscreen", dir, "--no-input", "--duration", "0", "--glyph-cache", "none", "--label", "Hi"]
-        var r = run(common, on: m)
+        let offscreen = ["show", "--offscreen", dir, "--no-input", "--duration", "0", "--glyph-cache", "none", "--label", "Hi"]
+        // Drawing offscreen is not about this board's display: the built-in generic, as before
+        // there was detection, and no board line.
+        var r = run(offscreen, on: m)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(!r.err.contains("kiosk-hud: board ") && r.err.contains("kiosk-hud: output offscreen 800x480 "), "\(r.err)")
+        let common = offscreen + ["--board", "auto"]
+        r = run(common, on: m)
         #expect(r.status == 0, "\(r.err)")
         let boardLines = r.err.split(separator: "\n").filter { $0.hasPrefix("kiosk-hud: board ") }
         #expect(boardLines == ["kiosk-hud: board rpi-touch-display-2 (built-in): detected, the most specific match (3 rules): "
@@ -57,9 +63,9 @@ import Testing
         #expect(r.err.contains("kiosk-hud: output offscreen 1280x720 "), "\(r.err)")
         r = run(common + ["--size", "640x360"], on: m)
         #expect(r.err.contains("kiosk-hud: output offscreen 640x360 "), "\(r.err)")
-        r = run(common + ["--board", "generic"], on: m)
+        r = run(offscreen + ["--board", "generic"], on: m)
         #expect(r.err.contains("kiosk-hud: board generic (built-in): --board\n") && r.err.contains("output offscreen 800x480 "), "\(r.err)")
-        r = run(common + ["--board", "pi9"], on: m)
+        r = run(offscreen + ["--board", "pi9"], on: m)
         #expect(r.status == 64)
         #expect(r.err.hasPrefix("Error: --board pi9: no board profile of that name (there are: beaglebone-lcd4, generic, "), "\(r.err)")
         // A bad option is the first line, before any board line.
@@ -69,7 +75,7 @@ import Testing
 
     @Test func aProfileOfYourOwnThatIsNotValidIsSkippedSayingWhere() {
         let m = FakeMachine().userProfile("bad", "name = \"bad\"\n[display]\nrotation = 45\n")
-        let r = run(["show", "--offscreen", "-", "--no-input", "--duration", "0", "--glyph-cache", "none"], on: m)
+        let r = run(["show", "--offscreen", "-", "--no-input", "--duration", "0", "--glyph-cache", "none", "--board", "auto"], on: m)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.err.split(separator: "\n").map(String.init)
         #expect(lines.first == "kiosk-hud: board profile \(m.root)/etc/kiosk-hud/boards/bad.toml skipped: "
