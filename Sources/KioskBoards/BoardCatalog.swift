@@ -65,20 +65,32 @@ public struct BoardEntry: Sendable {
 public struct BoardCatalog: Sendable {
     /// One per name, the first found (user, installed, built-in), sorted by name.
     public private(set) var entries: [BoardEntry] = []
-    /// The directories looked in, in order, with whether each was there.
-    public private(set) var directories: [(path: String, kind: BoardSource.Kind, present: Bool)] = []
+    /// A directory of profiles: where, which kind, whether it was there.
+    public struct Directory: Sendable {
+        public var path: String
+        public var kind: BoardSource.Kind
+        public var present = false
 
-    /// The profiles in `directories` (in order) over `builtIn`.
-    public init(directories dirs: [(path: String, kind: BoardSource.Kind)], builtIn: [ShippedBoard] = ShippedBoards.all) {
+        public init(_ path: String, _ kind: BoardSource.Kind) { self.path = path; self.kind = kind }
+    }
+
+    /// The directories looked in, in order, with whether each was there.
+    public private(set) var directories: [Directory] = []
+
+    /// The profiles in `directories` (in order) over `builtIn`. (Structs, not tuples: a tuple
+    /// array's type is made at run time, on the way to the first frame.)
+    public init(directories dirs: [Directory], builtIn: [ShippedBoard] = ShippedBoards.all) {
         var byName: [String: Int] = [:]
         func add(_ e: BoardEntry) {
             if let i = byName[e.name] { entries[i].hides.append(e.source); return }
             byName[e.name] = entries.count
             entries.append(e)
         }
-        for (path, kind) in dirs {
+        for var d in dirs {
+            let (path, kind) = (d.path, d.kind)
             let names = listDirectory(path)
-            directories.append((path, kind, names != nil))
+            d.present = names != nil
+            directories.append(d)
             for file in names ?? [] where file.hasSuffix(".toml") && !file.hasPrefix(".") {
                 let name = String(file.dropLast(5))
                 guard !name.isEmpty, byName[name] == nil else {
@@ -96,8 +108,8 @@ public struct BoardCatalog: Sendable {
     /// `share/kiosk-hud/boards` beside the directory of `executable` (/usr/bin/kiosk-hud →
     /// /usr/share/kiosk-hud/boards), then the built-in profiles.
     public static func system(root: String = "", executable: String? = readLink("/proc/self/exe")) -> BoardCatalog {
-        var dirs: [(path: String, kind: BoardSource.Kind)] = [(root + userDirectory, .user)]
-        if let installed = executable.flatMap(installedDirectory(executable:)) { dirs.append((installed, .installed)) }
+        var dirs = [Directory(root + userDirectory, .user)]
+        if let installed = executable.flatMap(installedDirectory(executable:)) { dirs.append(Directory(installed, .installed)) }
         return BoardCatalog(directories: dirs)
     }
 
@@ -106,10 +118,11 @@ public struct BoardCatalog: Sendable {
 
     /// `<prefix>/share/kiosk-hud/boards` for a binary at `<prefix>/bin/kiosk-hud`.
     public static func installedDirectory(executable: String) -> String? {
-        var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else { return nil }
-        parts.removeLast(2)
-        return parts.joined(separator: "/") + "/share/kiosk-hud/boards"
+        // Bytes, not split/joined: this runs on the way to the first frame, and the generic
+        // algorithms' first use costs more than the rest of the catalog.
+        let b = Array(executable.utf8)
+        guard let last = b.lastIndex(of: 0x2F), let prev = b[..<last].lastIndex(of: 0x2F) else { return nil }
+        return String(decoding: b[..<prev], as: UTF8.self) + "/share/kiosk-hud/boards"
     }
 
     /// The profile called `name`.

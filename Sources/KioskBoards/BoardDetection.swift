@@ -56,22 +56,25 @@ public struct BoardDetection: Sendable {
     /// Runs the rules of `catalog`'s profiles against `facts`. `explain`: check every profile
     /// and every rule (for `boards detect`); otherwise stop at the first match.
     public static func detect(_ catalog: BoardCatalog, facts: BoardFacts, explain: Bool = false) -> BoardDetection {
-        let ordered = catalog.entries.sorted { a, b in
-            let sa = a.problem == nil ? a.match.specificity : -1, sb = b.problem == nil ? b.match.specificity : -1
-            if sa != sb { return sa > sb }
+        // Indices sorted, not the entries (large values, moved at every step).
+        let entries = catalog.entries
+        let specificity = entries.map { $0.problem == nil ? $0.match.specificity : -1 }
+        let order = entries.indices.sorted { i, j in
+            if specificity[i] != specificity[j] { return specificity[i] > specificity[j] }
+            let a = entries[i], b = entries[j]
             if a.source.kind != b.source.kind { return a.source.kind < b.source.kind }
             return a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
         }
         var results: [CandidateResult] = []
         var chosen: BoardEntry?
         var matches: [BoardEntry] = []
-        for e in ordered {
+        for e in order.map({ entries[$0] }) {
             if let problem = e.problem { results.append(CandidateResult(entry: e, outcome: .invalid(problem), rules: [])); continue }
             if e.match.isEmpty { results.append(CandidateResult(entry: e, outcome: .noRules, rules: [])); continue }
             if chosen != nil, !explain { results.append(CandidateResult(entry: e, outcome: .notChecked, rules: [])); continue }
             var rules: [RuleResult] = []
             for kind in e.match.kinds {
-                let r = check(kind, e.match, facts)
+                let r = check(kind, e.match, facts, explain: explain)
                 rules.append(r)
                 if !r.holds, !explain { break }
             }
@@ -109,14 +112,17 @@ public struct BoardDetection: Sendable {
         return BoardDetection(chosen: chosen, results: results, reason: reason)
     }
 
-    /// Whether one rule of `match` holds on `facts`, and what it found.
-    static func check(_ kind: BoardRuleKind, _ match: BoardMatch, _ facts: BoardFacts) -> RuleResult {
+    /// Whether one rule of `match` holds on `facts`, and what it found (why not: only when
+    /// `explain`ing; on the way to the first frame nobody reads it).
+    static func check(_ kind: BoardRuleKind, _ match: BoardMatch, _ facts: BoardFacts, explain: Bool = true) -> RuleResult {
         let wanted = match[kind]
         func found(_ have: [String]) -> String? {
             for w in wanted { if have.contains(where: { kind.whole ? $0 == w : containsText($0, w) }) { return w } }
             return nil
         }
-        func none(_ have: [String], _ what: String, quoting: Bool = true) -> RuleResult {
+        func none(_ have: @autoclosure () -> [String], _ what: @autoclosure () -> String, quoting: Bool = true) -> RuleResult {
+            guard explain else { return RuleResult(kind: kind, holds: false, detail: "") }
+            let have = have(), what = what()
             let list = have.isEmpty ? "none" : have.map { quoting ? quotedIfSpaced($0) : $0 }.joined(separator: ", ")
             return RuleResult(kind: kind, holds: false,
                               detail: "\(kind.key): none of \(wanted.map(quotedIfSpaced).joined(separator: ", ")) (\(what): \(list))")

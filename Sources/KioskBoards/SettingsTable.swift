@@ -31,31 +31,39 @@ extension HUDSettings {
 
     /// `[match]`: one list of strings per kind of rule (BoardMatch).
     static let match: [S] = BoardRuleKind.allCases.map { kind in
-        S(kind.key, section: "match", ValueRule(.texts(maxCount: 16, element: .init(maxBytes: 256)), expected: matchExpected[kind]!),
-          example: matchExamples[kind]!, group: SettingGroup.display, help: matchHelp[kind]!,
-          set: { $0.profile.match[kind] = $1.strings }, get: { $0.profile.match[kind].isEmpty ? nil : .texts($0.profile.match[kind]) })
+        let (help, expected, example) = matchText(kind)
+        return S(kind.key, section: "match", ValueRule(.texts(maxCount: 16, element: .init(maxBytes: 256)), expected: expected),
+                 example: example, group: SettingGroup.display, help: help,
+                 set: { $0.profile.match[kind] = $1.strings }, get: { $0.profile.match[kind].isEmpty ? nil : .texts($0.profile.match[kind]) })
     }
 
-    static let matchHelp: [BoardRuleKind: String] = [
-        .compatible: "Device-tree compatible entries, whole (/proc/device-tree/compatible); --board auto: one of them must be there.",
-        .model: "Parts of the board's model (/proc/device-tree/model, or the DMI product name on x86); one must be in it.",
-        .drmDriver: "DRM drivers, whole (where /sys/class/drm/cardN/device/driver links); one card must have one.",
-        .connector: "DRM connector names, whole (cardN-NAME in /sys/class/drm); one must be there and not disconnected.",
-        .mode: "Display modes WIDTHxHEIGHT; a connector (one of connector's, if given) must list one.",
-        .iio: "Parts of IIO device names (/sys/bus/iio/devices/iio:deviceN/name); one device must have one.",
-        .input: "Parts of input device names (/sys/class/input/inputN/name); one device must have one.",
-    ]
-    static let matchExpected: [BoardRuleKind: String] = [
-        .compatible: "a list of compatible strings (at most 16)", .model: "a list of model names or parts (at most 16)",
-        .drmDriver: "a list of driver names (at most 16)", .connector: "a list of connector names (at most 16)",
-        .mode: "a list of modes WIDTHxHEIGHT (at most 16)", .iio: "a list of IIO device names or parts (at most 16)",
-        .input: "a list of input device names or parts (at most 16)",
-    ]
-    static let matchExamples: [BoardRuleKind: String] = [
-        .compatible: "[\"raspberrypi,4-model-b\", \"raspberrypi,3-model-b\"]", .model: "[\"Raspberry Pi 4\"]",
-        .drmDriver: "[\"vc4-drm\"]", .connector: "[\"DSI-1\"]", .mode: "[\"720x1280\"]", .iio: "[\"mpu6050\", \"lis3dh\"]",
-        .input: "[\"ft5x06\"]",
-    ]
+    /// A rule's help, what its value must be, and an example (a switch, not dictionaries: the
+    /// table is built on the way to the first frame).
+    static func matchText(_ kind: BoardRuleKind) -> (help: String, expected: String, example: String) {
+        switch kind {
+        case .compatible:
+            ("Device-tree compatible entries, whole (/proc/device-tree/compatible); --board auto: one of them must be there.",
+             "a list of compatible strings (at most 16)", "[\"raspberrypi,4-model-b\", \"raspberrypi,3-model-b\"]")
+        case .model:
+            ("Parts of the board's model (/proc/device-tree/model, or the DMI product name on x86); one must be in it.",
+             "a list of model names or parts (at most 16)", "[\"Raspberry Pi 4\"]")
+        case .drmDriver:
+            ("DRM drivers, whole (where /sys/class/drm/cardN/device/driver links); one card must have one.",
+             "a list of driver names (at most 16)", "[\"vc4-drm\"]")
+        case .connector:
+            ("DRM connector names, whole (cardN-NAME in /sys/class/drm); one must be there and not disconnected.",
+             "a list of connector names (at most 16)", "[\"DSI-1\"]")
+        case .mode:
+            ("Display modes WIDTHxHEIGHT; a connector (one of connector's, if given) must list one.",
+             "a list of modes WIDTHxHEIGHT (at most 16)", "[\"720x1280\"]")
+        case .iio:
+            ("Parts of IIO device names (/sys/bus/iio/devices/iio:deviceN/name); one device must have one.",
+             "a list of IIO device names or parts (at most 16)", "[\"mpu6050\", \"lis3dh\"]")
+        case .input:
+            ("Parts of input device names (/sys/class/input/inputN/name); one device must have one.",
+             "a list of input device names or parts (at most 16)", "[\"ft5x06\"]")
+        }
+    }
 
     static let display: [S] = [
         S("size", section: "display", option: "size", .size(1, Bitmap.maxCanvasSide), default: .size(width: 800, height: 480),
