@@ -136,7 +136,8 @@ public struct BoardCatalog: Sendable {
         do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
             return BoardEntry(name: name, source: source, match: BoardMatch(), problem: "cannot read board profile: \(error)")
         }
-        if let b = builtIn, b.text.utf8.elementsEqual(bytes) {
+        if let b = builtIn, b.text.utf8.count == bytes.count,
+           b.text.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(bytes) }) ?? b.text.utf8.elementsEqual(bytes) {
             return BoardEntry(name: name, source: source, match: b.match, text: b.text)
         }
         do throws(SettingsError) {

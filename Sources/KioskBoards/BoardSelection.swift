@@ -42,21 +42,29 @@ public struct BoardSelection: Sendable {
     /// file. A name that is not there, or a profile that cannot be read or is not valid, is an
     /// error naming it; with `auto`, a profile that cannot be used is skipped (a note) and
     /// `generic` applies when none matches.
-    public static func select(_ request: Request, catalog: BoardCatalog, facts: BoardFacts) throws(SettingsError) -> BoardSelection {
+    /// (`catalog` is made only when needed: a file named by --board needs none.)
+    public static func select(_ request: Request, catalog: @autoclosure () -> BoardCatalog, facts: BoardFacts) throws(SettingsError) -> BoardSelection {
+        if case let .file(path) = request { return try file(path) }
+        let catalog = catalog()
         var s = try choose(request, catalog: catalog, facts: facts)
         s.files += catalog.directories.filter(\.present).map(\.path)
         return s
     }
 
+    /// The profile in the file at `path` (--board FILE).
+    static func file(_ path: String) throws(SettingsError) -> BoardSelection {
+        let bytes: [UInt8]
+        do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
+            throw SettingsError("cannot read board profile: \(error)")
+        }
+        let p = try BoardProfile.parse(bytes, source: path)
+        return BoardSelection(name: path, source: nil, profile: p, files: [path], line: "board \(path) (--board)", notes: [], detection: nil)
+    }
+
     static func choose(_ request: Request, catalog: BoardCatalog, facts: BoardFacts) throws(SettingsError) -> BoardSelection {
         switch request {
         case let .file(path):
-            let bytes: [UInt8]
-            do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
-                throw SettingsError("cannot read board profile: \(error)")
-            }
-            let p = try BoardProfile.parse(bytes, source: path)
-            return BoardSelection(name: path, source: nil, profile: p, files: [path], line: "board \(path) (--board)", notes: [], detection: nil)
+            return try file(path)
         case let .name(name):
             guard let e = catalog.entry(named: name) else {
                 throw SettingsError("--board \(shown(name)): no board profile of that name (there are: \(catalog.entries.map(\.name).joined(separator: ", ")); or give a file)")
