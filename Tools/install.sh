@@ -10,7 +10,7 @@
 #   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir)
 #   /lib/udev/rules.d/70-kiosk-hud.rules       (udev's udevdir)
 #   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
-#   /usr/share/doc/kiosk-hud/                  README, dist/README, the protocol, examples
+#   /usr/share/doc/kiosk-hud/                  README, dist/README, the protocol, Plymouth, examples
 #   /etc/default/kiosk-hud                     the daemon's options (kept if there)
 #   /etc/kiosk-hud/boards/                     your own profiles (empty)
 # Another PREFIX (/usr/local by default) puts the units in PREFIX/lib/systemd/system (systemd
@@ -61,7 +61,7 @@ install -m 644 dist/udev/70-kiosk-hud.rules "$D$rulesdir/"
 
 # Manual pages from the binary's own declarations (the same as --help).
 if [ "${KIOSK_HUD_MAN:-}" != none ]; then
-    for page in "" render show daemon ctl run touch tilt boards; do
+    for page in "" render show daemon ctl run plymouth touch tilt boards; do
         name=kiosk-hud${page:+-$page}
         # shellcheck disable=SC2086 # an empty page is no argument
         "$BIN" --man $page > "$D$share/man/man1/$name.1"
@@ -72,7 +72,7 @@ fi
 doc=$D$share/doc/kiosk-hud
 install -m 644 README.md "$doc/README.md"
 install -m 644 dist/README.md "$doc/boot-splash.md"
-install -m 644 docs/protocol.md "$doc/protocol.md"
+install -m 644 docs/protocol.md docs/plymouth.md "$doc/"
 sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" dist/systemd/kiosk-app.service.example > "$doc/examples/kiosk-app.service"
 chmod 644 "$doc/examples/kiosk-app.service"
 install -m 644 dist/debian/kiosk-hud.default "$doc/examples/kiosk-hud.default"

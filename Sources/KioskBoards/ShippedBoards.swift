@@ -182,6 +182,35 @@ neutral = "resting"
 # No tilt motion.
 reduce_motion = false
 
+[plymouth]
+# Where Plymouth's boot status messages (each unit systemd starts, `plymouth update --status`) go:
+# the details line, or nowhere.
+boot_status = "details"
+# The label in Plymouth's boot-up mode (plymouth change-mode --boot-up).
+boot_up_label = "Starting…"
+# The HUD's mode in Plymouth's boot-up mode.
+boot_up_mode = "bar"
+# The label in Plymouth's shutdown mode (plymouth change-mode --shutdown).
+shutdown_label = "Shutting down…"
+# The HUD's mode in Plymouth's shutdown mode.
+shutdown_mode = "indeterminate"
+# The label in Plymouth's reboot mode (plymouth change-mode --reboot).
+reboot_label = "Restarting…"
+# The HUD's mode in Plymouth's reboot mode.
+reboot_mode = "indeterminate"
+# The label in Plymouth's updates mode (plymouth change-mode --updates).
+updates_label = "Installing updates…"
+# The HUD's mode in Plymouth's updates mode.
+updates_mode = "bar"
+# The label in Plymouth's system-upgrade mode (plymouth change-mode --system-upgrade).
+system_upgrade_label = "Upgrading the system…"
+# The HUD's mode in Plymouth's system-upgrade mode.
+system_upgrade_mode = "bar"
+# The label in Plymouth's firmware-upgrade mode (plymouth change-mode --firmware-upgrade).
+firmware_upgrade_label = "Updating firmware…"
+# The HUD's mode in Plymouth's firmware-upgrade mode.
+firmware_upgrade_mode = "bar"
+
 """#),
         ShippedBoard(
             name: "rk3566-accelerometer",

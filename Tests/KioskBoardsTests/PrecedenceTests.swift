@@ -22,8 +22,11 @@ import Testing
         "animation": ["--animation", "zoomOut"], "animation-duration": ["--animation-duration", "1"], "accel": ["--accel", "iio:device3"],
         "mount-matrix": ["--mount-matrix", "0, 1, 0; 1, 0, 0; 0, 0, 1"], "depth": ["--depth", "5"], "rate": ["--rate", "10"],
         "time-constant": ["--time-constant", "0.5"], "dead-zone": ["--dead-zone", "4"], "neutral": ["--neutral", "resting"],
-        "reduce-motion": ["--no-reduce-motion"],
-    ]
+        "reduce-motion": ["--no-reduce-motion"], "plymouth-status": ["--plymouth-status", "details"],
+    ].merging(PlymouthMode.allCases.flatMap { m in
+        [("plymouth-\(m.rawValue)-label", ["--plymouth-\(m.rawValue)-label", "Hold on"]),
+         ("plymouth-\(m.rawValue)-mode", ["--plymouth-\(m.rawValue)-mode", "text"])]
+    }) { a, _ in a }
 
     /// Every setting that a board file and an option both give.
     static let overridable = HUDSettings.table.settings.filter { $0.section != nil && $0.option != nil }
@@ -71,6 +74,13 @@ import Testing
         #expect(s.get(try Self.resolve(["--board", file] + args, on: m)) == given)
         #expect(s.get(try Self.resolve(args, on: m)) == given)
         #expect(s.get(try Self.resolve(["--board", "generic"] + args, on: m)) == given)
+    }
+
+    /// A key that [match] and [display] have too (`mode`) finds the HUD's live setting: the
+    /// daemon's requests and Plymouth's modes set it by key.
+    @Test func theDaemonsFieldsFindTheLiveSetting() {
+        #expect(HUDSettings.table.setting(key: "mode")?.live == true)
+        #expect(HUDSettings.table.setting(key: "mode")?.section != "match")
     }
 
     /// --board by name beats what detection would take; `auto` given explicitly is detection.

@@ -111,7 +111,7 @@ import Testing
     }
 
     /// The manual pages: one per command, every option in it, and groff reads them without a warning.
-    @Test(arguments: [[], ["render"], ["show"], ["daemon"], ["ctl"], ["run"], ["touch"], ["tilt"], ["boards"]])
+    @Test(arguments: [[], ["render"], ["show"], ["daemon"], ["ctl"], ["run"], ["plymouth"], ["touch"], ["tilt"], ["boards"]])
     func manPages(_ path: [String]) throws {
         let r = run(["--man"] + path)
         #expect(r.status == 0 && r.out.hasPrefix(".TH KIOSK\\-HUD"), "\(r.err)")

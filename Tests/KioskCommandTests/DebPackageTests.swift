@@ -75,11 +75,11 @@ final class DpkgRoot {
                       "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
         let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud", "/lib/udev/rules.d/70-kiosk-hud.rules",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
-                                         "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md",
+                                         "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default"]
             + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service"].map { "/lib/systemd/system/" + $0 }
             + boards.map { "/usr/share/kiosk-hud/boards/\($0).toml" }
-            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
+            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
         #expect(files == expected)
         #expect(entries.first { $0.path == "./usr/bin/kiosk-hud" }?.mode == "-rwxr-xr-x")
         #expect(entries.contains { $0.path == "./etc/kiosk-hud/boards/" && $0.mode.hasPrefix("d") })
@@ -93,7 +93,7 @@ final class DpkgRoot {
         #expect(readLink(r + "/etc/systemd/system/sockets.target.wants/kiosk-hud.socket") == "/lib/systemd/system/kiosk-hud.socket")
         #expect(fileExists(r + "/var/lib/systemd/deb-systemd-helper-enabled/sockets.target.wants/kiosk-hud.socket"))
         let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
-        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_ARGS\n"))
+        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
                 == "install ok installed 1.2.3")
 
