@@ -37,18 +37,21 @@ enum SettingOptions {
     static let input: Set<String> = ["seat", "input", "touch-matrix", "bind-touch"]
 
     /// Settings: the defaults, the `--board` profile over them (render and --offscreen: the
-    /// built-in generic unless given; the others: detected unless given), the options over that. The board is chosen once per
-    /// run; which and why is one log line on stderr (not for render), after the options are
-    /// known to be good (so that a bad option's error is the first line).
-    static func resolve(_ a: ParsedArguments) throws -> HUDSettings {
+    /// built-in generic unless given; the others: detected unless given), the options over that.
+    /// The board is chosen once per run; which and why is one log line on stderr, after the
+    /// options are known to be good (so that a bad option's error is the first line) — not for
+    /// render (its output is the picture), nor when `log` is false (run's first look, for the
+    /// HUD's content: the line comes when its own display starts, not before a daemon's HUD).
+    static func resolve(_ a: ParsedArguments, log: Bool = true) throws -> HUDSettings {
         // render, and a display command drawing offscreen, are not about this board's display:
         // without --board they take the built-in generic profile (no file read, the same picture
         // on any machine), and say nothing about it.
-        let quiet = a.string("board") == nil && ((a.command.count > 1 && a.command[1] == "render") || a.given("offscreen"))
-        let selection = try quiet ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string("board") ?? "auto"))
+        let render = a.command.count > 1 && a.command[1] == "render"
+        let builtIn = a.string("board") == nil && (render || a.given("offscreen"))
+        let selection = try builtIn ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string("board") ?? "auto"))
         let s: HUDSettings
         do { s = try HUDSettings.resolved(profile: selection.profile, arguments: a) } catch { throw UsageError(error.description) }
-        if !quiet, !logged {
+        if log, !render, !builtIn, !logged {
             logged = true
             for note in selection.notes { showLog(note) }
             showLog(selection.line)
