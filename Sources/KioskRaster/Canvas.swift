@@ -67,9 +67,16 @@ public final class Canvas {
             fillSolid(box, s)
         } else {
             guard let shader = Shader(paint, opacity: opacity) else { return }
+            // An opaque shader's colours are the result (SrcOver of alpha 255, X = 0xFF already):
+            // shaded straight into the row, with no pass through `scratch`.
+            let direct = shader.isOpaque && surface.format != .rgb565
             for y in box.minY..<box.maxY {
-                shader.shade(x: box.minX, y: y, count: box.width, into: scratch)
-                blendRow(y, box.minX, box.width, scratch, coverage: 255)
+                if direct {
+                    shader.shade(x: box.minX, y: y, count: box.width, into: surface.row32(y) + box.minX)
+                } else {
+                    shader.shade(x: box.minX, y: y, count: box.width, into: scratch)
+                    blendRow(y, box.minX, box.width, scratch, coverage: 255)
+                }
             }
         }
         damage.add(box)
@@ -309,6 +316,10 @@ struct ShaderSink: SpanSink {
     let shader: Shader
     let scratch: UnsafeMutablePointer<UInt32>
     mutating func span(x: Int, y: Int, count: Int, coverage: UInt32) {
+        if coverage == 255 && shader.isOpaque && surface.format != .rgb565 {
+            shader.shade(x: x, y: y, count: count, into: surface.row32(y) + x)
+            return
+        }
         shader.shade(x: x, y: y, count: count, into: scratch)
         switch surface.format {
         case .xrgb8888: Row32(surface.row32(y), opaqueOr: 0xFF00_0000).blend(x, src: scratch, count, coverage: coverage)

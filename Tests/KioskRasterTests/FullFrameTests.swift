@@ -78,4 +78,86 @@ struct FullFrameTests {
         }
         #expect(bad.isEmpty, "first: \(bad.prefix(3))")
     }
+
+    // Rule: the opaque two-stop linear gradient computed four pixels per step equals the scalar
+    // per-pixel evaluation bit for bit: for many directions (steep, flat, reversed, a point — both
+    // ends equal — and NaN ends), start columns and run lengths, on rows far from the origin too.
+    @Test func linearGradientEqualsScalar() throws {
+        var rng = SplitMix64(seed: 23)
+        var out = [UInt32](repeating: 0, count: 1300), ref = out
+        var bad: [String] = []
+        for k in 0..<400 {
+            func coord() -> Double { Double.random(in: -300...1500, using: &rng) }
+            var start = Point(coord(), coord()), end = Point(coord(), coord())
+            if k % 50 == 1 { end = start }
+            if k % 50 == 2 { end = Point(.nan, 3) }
+            if k % 50 == 3 { end = Point(start.x + 1e-9, start.y) }
+            if k % 50 == 4 { start = Point(0, 0); end = Point(800, 480) }
+            func stop() -> Color {
+                Color(r: Double.random(in: 0...1, using: &rng), g: Double.random(in: 0...1, using: &rng),
+                      b: Double.random(in: 0...1, using: &rng))
+            }
+            let g = LinearGradient(start: start, end: end, stops: [GradientStop(0, stop()), GradientStop(1, stop())])
+            let shader = try #require(Shader(.linear(g), opacity: 1))
+            #expect(shader.isOpaque)
+            let x = Int.random(in: -50...900, using: &rng), y = Int.random(in: -50...1100, using: &rng)
+            let n = Int.random(in: 0...1299, using: &rng)
+            out.withUnsafeMutableBufferPointer { shader.shade(x: x, y: y, count: n, into: $0.baseAddress!) }
+            ref.withUnsafeMutableBufferPointer { shader.shadeScalar(x: x, y: y, count: n, into: $0.baseAddress!) }
+            if out.prefix(n) != ref.prefix(n) { bad.append("gradient \(g) x \(x) y \(y) n \(n)") }
+        }
+        #expect(bad.isEmpty, "first: \(bad.prefix(2))")
+    }
+
+    // Rule: only the opaque two-stop linear gradient takes the direct path: a translucent stop, a
+    // third stop, stops not at 0 and 1, an opacity, a radial gradient or an image do not.
+    @Test func onlyOpaqueLinearIsOpaque() throws {
+        let a = Color(rgb: 0x102030), b = Color(rgb: 0xF0E0D0)
+        func linear(_ stops: [GradientStop]) -> Paint { .linear(LinearGradient(start: Point(0, 0), end: Point(9, 4), stops: stops)) }
+        #expect(try #require(Shader(linear([GradientStop(0, a), GradientStop(1, b)]), opacity: 1)).isOpaque)
+        #expect(try !#require(Shader(linear([GradientStop(0, a), GradientStop(1, b)]), opacity: 0.99)).isOpaque)
+        #expect(try !#require(Shader(linear([GradientStop(0, a), GradientStop(1, b.withOpacity(0.9))]), opacity: 1)).isOpaque)
+        #expect(try !#require(Shader(linear([GradientStop(0, a), GradientStop(0.5, b), GradientStop(1, a)]), opacity: 1)).isOpaque)
+        #expect(try !#require(Shader(linear([GradientStop(0.1, a), GradientStop(1, b)]), opacity: 1)).isOpaque)
+        #expect(try !#require(Shader(.radial(RadialGradient(center: Point(3, 3), radius: 4, stops: [GradientStop(0, a), GradientStop(1, b)])),
+                                     opacity: 1)).isOpaque)
+        #expect(try !#require(Shader(.image(makeImage(3, 3, seed: 1, opaque: true), originX: 0, originY: 0), opacity: 1)).isOpaque)
+    }
+
+    // Rule: a gradient fill of a rectangle or a path equals the scalar shading blended by the scalar
+    // span (SrcOver, X byte set), on every format, odd widths and strides — the opaque gradient
+    // written straight into the row included.
+    @Test(arguments: [PixelFormat.xrgb8888, .argb8888, .rgb565])
+    func gradientFillEqualsScalar(_ format: PixelFormat) throws {
+        let opaque = LinearGradient(start: Point(-3, 1), end: Point(40, 9),
+                                    stops: [GradientStop(0, Color(rgb: 0x1A4D99)), GradientStop(1, Color(rgb: 0xF2A633))])
+        let translucent = LinearGradient(start: Point(2, 0), end: Point(30, 5),
+                                         stops: [GradientStop(0, Color(rgb: 0xFF0000, a: 0.3)), GradientStop(1, Color(rgb: 0x00FF00))])
+        let radial = RadialGradient(center: Point(18, 2), radius: 20, stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
+        for (paint, opacity) in [(Paint.linear(opaque), 1.0), (.linear(opaque), 0.6), (.linear(translucent), 1.0), (.radial(radial), 0.8)] {
+            for r in rects {
+                let (fast, cf) = try oddCanvas(format), (ref, _) = try oddCanvas(format)
+                fillRandom(fast.surface, seed: 31); fillRandom(ref.surface, seed: 31)
+                cf.fill(r, paint, opacity: opacity)
+                let shader = try #require(Shader(paint, opacity: opacity))
+                var row = [UInt32](repeating: 0, count: r.width)
+                for y in r.minY..<r.maxY {
+                    row.withUnsafeMutableBufferPointer { shader.shadeScalar(x: r.minX, y: y, count: r.width, into: $0.baseAddress!) }
+                    row.withUnsafeBufferPointer { src in
+                        switch format {
+                        case .rgb565: Blend.blend565SpanScalar(ref.surface.row16(y) + r.minX, src.baseAddress!, r.width, coverage: 255)
+                        default: Blend.blendSpanScalar(ref.surface.row32(y) + r.minX, src.baseAddress!, r.width, coverage: 255,
+                                                       opaqueOr: format == .xrgb8888 ? 0xFF00_0000 : 0)
+                        }
+                    }
+                }
+                #expect(rawBytes(fast.surface) == rawBytes(ref.surface), "\(format) \(paint) opacity \(opacity) rect \(r)")
+                // A path covering whole pixels of the same rectangle draws the same.
+                let (path, cp) = try oddCanvas(format)
+                fillRandom(path.surface, seed: 31)
+                cp.fill(Path.rect(r.rect), paint, opacity: opacity)
+                #expect(rawBytes(path.surface) == rawBytes(ref.surface), "path: \(format) \(paint) rect \(r)")
+            }
+        }
+    }
 }
