@@ -8,8 +8,7 @@
 ///
 /// What made the scalar loop slow (61 instructions a pixel, callgrind) was the conversion: each
 /// `UInt32(Double)` is checked for NaN and range and branches, and nothing vectorises. The floor
-/// here takes no branch: for 0 ≤ x < 2^51, `x + 2^52` rounds x to the nearest integer in the low
-/// bits of its own representation; one compare takes one off where that rounded up.
+/// here (`Lanes.floor`) takes no branch.
 extension Shader {
     /// The opaque two-stop linear gradient (`opaqueTwoStop`) for pixels `0..<count` of a row whose
     /// first pixel has `base` (see `shadeScalar`), four per step. Returns how many it wrote (a
@@ -26,9 +25,9 @@ extension Shader {
         var i = 0
         while i &+ 4 <= count {
             let t = clampUnit((basev + iv * dx) * inv)
-            let r = floorSmall(c0r + dr * t + half), g = floorSmall(c0g + dg * t + half)
-            let b = floorSmall(c0b + db * t + half)
-            raw.storeBytes(of: narrow(opaque | (r &<< 16) | (g &<< 8) | b), toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+            let r = Lanes.floor(c0r + dr * t + half), g = Lanes.floor(c0g + dg * t + half)
+            let b = Lanes.floor(c0b + db * t + half)
+            raw.storeBytes(of: Lanes.narrow(opaque | (r &<< 16) | (g &<< 8) | b), toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
             iv += 4
             i &+= 4
         }
@@ -40,25 +39,5 @@ extension Shader {
     static func clampUnit(_ raw: SIMD4<Double>) -> SIMD4<Double> {
         let positive = raw .> 0
         return raw.replacing(with: 1, where: .!(raw .< 1)).replacing(with: 0, where: .!positive)
-    }
-
-    /// ⌊x⌋ of each lane in its low 32 bits, for 0 < x < 2^31 (a channel value plus 0.5), without
-    /// a branch. The bits above (2^52's exponent) are left for the caller's shift and `narrow` to
-    /// drop.
-    @inline(__always)
-    static func floorSmall(_ x: SIMD4<Double>) -> SIMD4<UInt64> {
-        let magic = SIMD4<Double>(repeating: 4_503_599_627_370_496)  // 2^52
-        let m = x + magic
-        let rounded = unsafeBitCast(m, to: SIMD4<UInt64>.self)
-        // All ones (−1) where rounding went up.
-        let up = unsafeBitCast(SIMD4<Int64>(repeating: 0).replacing(with: -1, where: (m - magic) .> x), to: SIMD4<UInt64>.self)
-        return rounded &+ up
-    }
-
-    /// The low 32 bits of each lane (written lane by lane; see `Blend.widen`).
-    @inline(__always)
-    static func narrow(_ v: SIMD4<UInt64>) -> SIMD4<UInt32> {
-        SIMD4(UInt32(truncatingIfNeeded: v[0]), UInt32(truncatingIfNeeded: v[1]), UInt32(truncatingIfNeeded: v[2]),
-              UInt32(truncatingIfNeeded: v[3]))
     }
 }
