@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
-        .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol"]),
+        .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol", "KioskTestSupport"]),
         .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
                                                             "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.

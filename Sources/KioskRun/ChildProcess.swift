@@ -32,7 +32,12 @@ public final class ChildProcess {
     public init(_ arguments: [String], stdin: Bool, ownsEveryChild: Bool = false, loop: PollEventLoop,
                 onOutput: @escaping (Int32, ArraySlice<UInt8>) -> Void, onExit: @escaping (ChildExit) -> Void) throws(SysError) {
         self.loop = loop; self.onOutput = onOutput; self.onExit = onExit; self.ownsEveryChild = ownsEveryChild
-        if ownsEveryChild { try becomeChildSubreaper() }
+        if ownsEveryChild {
+            try becomeChildSubreaper()
+            // What was ours before the command (a shell's process substitution on our stderr,
+            // say) is not the command's, nor is what it starts.
+            preexisting = Set(descendants(of: processID()))
+        }
         let out = try makePipe()
         let err: (read: FileDescriptor, write: FileDescriptor)
         do { err = try makePipe() } catch { try? out.read.close(); try? out.write.close(); throw error }
@@ -89,6 +94,7 @@ public final class ChildProcess {
     public var anyAlive: Bool { !family().isEmpty }
 
     public let ownsEveryChild: Bool
+    private var preexisting: Set<Int32> = []
     /// The command and its descendants as they were seen, with their start times (a pid is
     /// used again once its process has gone).
     private var seen: [Int32: UInt64] = [:]
@@ -107,7 +113,13 @@ public final class ChildProcess {
     /// of ours (the orphans come to us as subreaper); else the ones seen, wherever they went
     /// (an orphan goes to init, out of our tree).
     private func family() -> [Int32] {
-        if ownsEveryChild { return descendants(of: processID()) }
+        if ownsEveryChild {
+            let all = descendants(of: processID())
+            guard !preexisting.isEmpty else { return all }
+            var theirs = preexisting
+            for p in preexisting { theirs.formUnion(descendants(of: p)) }
+            return all.filter { !theirs.contains($0) }
+        }
         notice()
         let alive = seen.filter { processStartTime($0.key) == $0.value }
         seen = alive

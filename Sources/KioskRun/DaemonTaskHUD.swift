@@ -13,6 +13,8 @@ public final class DaemonTaskHUD: TaskHUD {
     private var token: LoopToken?
     private var buttonHandler: (() -> Void)?
     public private(set) var content: HUDContent
+    /// The daemon went away (or refused an update): no more requests.
+    public private(set) var lost = false
     /// Whether the daemon's HUD was on screen when we connected.
     public let wasVisible: Bool
 
@@ -48,8 +50,12 @@ public final class DaemonTaskHUD: TaskHUD {
         if c.details != content.details { fields.append(("details", .string(c.details))) }
         let title = c.showsButton ? c.buttonTitle : ""
         if title != (content.showsButton ? content.buttonTitle : "") { fields.append(("button", .string(title))) }
-        guard !fields.isEmpty else { return }
-        try requests.request("update", fields + [("animated", .bool(animatedProgress))])
+        guard !fields.isEmpty, !lost else { content = c; return }
+        do { try requests.request("update", fields + [("animated", .bool(animatedProgress))]) } catch {
+            // Said once; the command goes on without a HUD (it matters more than the picture).
+            lost = true
+            throw error
+        }
         content = c
     }
 

@@ -121,7 +121,7 @@ public final class LongTask {
     }
 
     private func show(_ c: HUDContent, animated: Bool = false) {
-        do { try hud.update(c, animatedProgress: animated) } catch { log("task: \(error)") }
+        do { try hud.update(c, animatedProgress: animated) } catch { log("the HUD cannot show it (\(error)); the work goes on") }
     }
 
     // MARK: Cancel
@@ -137,11 +137,11 @@ public final class LongTask {
             if let t = confirmTimer { loop.cancel(t) }
             if state == .confirming { var c = hud.content; c.label = labelBeforeConfirm; show(c) }
             state = .cancelling
+            onCancel?()   // first: the work hears of it before the HUD is laid out again
             var c = hud.content
             c.label = options.cancellingText
             c.buttonTitle = ""; c.buttonHasAction = false
             show(c)
-            onCancel?()
         default: break
         }
     }

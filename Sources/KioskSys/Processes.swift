@@ -74,6 +74,15 @@ public func spawnProcess(_ request: SpawnRequest) throws(SysError) -> Int32 {
     return pid
 }
 
+/// Ignores SIGPIPE: a write to a pipe nobody reads fails with EPIPE instead of ending the
+/// process (children still start with the default action: spawnProcess resets every signal).
+public func ignoreBrokenPipes() {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_IGN
+    sigemptyset(&action.sa_mask)
+    _ = sigaction(SIGPIPE, &action, nil)
+}
+
 /// A pipe (read end, write end), both close-on-exec.
 public func makePipe() throws(SysError) -> (read: FileDescriptor, write: FileDescriptor) {
     var fds: [Int32] = [-1, -1]

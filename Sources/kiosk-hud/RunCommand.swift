@@ -40,7 +40,12 @@ struct RunCommand {
         130 cancelled from the HUD, 127 the command was not found, 126 it could not be run, 1 \
         another error, 64 bad options.
         """,
-        groups: ShowCommand.displayGroups + [OptionGroup("Run", [
+        groups: ShowCommand.displayGroups.map { g in
+            var g = g
+            // Parsed (to say why they do not apply) but not shown: the task owns the button and the end.
+            for i in g.options.indices where refused.contains(g.options[i].name) { g.options[i].hidden = true }
+            return g
+        } + [OptionGroup("Run", [
             OptionSpec("hud", value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
                        help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
             OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
@@ -59,6 +64,9 @@ struct RunCommand {
                        help: "How long the end (success, failure) stays (default: SVProgressHUD's time for its text, at least 5 s; Cancelled 1.5 s)."),
         ])],
         positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
+
+    /// show's options that run has no use for: the task owns the button and decides the end.
+    static let refused: Set<String> = ["duration", "on-button", "button"]
 
     static func run(_ a: ParsedArguments) throws {
         for o in ["duration", "on-button", "button"] where a.given(o) {
@@ -106,81 +114,4 @@ struct RunCommand {
             try parts.runAlone()
         }
     }
-}
-
-/// What run adds to a display run, and the two other ways it runs (a daemon's HUD, none).
-final class RunParts: ShowExtras {
-    let command: CommandTask.Options
-    let taskOptions: LongTask.Options
-    let content: HUDContent
-    var startHidden: Bool { false }
-    var quitsOnSignals: Bool { false }
-    private(set) var started = false
-    private var commandTask: CommandTask?
-
-    init(command: CommandTask.Options, task: LongTask.Options, content: HUDContent) {
-        self.command = command; self.taskOptions = task; self.content = content
-    }
-
-    /// Starts the command on `hud`; `end(code)` once it has ended and the notice was shown.
-    private func start(hud: TaskHUD, loop: PollEventLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
-        let task = LongTask(hud: hud, loop: loop, options: options ?? taskOptions)
-        task.log = showLog
-        let c = CommandTask(command, task: task, loop: loop)
-        c.log = { showLog("run: \($0)") }
-        c.onDone = end
-        for s in ShowCommand.quitSignals { loop.onSignal(s) { [weak c] in c?.forward(s) } }
-        started = true
-        commandTask = c
-        c.start()
-    }
-
-    // MARK: On run's own display (ShowExtras)
-
-    func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
-        try session.update(content: { $0 = content })
-        start(hud: session, loop: loop) { code in session.end(.exit(code)) }
-    }
-
-    func inputChanged(_ name: String, added: Bool) {}
-    func detach() -> Bool? { nil }
-
-    // MARK: On a daemon's HUD
-
-    func runThroughDaemon(_ hud: DaemonTaskHUD, loop: PollEventLoop, given: (String) -> Bool) throws {
-        let before = hud.content
-        var c = before
-        c.mode = content.mode; c.progress = 0
-        if given("label") { c.label = content.label }
-        if given("details") { c.details = content.details }
-        try hud.update(c, animatedProgress: false)
-        try hud.beginActivity()
-        var code: Int32 = 1
-        start(hud: hud, loop: loop) { code = $0; loop.stop() }
-        try loop.run()
-        // The daemon's HUD as it was, and its activity count back.
-        try? hud.update(before, animatedProgress: false)
-        try? hud.endActivity()
-        if code != 0 { throw ExitCode(code) }
-    }
-
-    // MARK: With no HUD
-
-    func runAlone() throws {
-        let loop = PollEventLoop(clock: SystemClock())
-        var code: Int32 = 1
-        var options = taskOptions
-        options.noticeDuration = 0   // nobody to show it to
-        start(hud: NoHUD(content), loop: loop, options: options) { code = $0; loop.stop() }
-        try loop.run()
-        if code != 0 { throw ExitCode(code) }
-    }
-}
-
-/// A HUD that shows nothing (run without a display): the task's states still happen.
-final class NoHUD: TaskHUD {
-    var content: HUDContent
-    init(_ c: HUDContent) { content = c }
-    func update(_ c: HUDContent, animatedProgress: Bool) throws { content = c }
-    func onButton(_ handler: @escaping () -> Void) {}
 }

@@ -31,6 +31,38 @@ extension ShowCommand {
         ]
 }
 
+extension ShowCommand {
+    /// Options that choose or tune another backend than the one asked for are an error (they
+    /// would be ignored), and the ones that change nothing there a warning — never silence.
+    func checkBackendOptions() throws {
+        let a = arguments
+        let backend = a.given("offscreen") ? "--offscreen" : a.given("fbdev") ? "--fbdev" : nil
+        guard let backend else {
+            if a.given("size") { showLog("warning: --size applies to --offscreen only; the display's mode sets the size") }
+            return
+        }
+        var wrong = ["card", "connector", "video-mode"]
+        var moot = ["no-hotplug", "check-scanout", "no-frame-cache"]
+        if backend == "--offscreen" {
+            wrong.append("fbdev")
+            moot += ["retain", "no-vt", "fractional-scale"]
+        } else if a.given("size") {
+            showLog("warning: --size applies to --offscreen only; the framebuffer's size is used")
+        }
+        if let o = wrong.first(where: a.given) { throw UsageError("--\(o) does not go with \(backend)") }
+        for o in moot where a.given(o) { showLog("warning: --\(o) has no effect with \(backend)") }
+    }
+
+    /// `--on-button`/`--on-tap-outside` (checked by their rules): exit (with `exitCode`), hide, or none.
+    func action(_ name: String, exitCode: Int32) -> SessionAction {
+        switch name {
+        case "exit": .exit(exitCode)
+        case "hide": .hide
+        default: .none
+        }
+    }
+}
+
 /// What a command adds to a display run (the daemon's control socket and psplash FIFO).
 protocol ShowExtras: AnyObject {
     /// The session starts hidden (`daemon --hidden`).

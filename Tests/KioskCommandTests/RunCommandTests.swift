@@ -109,6 +109,17 @@ func seconds() -> Double {
         #expect(Proc.readFile(dir + "/out") == "ready\ngot TERM\n")
     }
 
+    /// A process that was run's child before the command (a shell's process substitution reading
+    /// run's stderr) is not the command's: not ended with it, not waited for. With its reader
+    /// gone, run still ends as the command says (no SIGPIPE).
+    @Test func whatWasOursBeforeIsNotTheCommands() {
+        let start = seconds()
+        let r = Proc.run(["bash", "-c", "\(Proc.kioskHUD) run --hud none -- true 2> >(cat > /dev/null)"])
+        #expect(r.status == 0 && seconds() - start < 3, "\(seconds() - start) s")
+        let gone = Proc.run(["bash", "-c", "\(Proc.kioskHUD) run --hud none -- sh -c 'sleep 0.3; echo late >&2; exit 4' 2> >(head -c 1 > /dev/null)"])
+        #expect(gone.status == 4)
+    }
+
     /// What the command left running when it ended — a child that ignores SIGTERM, a daemon
     /// that double-forked into a session of its own — is ended (SIGKILL after --kill-after).
     @Test func whatTheCommandLeftIsEnded() {

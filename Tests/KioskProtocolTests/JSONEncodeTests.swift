@@ -1,4 +1,5 @@
 import KioskProtocol
+import KioskTestSupport
 import Testing
 
 /// JSON.encode: one compact line, exact numbers, minimal escapes; and parse(encode(v)) == v.

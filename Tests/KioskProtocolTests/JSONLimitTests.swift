@@ -1,4 +1,5 @@
 import KioskProtocol
+import KioskTestSupport
 import Testing
 
 /// Hostile input: every limit, huge and deep documents, seeded mutations; and the parse time

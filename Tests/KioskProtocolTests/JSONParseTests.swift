@@ -1,4 +1,5 @@
 import KioskProtocol
+import KioskTestSupport
 import Testing
 
 /// JSON.parse, rule by rule, with the exact messages and byte offsets.

@@ -1,7 +1,8 @@
-// What the KioskProtocol suites share: refusal helpers, a seeded generator (SplitMix64) and a
+// What the KioskProtocol suites share: refusal helpers, a seeded generator (KioskTestSupport's) and a
 // generator of JSON values.
 import KioskProtocol
 import Testing
+import KioskTestSupport
 
 /// Why `text` is refused, or nil (and a recorded issue) if it is read.
 func refusal(_ text: String, limits: JSONLimits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> JSONError? {
@@ -54,18 +55,6 @@ func expectRefused(_ r: Refused, limits: JSONLimits = .default, sourceLocation: 
     #expect(e.description == "at byte \(r.offset): \(r.message)", sourceLocation: sourceLocation)
 }
 
-/// SplitMix64: a small seeded generator, the same sequence on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random JSON values: nested arrays and objects, strings with escapes, controls, non-ASCII and
 /// astral characters, numbers at the edges of what a Double holds.
