@@ -56,8 +56,21 @@ extension Canvas {
         // Per row, the columns whose coverage is needed: every column of a zone, and the first of
         // each run between zones; evaluated four at a time, then used left to right.
         let samples = UnsafeMutablePointer<Int>.allocate(capacity: box.width &+ 8)
-        let values = UnsafeMutablePointer<UInt64>.allocate(capacity: box.width &+ 8)
-        defer { zones.release(); samples.deallocate(); values.deallocate() }
+        // Rows evaluated once are kept (up to `arenaCap` values) for the rows that mirror them:
+        // a row whose distances to both shapes' centre lines and whose zones are bit for bit those
+        // of a kept row has the same coverage in every column (`at4` sees nothing else of the row).
+        // The rows below a shape's middle mirror the rows above when its height and position are
+        // whole or half pixels (the bar, the button and the bezel's corners at the bench): half
+        // of those rows are evaluated.
+        let rowCap = box.width &+ 8
+        let arenaCap = Swift.max(rowCap, Swift.min(8192, rowCap &* box.height))
+        let arena = UnsafeMutablePointer<UInt64>.allocate(capacity: arenaCap &+ rowCap)
+        let keyCap = Swift.min(box.height, 64)
+        let keys = UnsafeMutablePointer<RowKey>.allocate(capacity: keyCap), offsets = UnsafeMutablePointer<Int>.allocate(capacity: keyCap)
+        defer { zones.release(); samples.deallocate(); arena.deallocate(); keys.deallocate(); offsets.deallocate() }
+        var kept = 0, used = 0, probe = -1
+        // The current row's coverage values: a kept row, or the scratch row at `arenaCap`.
+        var values = arena
         // One shape without a cut: on the rows that cross only its straight sides every column's
         // coverage is the same (the row's distance enters only where it makes the pixel wholly
         // inside, and then the coverage is 255 on every such row), so the first of those rows is
@@ -81,6 +94,29 @@ extension Canvas {
             zones.add(outer, row: y)
             if let inner { zones.add(inner, row: y) }
             if cut { zones.add(maxX - 1, maxX + 1) }
+            let outerRow = outer.row(py), innerRow = inner?.row(py)
+            let key = RowKey(outerRow, innerRow, zones)
+            // The mirror of this row is the kept row before the one the row above reused (or,
+            // past the middle row of an odd count, the one before that).
+            var j = probe
+            while j >= 0 && j >= probe &- 1 {
+                if keys[j] == key {
+                    values = arena + offsets[j]
+                    probe = j &- 1
+                    return
+                }
+                j &-= 1
+            }
+            // Kept when there is room; otherwise worked out in the scratch row.
+            if kept < keyCap && used &+ rowCap <= arenaCap {
+                values = arena + used
+                keys[kept] = key; offsets[kept] = used
+                probe = kept
+                kept &+= 1
+                used &+= rowCap
+            } else {
+                values = arena + arenaCap
+            }
             // Which columns: runs are [x, next zone start), zones [start, end) merged when they
             // overlap.
             n = 0
@@ -95,7 +131,6 @@ extension Canvas {
                     x = zi < zones.count ? zones.start[zi] : box.maxX
                 }
             }
-            let outerRow = outer.row(py), innerRow = inner?.row(py)
             var k = 0
             while k < n {
                 // The last group repeats its last column.
@@ -273,6 +308,20 @@ struct RoundedRectCoverage {
         if let maxX { c *= Lanes.min(SIMD4(repeating: 1), Lanes.max(SIMD4(repeating: 0), maxX - xv)) }
         // c ≤ 1, so ⌊c·255 + 0.5⌋ fits 9 bits.
         return Lanes.floor((c * 255 + 0.5).replacing(with: 0, where: .!(c .> 0))) & 0x1FF
+    }
+}
+
+/// What one row's coverage values depend on (`fillRoundedRect`): the row's distance to each shape's
+/// centre line (its `qy`, bit for bit) and its zones.
+struct RowKey: Equatable {
+    var outer: UInt64, inner: UInt64
+    var zones: SIMD16<Int>
+
+    init(_ outer: RoundedRectRow, _ inner: RoundedRectRow?, _ z: RowZones) {
+        self.outer = outer.qy[0].bitPattern
+        self.inner = inner.map { $0.qy[0].bitPattern } ?? 0
+        zones = SIMD16(repeating: -1)
+        for i in 0..<z.count { zones[i] = z.start[i]; zones[i &+ 8] = z.end[i] }
     }
 }
 

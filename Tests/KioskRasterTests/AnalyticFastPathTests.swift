@@ -64,6 +64,40 @@ struct AnalyticFastPathTests {
         #expect(bad.isEmpty, "first: \(bad.prefix(2))")
     }
 
+    // Rule: rows that mirror a row above (shapes at whole and half pixels: the bar, the button, the
+    // bezel's corners) reuse its coverage and still draw what the per-pixel version draws: pills,
+    // borders, cuts and plain rounded rectangles at whole and half-pixel positions and sizes, on a
+    // canvas wide and tall enough that the kept rows run out (more than 64 rows, 8192 values).
+    @Test(arguments: [PixelFormat.xrgb8888, .argb8888, .rgb565])
+    func mirroredRowsReusedExactly(_ format: PixelFormat) throws {
+        var rng = SplitMix64(seed: 53)
+        var bad: [String] = []
+        for k in 0..<96 {
+            let half = { (v: Double) in (v * 2).rounded() / 2 }
+            let big = k % 8 == 0
+            let x = half(Double.random(in: -4...(big ? 20 : 30), using: &rng)), y = half(Double.random(in: -3...(big ? 5 : 14), using: &rng))
+            let w = half(big ? Double.random(in: 200...310, using: &rng) : Double.random(in: 2...60, using: &rng))
+            let h = half(big ? Double.random(in: 70...95, using: &rng) : Double.random(in: 2...26, using: &rng))
+            let r = [min(w, h) / 2, 5, 0, half(Double.random(in: 0...10, using: &rng))][k % 4]
+            let outer = RoundedRectShape(Rect(x: x, y: y, width: w, height: h), radius: r)
+            let bw = [1.0, 2, 0.5][k % 3]
+            let inner = k % 3 == 0 ? nil
+                : RoundedRectShape(Rect(x: x + bw, y: y + bw, width: w - 2 * bw, height: h - 2 * bw), radius: max(0, r - bw))
+            let maxX = k % 5 == 0 ? x + half(Double.random(in: 0...w, using: &rng)) : .infinity
+            let color = Color(r: 0.2, g: 0.7, b: 0.95, a: Double(k * 37 % 256) / 255)
+            let pitch = format == .rgb565 ? 321 : 323
+            let (fast, cf) = try makeCanvas(320, 100, format, stride: pitch * format.bytesPerPixel)
+            let (ref, cr) = try makeCanvas(320, 100, format, stride: pitch * format.bytesPerPixel)
+            fillRandom(fast.surface, seed: UInt64(k)); fillRandom(ref.surface, seed: UInt64(k))
+            cf.fillRoundedRect(outer, minus: inner, maxX: maxX, color: color)
+            cr.fillRoundedRectReference(outer, minus: inner, maxX: maxX, color: color)
+            if rawBytes(fast.surface) != rawBytes(ref.surface) || cf.damage != cr.damage {
+                bad.append("\(outer) minus \(String(describing: inner)) maxX \(maxX)")
+            }
+        }
+        #expect(bad.isEmpty, "first: \(bad.prefix(2))")
+    }
+
     // Rule: the lane-wise min, max and abs choose exactly as the standard library's, signed zeros,
     // infinities and NaN included.
     @Test func lanesMatchStandardLibrary() {

@@ -1,8 +1,9 @@
 @testable import KioskRaster
 import Testing
 
-/// Span lengths around every SIMD step (8 pixels for 32-bit spans, 16 for RGB565) and its tail.
-private let lengths = [0, 1, 3, 7, 8, 9, 15, 16, 17, 23, 31, 33, 47, 61]
+/// Span lengths around every SIMD step (8 pixels for 32-bit spans, 16 for RGB565) and its tail
+/// (a 32-bit span's last 0–7 pixels are an overlapping step), and a bezel row.
+private let lengths = [0, 1, 3, 7, 8, 9, 15, 16, 17, 23, 31, 33, 47, 61, 198]
 
 /// A colour with alpha `a` and random channels at most `a` (a valid premultiplied pixel).
 private func colour(alpha a: UInt32, _ rng: inout SplitMix64) -> UInt32 {
@@ -58,6 +59,26 @@ struct SpanKernelTests {
                 let inPlace = same(dst, { Blend.overSpan($0, $0, n, s, opaqueOr: opaqueOr) },
                                    { Blend.overSpanScalar($0, $0, n, s, opaqueOr: opaqueOr) })
                 if !ok || !inPlace { bad.append("alpha \(a) n \(n) s \(String(s, radix: 16))") }
+            }
+        }
+        #expect(bad.isEmpty, "first: \(bad.prefix(3))")
+    }
+
+    // Rule: the canvas's coverage tables (four colours kept, built eight coverages per step) hold
+    // MUL(s, c), 255 − its alpha, and that in both halves, for every coverage, whichever colour was
+    // asked for before: six colours in turn, each asked for again after others pushed it out.
+    @Test func coverageTablesEqualScalar() {
+        var rng = SplitMix64(seed: 13)
+        let table = CoverageTable()
+        let colours = (0..<6).map { i in colour(alpha: [0, 255, 128, 1, 254, 77][i], &rng) }
+        var bad: [String] = []
+        for s in colours + colours.reversed() + [colours[0], colours[1], colours[0], colours[5]] {
+            table.prepare(s)
+            for c in UInt32(0)...255 {
+                let v = Blend.mul4(s, c), inv = 255 - (v >> 24)
+                if table.scaled[Int(c)] != v || table.inverse[Int(c)] != inv || table.inverse2[Int(c)] != inv | inv << 16 {
+                    bad.append("colour \(String(s, radix: 16)) coverage \(c)")
+                }
             }
         }
         #expect(bad.isEmpty, "first: \(bad.prefix(3))")
