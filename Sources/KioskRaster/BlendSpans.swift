@@ -115,24 +115,35 @@ extension Blend {
             // original, where the scalar loop took 15–20 instructions a pixel (a 198-px bezel row:
             // 24 steps and 6 pixels).
             let last = n &- 8
-            @inline(__always) func run(_ finish: (SIMD8<UInt32>) -> SIMD8<UInt32>) {
+            @inline(__always) func run(_ mul: (SIMD8<UInt32>) -> SIMD8<UInt32>, _ finish: (SIMD8<UInt32>) -> SIMD8<UInt32>) {
                 let tail = rs.loadUnaligned(fromByteOffset: last &* 4, as: SIMD8<UInt32>.self)
                 while i &+ 8 <= n {
                     let v = rs.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-                    rd.storeBytes(of: finish(mul8(v, ia, k)), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+                    rd.storeBytes(of: finish(mul(v)), toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
                     i &+= 8
                 }
                 if i < n {
-                    rd.storeBytes(of: finish(mul8(tail, ia, k)), toByteOffset: last &* 4, as: SIMD8<UInt32>.self)
+                    rd.storeBytes(of: finish(mul(tail)), toByteOffset: last &* 4, as: SIMD8<UInt32>.self)
                     i = n
                 }
             }
-            if opaqueOr == 0 {
-                run { sv &+ $0 }
-            } else if s & 0x00FF_FFFF == 0 {
-                run { $0 | orv }
+            @inline(__always) func run(_ mul: (SIMD8<UInt32>) -> SIMD8<UInt32>) {
+                if opaqueOr == 0 {
+                    run(mul) { sv &+ $0 }
+                } else if s & 0x00FF_FFFF == 0 {
+                    run(mul) { $0 | orv }
+                } else {
+                    run(mul) { (sv &+ $0) | orv }
+                }
+            }
+            // One high multiply per lane where the factor has a ConstantMultiply pair.
+            let e = ConstantMultiply.entry(255 &- (s >> 24))
+            if e != 0 {
+                let m = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: e >> 8))
+                let c = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: e & 0xFF))
+                run { ConstantMultiply.mul8($0, m, c) }
             } else {
-                run { (sv &+ $0) | orv }
+                run { mul8($0, ia, k) }
             }
         }
         overSpanScalar(dst + i, src + i, n &- i, s, opaqueOr: opaqueOr)

@@ -84,6 +84,30 @@ struct SpanKernelTests {
         #expect(bad.isEmpty, "first: \(bad.prefix(3))")
     }
 
+    // Rule: every ConstantMultiply pair gives pixman's MUL(x, a) for every x, one lane at a time
+    // and in mul8 (every byte value in every channel of a pixel); every factor from 125 to 255 has
+    // a pair (each dim up to 51 % black takes the one-multiply path).
+    @Test func constantMultiplyIsExact() {
+        var bad: [String] = []
+        for a in UInt32(0)...255 {
+            let e = ConstantMultiply.entry(a)
+            if a >= 125 && e == 0 { bad.append("no pair for \(a)") }
+            if e == 0 { continue }
+            for x in UInt32(0)...255 where ConstantMultiply.mul(x, a) != Blend.mul(x, a) { bad.append("a \(a) x \(x)") }
+            let m = SIMD16<UInt16>(repeating: UInt16(e >> 8)), c = SIMD16<UInt16>(repeating: UInt16(e & 0xFF))
+            for base in stride(from: UInt32(0), to: 256, by: 8) {
+                var px = SIMD8<UInt32>()
+                for i in 0..<8 {
+                    let v = base + UInt32(i)
+                    px[i] = v << 24 | (255 - v) << 16 | (v ^ 0x5A) << 8 | (v &* 37 & 0xFF)
+                }
+                let out = ConstantMultiply.mul8(px, m, c)
+                for i in 0..<8 where out[i] != Blend.mul4(px[i], a) { bad.append("mul8 a \(a) pixel \(String(px[i], radix: 16))") }
+            }
+        }
+        #expect(bad.isEmpty, "first: \(bad.prefix(3))")
+    }
+
     // Rule: blendSpan (per-pixel sources times one coverage) equals the scalar loop for every
     // coverage 0…255 and length, XRGB and ARGB; with coverage 255 a source of 0 leaves all four
     // bytes of the destination as they were (the scalar path skips it).
