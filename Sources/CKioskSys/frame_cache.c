@@ -78,6 +78,9 @@ int kiosk_cache_directory(int argc, char *const *argv, char *out, size_t size) {
 
 int kiosk_frame_cache_locate(int argc, char *const *argv, struct kiosk_frame_cache_location *out) {
     if (argc < 2) return -1;
+    /* Run through a link named plymouth, kiosk-hud is `kiosk-hud plymouth`: a client, never a display. */
+    const char *slash = strrchr(argv[0], '/');
+    if (strcmp(slash ? slash + 1 : argv[0], "plymouth") == 0) return -1;
     const char *command = argv[1];
     if (strcmp(command, "show") != 0 && strcmp(command, "daemon") != 0 && strcmp(command, "run") != 0) return -1;
     int n = argc;

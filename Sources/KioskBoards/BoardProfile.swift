@@ -32,9 +32,54 @@ public struct BoardProfile: Equatable, Sendable {
     public var display = DisplayProfile()
     /// `[touch]`: calibration and what the button answers to.
     public var touch = TouchProfile()
+    /// `[plymouth]`: what the daemon's Plymouth front end shows (`kiosk-hud daemon --plymouth`).
+    public var plymouth = PlymouthProfile()
 
     public init() {}
 
+}
+
+/// Plymouth's operation modes, as `plymouth change-mode --MODE` names them.
+public enum PlymouthMode: String, CaseIterable, Sendable {
+    case bootUp = "boot-up", shutdown, reboot, updates, systemUpgrade = "system-upgrade", firmwareUpgrade = "firmware-upgrade"
+
+    /// The mode's board file key prefix: boot_up, system_upgrade, …
+    public var key: String { String(rawValue.map { $0 == "-" ? "_" : $0 }) }
+}
+
+/// `[plymouth]` of a board profile: where boot status messages go, and the label and HUD mode
+/// for each of Plymouth's modes.
+public struct PlymouthProfile: Sendable, Equatable {
+    /// What a mode shows: the label, and the HUD's mode (a bar for progress, a spinner …).
+    public struct Look: Sendable, Equatable {
+        public var label: String
+        public var mode: HUDMode
+        public init(label: String, mode: HUDMode) { self.label = label; self.mode = mode }
+    }
+
+    /// Boot status messages (the units systemd starts) on the details line; false: not shown.
+    public var statusOnDetails = true
+    /// The look of each mode.
+    public var looks: [PlymouthMode: Look] = PlymouthProfile.defaultLooks
+
+    /// The HUD modes a Plymouth mode may have (custom needs a picture; success and error are
+    /// ends, not modes).
+    public static let hudModes: [HUDMode] = [.indeterminate, .determinate, .annular, .bar, .text]
+
+    /// The declared defaults (HUDSettings.table has them too).
+    public static let defaultLooks: [PlymouthMode: Look] = [
+        .bootUp: Look(label: "Starting…", mode: .bar),
+        .shutdown: Look(label: "Shutting down…", mode: .indeterminate),
+        .reboot: Look(label: "Restarting…", mode: .indeterminate),
+        .updates: Look(label: "Installing updates…", mode: .bar),
+        .systemUpgrade: Look(label: "Upgrading the system…", mode: .bar),
+        .firmwareUpgrade: Look(label: "Updating firmware…", mode: .bar),
+    ]
+
+    public init() {}
+
+    /// The look of `mode`.
+    public func look(_ mode: PlymouthMode) -> Look { looks[mode] ?? PlymouthProfile.defaultLooks[mode]! }
 }
 
 /// `[motion]` of a board profile: which accelerometer, its mounting, and the tilt filter.

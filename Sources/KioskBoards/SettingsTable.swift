@@ -11,6 +11,7 @@ public enum SettingGroup {
     public static let display = "Display"
     public static let input = "Input"
     public static let tilt = "Tilt"
+    public static let plymouth = "Plymouth"
 }
 
 extension HUDSettings {
@@ -18,10 +19,10 @@ extension HUDSettings {
 
     /// Every setting, declared once, in the order they are applied (a theme before the colours
     /// it sets) and shown. Board file sections: the top level, display, touch, fonts, style,
-    /// timing, motion.
+    /// timing, motion, plymouth.
     public static let table = SettingsTable<HUDSettings>(
-        topLevel + content + display + touch + fonts + style + timing + motion + input,
-        sections: ["", "display", "touch", "fonts", "style", "timing", "motion"])
+        topLevel + content + display + touch + fonts + style + timing + motion + input + plymouth,
+        sections: ["", "display", "touch", "fonts", "style", "timing", "motion", "plymouth"])
 
     static let topLevel: [S] = [
         S("name", section: "", .text(64, nonEmpty: true, "a name"), default: .text("generic"), group: SettingGroup.display,
@@ -256,6 +257,30 @@ extension HUDSettings {
           group: SettingGroup.input, help: "Bind a touch device to an output, DEVICE=OUTPUT; repeatable.",
           set: { $0.bindings = $1.strings }, get: { $0.bindings.isEmpty ? nil : .texts($0.bindings) }),
     ]
+}
+
+extension HUDSettings {
+    /// `[plymouth]`: `kiosk-hud daemon --plymouth`'s status line, and a label and HUD mode for
+    /// each of Plymouth's modes (`plymouth change-mode`).
+    static let plymouth: [S] = [
+        S("boot_status", section: "plymouth", option: "plymouth-status", .choice(["details", "none"]), default: .text("details"),
+          group: SettingGroup.plymouth, live: true,
+          help: "Where Plymouth's boot status messages (each unit systemd starts, `plymouth update --status`) go: the details line, or nowhere.",
+          set: { $0.profile.plymouth.statusOnDetails = $1.string == "details" },
+          get: { .text($0.profile.plymouth.statusOnDetails ? "details" : "none") }),
+    ] + PlymouthMode.allCases.flatMap { m -> [S] in
+        let d = PlymouthProfile.defaultLooks[m]!
+        return [
+            S("\(m.key)_label", section: "plymouth", option: "plymouth-\(m.rawValue)-label", .text(1024, "text"), default: .text(d.label),
+              group: SettingGroup.plymouth, live: true, help: "The label in Plymouth's \(m.rawValue) mode (plymouth change-mode --\(m.rawValue)).",
+              set: { $0.profile.plymouth.looks[m, default: d].label = $1.string }, get: { .text($0.profile.plymouth.look(m).label) }),
+            S("\(m.key)_mode", section: "plymouth", option: "plymouth-\(m.rawValue)-mode", .choice(PlymouthProfile.hudModes.map(\.rawValue)),
+              default: .text(d.mode.rawValue), group: SettingGroup.plymouth, live: true,
+              help: "The HUD's mode in Plymouth's \(m.rawValue) mode.",
+              set: { $0.profile.plymouth.looks[m, default: d].mode = HUDMode(rawValue: $1.string) ?? d.mode },
+              get: { .text($0.profile.plymouth.look(m).mode.rawValue) }),
+        ]
+    }
 }
 
 private extension SettingValue {

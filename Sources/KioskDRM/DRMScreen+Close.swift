@@ -13,7 +13,10 @@ extension DRMScreen {
         for o in drmDisplays where o.owesFrame { coalesced += 1; o.owesFrame = false }
         closed = true
         let lit = drmDisplays.contains { o in o.heads.contains { $0.lit } }
-        if retain && lit && isActive {
+        // Suspended (Plymouth's deactivate, then quit): the frame left on screen is kept as
+        // well; a restore needs master back, which works when nobody else took it meanwhile.
+        if isSuspended && !retain { try? card.setMaster() }
+        if retain && lit && (isActive || isSuspended) {
             retainFrame()
         } else {
             for o in drmDisplays { o.restoreHeads(); o.releaseBuffers() }
@@ -54,8 +57,7 @@ extension DRMScreen {
     /// The keeper's loop (in the child).
     func keep(_ shown: [(crtc: UInt32, fb: UInt32)]) -> Never {
         let k = card.kernel
-        k.becomeKeeper()
-        if ueventFD >= 0 { k.close(ueventFD) }
+        k.becomeKeeper(keeping: Set([card.fd] + (vt.map { [$0.fd] } ?? [])))
         vt?.release()
         var left = shown
         while !left.isEmpty {

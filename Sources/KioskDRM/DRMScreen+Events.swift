@@ -155,7 +155,7 @@ extension DRMScreen {
     /// A call failed with EACCES/EPERM: someone else is master. Stop drawing and try to take it
     /// back every `masterRetry` seconds.
     func lostMaster(_ error: SysError) {
-        guard isActive else { return }
+        guard isActive, !isSuspended else { return }
         log("lost DRM master (\(error)); not drawing until it is ours again")
         deactivate()
         notify(.deactivated)
@@ -166,7 +166,7 @@ extension DRMScreen {
         guard let loop, masterTimer == nil else { return }
         masterTimer = loop.schedule(after: DRMScreen.masterRetry) { [unowned self] in
             self.masterTimer = nil
-            guard !self.isActive, !self.closed, self.vt?.released != true else { return }
+            guard !self.isActive, !self.closed, !self.isSuspended, self.vt?.released != true else { return }
             self.tryActivate()
             if !self.isActive { self.scheduleMasterRetry() }
         }
@@ -192,6 +192,32 @@ extension DRMScreen {
         if isActive { log("display is ours again: redrawn") }
     }
 
+    // MARK: Suspend (Plymouth's deactivate)
+
+    public func suspend() {
+        guard !isSuspended, !closed else { return }
+        isSuspended = true
+        if let t = masterTimer { loop?.cancel(t); masterTimer = nil }
+        let was = isActive
+        if isActive { deactivate() }
+        try? card.dropMaster()
+        log("suspended: DRM master dropped, not drawing; the last frame stays until another program sets the CRTC")
+        if was { notify(.deactivated) }
+    }
+
+    public func resume() {
+        guard isSuspended, !closed else { return }
+        isSuspended = false
+        guard vt?.released != true else { log("resumed: waiting for the VT to come back"); return }
+        tryActivate()
+        if isActive { log("resumed: DRM master taken again") } else {
+            log("resumed: another program is master; trying again every \(DRMScreen.masterRetry) s")
+            scheduleMasterRetry()
+        }
+    }
+
+    public var hasActiveVT: Bool { vt.map { !$0.released } ?? false }
+
     func vtRelease() {
         guard let vt else { return }
         log("VT switch away: dropping DRM master, not drawing")
@@ -204,6 +230,7 @@ extension DRMScreen {
     func vtAcquire() {
         guard let vt else { return }
         vt.acknowledgeAcquire()
+        guard !isSuspended else { log("VT switch back: the screen stays suspended"); return }
         log("VT switch back: taking DRM master")
         tryActivate()
         if !isActive { scheduleMasterRetry() }

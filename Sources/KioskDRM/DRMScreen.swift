@@ -71,6 +71,8 @@ public final class DRMScreen: Screen {
     public internal(set) var drmDisplays: [DRMDisplay] = []
     public var displays: [Display] { drmDisplays }
     public internal(set) var isActive = true
+    /// The owner let the screen go (`suspend`): master is not taken again until `resume`.
+    public internal(set) var isSuspended = false
     var closed = false
     var nextSerial: UInt32 = 1
     /// DIRTYFB still worth calling (false after ENOSYS).

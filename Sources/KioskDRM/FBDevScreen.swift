@@ -42,7 +42,9 @@ public final class FBDevScreen: Screen, Display {
     public let scale: Double
     public private(set) var firstFrameTime: Double?
     public private(set) var isActive = true
+    public private(set) var isSuspended = false
     var closed = false
+    var handler: ((ScreenEvent) -> Void)?
     var vt: VTSwitcher?
     var lastFrame: Surface?
     var loop: EventLoop?
@@ -177,30 +179,56 @@ public final class FBDevScreen: Screen, Display {
     public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
         guard self.loop == nil else { return }
         self.loop = loop
+        self.handler = handler
         guard options.vt else { return }
         tokens.append(loop.onSignal(SIGUSR1) { [unowned self] in
             guard let vt = self.vt else { return }
             self.options.log("VT switch away: not drawing")
+            let was = self.isActive
             self.isActive = false
             vt.acknowledgeRelease()
-            loop.execute { handler(.deactivated) }
+            if was { loop.execute { handler(.deactivated) } }
         })
         tokens.append(loop.onSignal(SIGUSR2) { [unowned self] in
             guard let vt = self.vt else { return }
             vt.acknowledgeAcquire()
             vt.setGraphics(true)
-            self.isActive = true
-            // The console drew over the framebuffer meanwhile: everything is owed.
-            for i in self.owesEverything.indices { self.owesEverything[i] = true }
-            if let f = self.lastFrame { self.show(f) }
+            guard !self.isSuspended else { self.options.log("VT switch back: the screen stays suspended"); return }
+            self.activate()
             self.options.log("VT switch back: redrawn")
-            loop.execute { handler(.activated) }
         })
         if let t = VTSwitcher.take(kernel: kernel, log: options.log) {
             t.setGraphics(true)
             vt = t
         }
     }
+
+    /// Draws again: everything is owed (the console or another program drew meanwhile).
+    func activate() {
+        isActive = true
+        for i in owesEverything.indices { owesEverything[i] = true }
+        if let f = lastFrame { show(f) }
+        if let handler { loop?.execute { handler(.activated) } }
+    }
+
+    public func suspend() {
+        guard !isSuspended, !closed else { return }
+        isSuspended = true
+        let was = isActive
+        isActive = false
+        options.log("suspended: not drawing")
+        if was, let handler { loop?.execute { handler(.deactivated) } }
+    }
+
+    public func resume() {
+        guard isSuspended, !closed else { return }
+        isSuspended = false
+        guard vt?.released != true else { options.log("resumed: waiting for the VT to come back"); return }
+        activate()
+        options.log("resumed: redrawn")
+    }
+
+    public var hasActiveVT: Bool { vt.map { !$0.released } ?? false }
 
     public func close(retain: Bool) {
         guard !closed else { return }

@@ -18,6 +18,9 @@ public final class Daemon {
     public var onQuit: (Bool) -> Void = { _ in }
     /// Extra state for `status` (input devices, the tilt), filled by the owner.
     public var statusExtras: () -> [(String, JSONValue)] = { [] }
+    /// A front end that owns the progress (the Plymouth front end's boot estimate) sees each
+    /// progress a client's `update` sends and says what to show instead.
+    public var progressFilter: ((Double) -> Double)?
     private var noticeTimer: LoopToken?
 
     public init(session: HUDSession, settings: HUDSettings, loadPicture: @escaping (String) throws -> Bitmap) {
@@ -31,7 +34,7 @@ public final class Daemon {
         case .ping: return [("version", .number(Double(protocolVersion)))]
         case let .show(animated): cancelNotice(); session.show(animated: animated)
         case let .hide(animated, delay): cancelNotice(); session.hide(animated: animated, afterDelay: delay)
-        case let .update(fields, animated): try update(fields, animated: animated)
+        case let .update(fields, animated): try update(fields, animated: animated, filtered: true)
         case let .style(fields): try style(fields)
         case let .notice(kind, text, duration): try notice(kind, text, duration)
         case .push: session.pushActivity()
@@ -47,9 +50,25 @@ public final class Daemon {
 
     // MARK: Content and style
 
-    private func update(_ fields: [(Setting<HUDSettings>, SettingValue)], animated: Bool) throws(RequestError) {
+    /// Changes content settings named by their keys (a front end's update: psplash's, Plymouth's),
+    /// as an `update` request would, but with the progress as given (no `progressFilter`).
+    public func apply(_ content: [(String, SettingValue)], animated: Bool = false) throws(RequestError) {
+        var fields: [(Setting<HUDSettings>, SettingValue)] = []
+        for (key, v) in content {
+            guard let s = HUDSettings.table.setting(key: key), DaemonRequest.contentKeys.contains(key) else {
+                throw RequestError("update: unknown field \(shown(key))")
+            }
+            do throws(RuleError) { fields.append((s, try s.rule.check(v.json))) } catch { throw RequestError("\(key): expected \(error.expected)") }
+        }
+        try update(fields, animated: animated, filtered: false)
+    }
+
+    private func update(_ fields: [(Setting<HUDSettings>, SettingValue)], animated: Bool, filtered: Bool) throws(RequestError) {
         var next = settings
         for (s, v) in fields { s.set(&next, v) }
+        if filtered, let f = progressFilter, fields.contains(where: { $0.0.key == "progress" }) {
+            next.content.progress = min(max(f(next.content.progress), 0), 1)
+        }
         if next.content.mode == .custom && next.image == nil { throw RequestError("mode custom needs an image") }
         var content = next.content
         if let image = next.image, content.mode == .custom {

@@ -33,8 +33,23 @@ public protocol Screen: AnyObject {
     func close(retain: Bool)
     /// Counters for the log, e.g. "flips=120 presents=121".
     var summary: String { get }
+    /// Lets another program have the screen while the owner keeps its state (Plymouth's
+    /// "deactivate"): nothing is drawn, DRM master is dropped, the picture is left as it is,
+    /// and a VT switch back does not take the screen again; the handler hears `deactivated`.
+    /// Nothing happens when already suspended.
+    func suspend()
+    /// Takes the screen back after `suspend` (DRM master again, the last frame redrawn; the
+    /// handler hears `activated`), or as soon as it can be taken (another program still master,
+    /// the VT still switched away).
+    func resume()
+    /// Whether `suspend` holds the screen back.
+    var isSuspended: Bool { get }
+    /// Whether the screen's virtual terminal is the one in the foreground (Plymouth's
+    /// "has active VT"): false without VT switching (fbdev or DRM without a VT, offscreen).
+    var hasActiveVT: Bool { get }
 }
 
 extension Screen {
     public var frameInterval: Seconds { 1.0 / 60 }
+    public var hasActiveVT: Bool { false }
 }

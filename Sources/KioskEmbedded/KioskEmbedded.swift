@@ -70,17 +70,40 @@ public final class OffscreenDisplay: Display {
 }
 
 /// A screen of one offscreen display (the `--offscreen` stand-in for a real screen, and the
-/// screen of tests): always active, no hotplug, every frame done at once.
+/// screen of tests): active unless suspended, no hotplug, every frame done at once.
 public final class OffscreenScreen: Screen {
     public let display: OffscreenDisplay
     public var displays: [Display] { [display] }
-    public var isActive: Bool { true }
+    public private(set) var isActive = true
+    public private(set) var isSuspended = false
     private var handler: ((ScreenEvent) -> Void)?
+    private var loop: EventLoop?
 
     public init(_ display: OffscreenDisplay) { self.display = display }
 
-    public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws { self.handler = handler }
+    public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws { self.handler = handler; self.loop = loop }
     public func close(retain: Bool) { handler = nil }
+
+    /// Stops drawing (the picture stays as it is) until `resume`; the handler hears it after
+    /// the current turn, as from a real screen.
+    public func suspend() {
+        guard !isSuspended else { return }
+        isSuspended = true
+        isActive = false
+        tell(.deactivated)
+    }
+
+    public func resume() {
+        guard isSuspended else { return }
+        isSuspended = false
+        isActive = true
+        tell(.activated)
+    }
+
+    private func tell(_ e: ScreenEvent) {
+        loop?.execute { [weak self] in self?.handler?(e) }
+    }
+
     public var summary: String { "presents=\(display.presentCount)" }
 }
 

@@ -389,7 +389,7 @@ public final class FakeKernel: Kernel {
         forks += 1
         return forkResult
     }
-    public func becomeKeeper() {}
+    public func becomeKeeper(keeping: Set<Int32>) {}
     public func sleep(_ seconds: Double) {}
     public func exit(_ status: Int32) -> Never { fatalError("the fake kernel never runs the keeper") }
 

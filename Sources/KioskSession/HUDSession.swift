@@ -218,6 +218,12 @@ public final class HUDSession {
         }
     }
 
+    /// Draws now what was changed and not drawn yet (a frame waiting for the next frame time),
+    /// so that a run ending at a client's request leaves everything asked before on screen.
+    public func drawPendingFrame() {
+        if frameQueued && ended == nil { tick() }
+    }
+
     private func queuedFrame() {
         guard frameQueued else { return }
         frameQueued = false

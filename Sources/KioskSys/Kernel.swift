@@ -72,8 +72,9 @@ public protocol Kernel: AnyObject {
     func kill(_ pid: Int32, _ signal: Int32) throws(SysError)
     /// fork(2) (for the retain keeper): 0 in the child.
     func fork() throws(SysError) -> Int32
-    /// In a forked keeper: own session, stdio on /dev/null, default signal handling.
-    func becomeKeeper()
+    /// In a forked keeper: own session, stdio on /dev/null, default signal handling, every other
+    /// descriptor but `keeping` closed.
+    func becomeKeeper(keeping: Set<Int32>)
     /// Sleeps (the keeper's poll interval).
     func sleep(_ seconds: Double)
     /// Ends the process now (the keeper).
@@ -167,9 +168,10 @@ public final class LinuxKernel: Kernel {
 
     public func fork() throws(SysError) -> Int32 { try forkProcess() }
 
-    public func becomeKeeper() {
+    public func becomeKeeper(keeping: Set<Int32>) {
         newSession()
         detachStandardStreams()
+        closeDescriptors(except: keeping)
         unblockSignals([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
     }
 

@@ -26,6 +26,16 @@ public func detachStandardStreams() {
     if null > 2 { Glibc.close(null) }
 }
 
+/// Closes every descriptor from 3 up but `keep` (the retain keeper holds its card and nothing
+/// of the daemon's: no listening socket, no client connection). The open ones are read from
+/// /proc/self/fd.
+public func closeDescriptors(except keep: Set<Int32>) {
+    for name in listDirectory("/proc/self/fd") ?? [] {
+        guard let fd = Int32(name), fd > 2, !keep.contains(fd) else { continue }
+        Glibc.close(fd)
+    }
+}
+
 /// The process id.
 public func processID() -> Int32 { getpid() }
 

@@ -50,6 +50,52 @@ public func unixConnection(_ path: String) throws(SysError) -> FileDescriptor {
     }
 }
 
+// MARK: Abstract names (Linux): no file, the name lives in the network namespace.
+
+/// A `sockaddr_un` for the abstract name `name` (a NUL, then the name's bytes, no padding:
+/// the address length counts exactly those, as Plymouth's "trimmed" abstract sockets do), and
+/// that length; ENAMETOOLONG past the kernel's 107 bytes.
+private func abstractAddress(_ name: String) throws(SysError) -> (sockaddr_un, socklen_t) {
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(name.utf8)
+    guard !bytes.isEmpty, !bytes.contains(0), bytes.count + 1 < MemoryLayout.size(ofValue: addr.sun_path) else {
+        throw SysError(call: "socket", errno: bytes.isEmpty || bytes.contains(0) ? EINVAL : ENAMETOOLONG, target: "@" + name)
+    }
+    withUnsafeMutableBytes(of: &addr.sun_path) { b in for (i, c) in bytes.enumerated() { b[i + 1] = c } }
+    let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + 1 + bytes.count
+    return (addr, socklen_t(length))
+}
+
+/// A non-blocking listening Unix stream socket on the abstract name `name` (written `@name`
+/// in errors). EADDRINUSE when another process listens there.
+public func unixAbstractListener(_ name: String, backlog: Int32) throws(SysError) -> FileDescriptor {
+    var (addr, length) = try abstractAddress(name)
+    let fd = try unixSocket("@" + name, nonBlocking: true)
+    let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    if bound == -1 || listen(fd, backlog) == -1 {
+        let e = Glibc.errno
+        Glibc.close(fd)
+        throw SysError(call: bound == -1 ? "bind" : "listen", errno: e, target: "@" + name)
+    }
+    return FileDescriptor(rawValue: fd)
+}
+
+/// A Unix stream socket connected to the abstract name `name`: blocking, or non-blocking (a
+/// full backlog is then EAGAIN, as systemd's PID 1 sees it, instead of a wait).
+public func unixAbstractConnection(_ name: String, nonBlocking: Bool = false) throws(SysError) -> FileDescriptor {
+    var (addr, length) = try abstractAddress(name)
+    let fd = try unixSocket("@" + name, nonBlocking: nonBlocking)
+    while true {
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+        if r == 0 { return FileDescriptor(rawValue: fd) }
+        let e = Glibc.errno
+        if e == EINTR { continue }
+        Glibc.close(fd)
+        throw SysError(call: "connect", errno: e, target: "@" + name)
+    }
+}
+
 extension FileDescriptor {
     /// accept4(2) of one waiting connection, non-blocking and close-on-exec; nil when none waits.
     public func accept() throws(SysError) -> FileDescriptor? {

@@ -15,7 +15,9 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "daemon": subcommands = [DaemonCommand.spec]
     case "run": subcommands = [RunCommand.spec]
     case "ctl": subcommands = [CtlCommand.spec]
-    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, TiltCommand.spec, TouchCommand.spec]
+    case "plymouth": subcommands = [PlymouthCommand.spec]
+    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
+                            TiltCommand.spec, TouchCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud",
@@ -31,11 +33,13 @@ struct ExitCode: Error {
 
 @main
 enum KioskHUDMain {
-    /// Exit codes: 0 done (or help shown), 1 error, 64 bad command line (EX_USAGE), or the
-    /// command's own (`ExitCode`).
+    /// Exit codes: 0 done (or help shown), 1 error, 64 bad command line (EX_USAGE; `plymouth`:
+    /// 1, as plymouth's), or the command's own (`ExitCode`). Run by a link named `plymouth`, it
+    /// is `kiosk-hud plymouth`.
     static func main() {
         StartMarks.mark(.runtime)
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
         let root = kioskHUDCommandLine(first: arguments.first)
         var path = [root.name]
         do {
@@ -52,6 +56,7 @@ enum KioskHUDMain {
                 case "daemon": try DaemonCommand.run(values)
                 case "run": try RunCommand.run(values)
                 case "ctl" where command.count == 3: try CtlCommand.run(command[2], values)
+                case "plymouth": try PlymouthCommand.run(values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }
@@ -61,7 +66,7 @@ enum KioskHUDMain {
             var spec = root
             for name in p.dropFirst() { spec = spec.subcommands.first { $0.name == name } ?? spec }
             writeText("Error: \(e.message)\nUsage: \(usageLine(spec, path: p))\n  See '\(p.joined(separator: " ")) --help' for more information.\n", to: 2)
-            exit(64)
+            exit(p.count > 1 && p[1] == "plymouth" ? PlymouthCommand.refused : 64)
         } catch let e as ExitCode {
             exit(e.code)
         } catch {

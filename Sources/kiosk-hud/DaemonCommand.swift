@@ -15,8 +15,9 @@ struct DaemonCommand {
         discussion: """
         Everything show does (the display options below are show's), and: requests on a Unix socket \
         (--socket; newline-delimited JSON, docs/protocol.md; `kiosk-hud ctl` speaks it), psplash's \
-        FIFO with --psplash-fifo (PROGRESS n, MSG text, QUIT, as psplash-write sends them), and \
-        systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
+        FIFO with --psplash-fifo (PROGRESS n, MSG text, QUIT, as psplash-write sends them), \
+        Plymouth's socket with --plymouth (the plymouth command, systemd's PID 1, initramfs scripts; \
+        docs/plymouth.md), and systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
         daemon's user, the group's members and --allow-uid may talk to it. A second daemon on the \
         same socket refuses to start.
 
@@ -32,7 +33,7 @@ struct DaemonCommand {
                        help: "Also let this user id use the socket; repeatable."),
             OptionSpec("psplash-fifo", .optionalValue, value: "PATH",
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
-        ])])
+        ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth))])
 
     static func run(_ a: ParsedArguments) throws {
         try ShowCommand(a, extras: try DaemonParts(a)).run()
@@ -47,6 +48,8 @@ final class DaemonParts: ShowExtras {
     var server: ControlServer?
     var psplash: PsplashFIFO?
     var daemon: Daemon?
+    /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
+    var plymouth: PlymouthParts?
     var retainOnQuit: Bool?
     var inputDevices: [String] = []
 
@@ -64,8 +67,12 @@ final class DaemonParts: ShowExtras {
             guard let g = groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
             return g
         }
+        plymouth = try PlymouthParts(a)
         let path = a.string("socket") ?? ControlSocket.defaultPath
-        do { socket = try ControlSocket.open(path, group: group) } catch { throw ShowError("control socket: \(error)") }
+        do { socket = try ControlSocket.open(path, group: group) } catch {
+            plymouth?.close()
+            throw ShowError("control socket: \(error)")
+        }
     }
 
     func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
@@ -76,11 +83,13 @@ final class DaemonParts: ShowExtras {
         let d = Daemon(session: session, settings: settings) { try loadPNG($0, what: "", limit: limit) }
         d.onQuit = { [weak self] retain in
             self?.retainOnQuit = retain
+            session.drawPendingFrame()
             session.end(.exit(0))
         }
         d.statusExtras = { [weak self] in
             [("input", .object(JSONObject([("devices", .array((self?.inputDevices ?? []).map { .string($0) }))]))),
              ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
+                + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
         }
         daemon = d
         let uids = try a.value("allow-uid")?.ints.map { UInt32($0) } ?? []
@@ -99,6 +108,11 @@ final class DaemonParts: ShowExtras {
             }
         }
         showLog("control socket: listening on \(s.path ?? "the socket systemd passed")")
+        plymouth?.attach(daemon: d, loop: loop) { [weak self] retain in
+            self?.retainOnQuit = retain
+            session.drawPendingFrame()
+            session.end(.exit(0))
+        }
         if let f = a.string("psplash-fifo") {
             let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
             do {
@@ -122,6 +136,7 @@ final class DaemonParts: ShowExtras {
             case let .message(text):
                 _ = try d.handle(try DaemonRequest(JSONObject([("v", .number(1)), ("op", .string("update")), ("label", .string(text))])))
             case .quit:
+                session.drawPendingFrame()
                 session.end(.exit(0))
             }
         } catch {
@@ -134,13 +149,21 @@ final class DaemonParts: ShowExtras {
         server?.publish(added ? .inputAdded : .inputRemoved, [("device", .string(name))])
     }
 
-    deinit { socket?.close() }   // a run that ended before attach (bad options, no display)
+    deinit { socket?.close(); plymouth?.close() }   // a run that ended before attach (bad options, no display)
 
     func detach() -> Bool? {
         psplash?.close(); psplash = nil
+        plymouth?.detach()
         server?.close()
         socket?.close(); socket = nil
         if let s = server { showLog("control socket: \(s.served) requests, \(s.refused) refused, \(s.dropped) dropped") }
         return retainOnQuit
+    }
+
+    /// The display is let go: a Plymouth quit is acknowledged now (the next program can take
+    /// the display when `plymouth quit` returns, as with plymouthd).
+    func screenClosed() {
+        plymouth?.close()
+        plymouth = nil
     }
 }

@@ -113,6 +113,7 @@ struct ShowCommand {
         if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay { try? writePNG(o.screen, to: dir + "/last.png") }
         devices.stop()
         screen.close(retain: extras?.detach() ?? a.flag("retain"))
+        extras?.screenClosed()
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         let code: Int32? = { if !timedOut, case let .exit(c) = session.ended { return c } else { return nil } }()
         showLog("done " + screen.summary + (code.map { " exit=\($0)" } ?? ""))

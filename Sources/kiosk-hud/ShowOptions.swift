@@ -73,6 +73,8 @@ protocol ShowExtras: AnyObject {
     func inputChanged(_ name: String, added: Bool)
     /// The run ends; whether to leave the last frame on screen (nil: as --retain says).
     func detach() -> Bool?
+    /// The screen is closed (the display let go, or left with the keeper).
+    func screenClosed()
     /// SIGINT, SIGTERM and SIGHUP end the session (false: the extras take them, as `run` passes
     /// them to its command).
     var quitsOnSignals: Bool { get }
@@ -80,4 +82,5 @@ protocol ShowExtras: AnyObject {
 
 extension ShowExtras {
     var quitsOnSignals: Bool { true }
+    func screenClosed() {}
 }

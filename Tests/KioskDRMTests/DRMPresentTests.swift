@@ -253,6 +253,56 @@ import Testing
         #expect(k.leaks.isEmpty && k.consoleRestored)
     }
 
+    /// Plymouth's deactivate (`suspend`): master dropped, nothing drawn, the frame left on the
+    /// CRTC; no master retries, and a VT switch back meanwhile does not take the display;
+    /// `resume` takes master and shows the frames presented meanwhile.
+    @Test func suspendLetsTheDisplayGoUntilResume() throws {
+        let k = FakeKernel.card()
+        k.hasVT = true
+        let log = LogSink()
+        let s = try openScreen(k, log) { $0.vt = true }
+        let o = try #require(s.drmDisplays.first)
+        let pic = try Picture(width: o.width, height: o.height)
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
+        #expect(s.hasActiveVT)
+        s.suspend()
+        var ev = try s.wait(timeout: 0.1)
+        #expect(ev.contains(.deactivated) && !s.isActive && s.isSuspended && k.masterFD == nil)
+        #expect(k.crtcs[30]?.fb != k.consoleFB, "the last frame stays on the CRTC")
+        try o.present(pic.surface, damage: .region(pic.next()))   // remembered, not drawn
+        ev = try s.wait(timeout: 0.6)                              // no master retries
+        #expect(ev.isEmpty && !s.isActive && k.masterFD == nil)
+        k.signalsQueued = [SIGUSR1]
+        _ = try s.wait(timeout: 0.1)
+        #expect(!s.hasActiveVT)
+        k.signalsQueued = [SIGUSR2]
+        ev = try s.wait(timeout: 0.1)
+        #expect(!ev.contains(.activated) && !s.isActive && k.masterFD == nil, "still suspended after the VT came back")
+        #expect(k.vtReldisp == [1, Int(VT_ACKACQ)] && s.hasActiveVT)
+        #expect(log.contains("the screen stays suspended"))
+        s.resume()
+        ev = try s.wait(timeout: 0.1)
+        #expect(ev.contains(.activated) && s.isActive && !s.isSuspended && k.masterFD != nil)
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
+        s.close(retain: false)
+        #expect(k.leaks.isEmpty && k.consoleRestored)
+    }
+
+    /// Plymouth's `deactivate` then `quit --retain-splash`: the frame stays (the keeper holds it).
+    @Test func quitWhileSuspendedKeepsTheFrame() throws {
+        let k = FakeKernel.card()
+        let s = try openScreen(k)
+        let o = try #require(s.drmDisplays.first)
+        let pic = try Picture(width: o.width, height: o.height)
+        try o.present(pic.surface, damage: .whole)
+        try o.present(pic.surface, damage: .region(pic.next()))
+        s.suspend()
+        s.close(retain: true)
+        #expect(k.forks == 1 && k.masterFD == nil)
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
+    }
+
     /// Master lost before the first frame was lit: it is lit when master comes back.
     @Test func masterLostBeforeTheFirstFrame() throws {
         let k = FakeKernel.card()

@@ -72,6 +72,31 @@ import Testing
         #expect(k.leaks.isEmpty)
     }
 
+    /// Plymouth's deactivate on fbdev: nothing drawn while suspended; resume draws the last
+    /// frame whole (another program may have drawn meanwhile).
+    @Test func suspendAndResume() throws {
+        let k = FakeKernel()
+        k.addFBDev(width: 40, height: 30, bpp: 32)
+        let s = try open(k)
+        let loop = PollEventLoop(kernel: k, clock: SystemClock())
+        var events: [ScreenEvent] = []
+        try s.attach(to: loop) { events.append($0) }
+        let pic = try Picture(width: s.width, height: s.height)
+        try s.present(pic.surface, damage: .whole)
+        s.suspend()
+        try loop.runOnce(timeout: 0)
+        #expect(s.isSuspended && !s.isActive && events == [.deactivated])
+        let pans = s.pans
+        try s.present(pic.surface, damage: .region(pic.next()))
+        #expect(s.pans == pans && !visibleShows(k, pic.surface, .none), "nothing drawn while suspended")
+        s.resume()
+        try loop.runOnce(timeout: 0)
+        #expect(s.isActive && events == [.deactivated, .activated])
+        #expect(visibleShows(k, pic.surface, .none))
+        #expect(!s.hasActiveVT)
+        s.close(retain: false)
+    }
+
     @Test func unsupportedFormat() throws {
         let k = FakeKernel()
         k.addFBDev(width: 8, height: 8, bpp: 32)

@@ -163,6 +163,9 @@ import Testing
                      ["show", "--no-frame-cache"] + g, ["show", "--glyph-cache", "none"], ["touch"] + g, []] {
             #expect(where_(none) == nil, "\(none)")
         }
+        // Run through a link named plymouth it is a client (`kiosk-hud plymouth`), whatever follows.
+        #expect(FrameCache.locate(["/usr/bin/plymouth", "daemon"] + g) == nil)
+        #expect(FrameCache.locate(["plymouth", "show"] + g) == nil)
     }
 
     // MARK: Taking over the early frame

@@ -20,6 +20,9 @@ final class TestScreen: Screen {
     func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws { self.handler = handler }
     func close(retain: Bool) { closed = true }
     var summary: String { "" }
+    func suspend() {}
+    func resume() {}
+    var isSuspended: Bool { false }
     func emit(_ e: ScreenEvent) { handler?(e) }
 }
 

@@ -1,0 +1,113 @@
+import Glibc
+import KioskCLI
+import KioskDaemon
+import KioskSettings
+import KioskSys
+
+extension DaemonParts {
+    /// The daemon's options for Plymouth's socket (the settings of `[plymouth]` come with them).
+    static let plymouthOptions: [OptionSpec] = [
+        .flag("plymouth", help: """
+            Also answer on Plymouth's socket (the abstract \\0\(PlymouthWire.defaultSocketName)): the system's plymouth \
+            command, systemd's PID 1 and the initramfs scripts drive the HUD unchanged (docs/plymouth.md). Only root may use it.
+            """),
+        OptionSpec("plymouth-socket", value: "NAME", rule: .text(100, nonEmpty: true, "an abstract socket name"),
+                   help: "Plymouth's abstract socket name, without the leading NUL. Default: \(PlymouthWire.defaultSocketName)."),
+        OptionSpec("plymouth-boot-duration", value: "PATH", rule: .path, help: """
+            Plymouth's boot estimate: read at start, written at quit after a boot (Plymouth's format); 'none': no \
+            estimate. Default: \(PlymouthParts.defaultDurationPath).
+            """),
+    ]
+}
+
+/// The Plymouth front end of a daemon run: the socket (taken before the display is touched, so
+/// that a second Plymouth daemon is refused without disturbing the screen), the server, the
+/// controller, and the boot estimate's file.
+final class PlymouthParts {
+    static let defaultDurationPath = "/var/lib/plymouth/boot-duration"
+
+    let listener: FileDescriptor
+    let name: String
+    /// Where the estimate is kept (nil: none).
+    let durationPath: String?
+    private var estimate: BootEstimate?
+    private(set) var server: PlymouthServer?
+    private(set) var splash: PlymouthSplash?
+    private var closed = false
+    private var listenerClosed = false
+
+    /// nil without --plymouth (its other options are then warned about: they change nothing).
+    init?(_ a: ParsedArguments) throws {
+        guard a.flag("plymouth") else {
+            for o in ["plymouth-socket", "plymouth-boot-duration"] where a.given(o) { showLog("warning: --\(o) has no effect without --plymouth") }
+            return nil
+        }
+        name = a.string("plymouth-socket") ?? PlymouthWire.defaultSocketName
+        guard !name.utf8.contains(0) else { throw UsageError(optionError("plymouth-socket", name, expected: "an abstract socket name")) }
+        let path = a.string("plymouth-boot-duration") ?? PlymouthParts.defaultDurationPath
+        durationPath = path == "none" ? nil : path
+        do { listener = try unixAbstractListener(name, backlog: PlymouthServer.backlog) } catch {
+            if error.errno == EADDRINUSE {
+                throw ShowError("Plymouth's socket @\(name): another Plymouth daemon listens there (plymouthd, or a kiosk-hud daemon with --plymouth)")
+            }
+            throw ShowError("Plymouth's socket: \(error)")
+        }
+        if let p = durationPath { estimate = BootEstimate(previous: PlymouthParts.previousBoot(p)) }
+    }
+
+    /// Last boot's messages from the estimate file; none when it is missing or not readable
+    /// (the log says why, but for a first boot).
+    static func previousBoot(_ path: String) -> [String: Double] {
+        do {
+            let previous = try BootEstimate.parse(try readFileBytes(path, limit: BootEstimate.maxCacheBytes))
+            showLog("plymouth: boot estimate from \(path): \(previous.count) messages of the last boot")
+            return previous
+        } catch let e as SysError where e.errno == ENOENT {
+            showLog("plymouth: no boot estimate yet (\(path)); expecting \(formatNumber(BootEstimate.defaultDuration)) s")
+        } catch {
+            showLog("plymouth: not using \(path): \(error)")
+        }
+        return [:]
+    }
+
+    /// Starts serving `daemon`'s HUD; `quit` ends the run (retain the last frame or not).
+    func attach(daemon: Daemon, loop: PollEventLoop, quit: @escaping (Bool) -> Void) {
+        let splash = PlymouthSplash(daemon: daemon, estimate: estimate, log: showLog)
+        splash.onQuit = quit
+        self.splash = splash
+        server = PlymouthServer(kernel: loop.kernel, loop: loop, listener: listener.rawValue, log: showLog) { splash.handle($0, order: $1) }
+        showLog("plymouth: listening on @\(name)")
+    }
+
+    /// The run ends: no more requests (a quit waiting for its reply keeps its connection until
+    /// `close`), and the estimate written for the next boot.
+    func detach() {
+        server?.stopListening()
+        closeListener()
+        guard let splash, let text = splash.finish(), let path = durationPath else { return }
+        do {
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
+            try replaceFile(path, with: Array(text.utf8))
+            showLog("plymouth: boot estimate written to \(path)")
+        } catch {
+            showLog("plymouth: cannot write the boot estimate: \(error)")
+        }
+    }
+
+    /// Acknowledges a waiting quit and closes everything (safe to call twice).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if let s = server {
+            s.close(answeringHeld: .ack)
+            showLog("plymouth: \(s.served) requests, \(s.refused) refused, \(s.malformed) cut for bad framing, \(s.dropped) dropped, \(s.turnedAway) turned away")
+        }
+        closeListener()
+    }
+
+    private func closeListener() {
+        guard !listenerClosed else { return }
+        listenerClosed = true
+        try? listener.close()
+    }
+}
