@@ -125,13 +125,31 @@ public final class HUDRenderer {
         guard !damage.isEmpty else { last = state; lastLayoutVersion = layoutVersion; lastBezel = bezelBox(state); return damage }
         last = nil   // until the whole frame is drawn
         let bgOpacity = state.visible ? clamp01(state.opacity) : 0
+        // A new background opacity (each frame of a fade), or the first frame. A frame redrawn
+        // whole, with no blur reading the backdrop, gets a picture's or a gradient's background
+        // drawn straight into the frame: one pass over the pixels instead of two (into the
+        // backdrop, then copied). The backdrop is built when a frame at this opacity needs part of
+        // it; one plain colour needs no bitmap and is kept as before.
+        var direct: BackgroundPlan?
         if bgOpacity != backdropOpacity {
-            guard rebuildBackdrop(opacity: bgOpacity, stoppingWhen: stop) else { return nil }
+            let whole = damage.rects.count == 1 && damage.rects[0] == IntRect(x: 0, y: 0, width: width, height: height)
+            let plan = whole && !usesBlur ? backgroundPlan(opacity: bgOpacity) : nil
+            if case .layered = plan {
+                direct = plan
+            } else {
+                guard rebuildBackdrop(opacity: bgOpacity, stoppingWhen: stop) else { return nil }
+            }
         }
         for band in bands(damage.rects) {
             if stop() { return nil }
             canvas.withClip(band) {
-                if let b = backdrop { canvas.copy(from: b.surface, rect: band) } else { canvas.clear(band, to: backdropColor ?? .black) }
+                if let direct {
+                    drawBackground(direct, into: canvas, band)
+                } else if let b = backdrop {
+                    canvas.copy(from: b.surface, rect: band)
+                } else {
+                    canvas.clear(band, to: backdropColor ?? .black)
+                }
                 drawBezel(state)
             }
         }
@@ -214,10 +232,21 @@ public final class HUDRenderer {
 
     // MARK: Drawing
 
-    /// Builds what lies under the bezel at `opacity`; false (and not built) when `stop` said so.
-    private func rebuildBackdrop(opacity: Double, stoppingWhen stop: () -> Bool) -> Bool {
-        backdropOpacity = -1
-        blurCache = nil
+    /// How the background is drawn at one opacity: one plain colour (no bitmap at all), or the
+    /// underlay picture or colour with the dim or the gradient over it.
+    enum BackgroundPlan {
+        case plain(Color)
+        case layered(opacity: Double)
+    }
+
+    /// The bezel reads the backdrop (a blurred bezel).
+    private var usesBlur: Bool {
+        if case let .blur(radius) = style.bezelStyle, radius > 0 { return true }
+        return false
+    }
+
+    /// How to draw the background at `opacity`.
+    private func backgroundPlan(opacity: Double) -> BackgroundPlan {
         // One plain colour: the underlay's, with a dim over it (blended by the same SrcOver as
         // everything else, on one pixel).
         if underlay == nil, style.background != .gradient, let px = try? Bitmap(width: 1, height: 1, format: shadow.format) {
@@ -225,8 +254,44 @@ public final class HUDRenderer {
             c.clear(to: underlayColor)
             if case let .dim(color) = style.background { c.fill(px.surface.bounds, .solid(color), opacity: opacity) }
             let p = px.surface.pixel(x: 0, y: 0)
-            backdropColor = Color(r: Double((p >> 16) & 0xFF) / 255, g: Double((p >> 8) & 0xFF) / 255,
-                                  b: Double(p & 0xFF) / 255)
+            return .plain(Color(r: Double((p >> 16) & 0xFF) / 255, g: Double((p >> 8) & 0xFF) / 255, b: Double(p & 0xFF) / 255))
+        }
+        return .layered(opacity: opacity)
+    }
+
+    /// Draws the background of `band` into `c` (the frame or the backdrop, same size).
+    private func drawBackground(_ plan: BackgroundPlan, into c: Canvas, _ band: IntRect) {
+        switch plan {
+        case let .plain(color):
+            c.clear(band, to: color)
+        case let .layered(opacity):
+            switch style.background {
+            case let .dim(color):
+                // The blit and the dim in one pass: the same SrcOver as a copy followed by a fill.
+                if let underlay {
+                    c.copy(from: underlay.surface, rect: band, dim: color.withOpacity(opacity))
+                } else {
+                    c.clear(band, to: underlayColor)
+                    c.fill(band, .solid(color), opacity: opacity)
+                }
+            case .none:
+                if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
+            case .gradient:
+                if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
+                let g = RadialGradient(center: Point(Double(width) / 2, Double(height) / 2), radius: Double(min(width, height)),
+                                       stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
+                c.fill(band, .radial(g), opacity: opacity)
+            }
+        }
+    }
+
+    /// Builds what lies under the bezel at `opacity`; false (and not built) when `stop` said so.
+    private func rebuildBackdrop(opacity: Double, stoppingWhen stop: () -> Bool) -> Bool {
+        backdropOpacity = -1
+        blurCache = nil
+        let plan = backgroundPlan(opacity: opacity)
+        if case let .plain(color) = plan {
+            backdropColor = color
             backdrop = nil
             backdropOpacity = opacity
             return true
@@ -235,16 +300,9 @@ public final class HUDRenderer {
         if backdrop == nil { backdrop = try? Bitmap(width: width, height: height, format: shadow.format) }
         guard let backdrop else { backdropOpacity = opacity; return true }
         let c = Canvas(backdrop.surface)
-        let g = RadialGradient(center: Point(Double(width) / 2, Double(height) / 2), radius: Double(min(width, height)),
-                               stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
         for band in bands([c.surface.bounds]) {
             if stop() { return false }
-            if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
-            switch style.background {
-            case .none: break
-            case let .dim(color): c.fill(band, .solid(color), opacity: opacity)
-            case .gradient: c.fill(band, .radial(g), opacity: opacity)
-            }
+            drawBackground(plan, into: c, band)
         }
         backdropOpacity = opacity
         return true

@@ -1,7 +1,7 @@
 /// SrcOver on 8-bit premultiplied pixels with pixman's rounding (scene.md §1):
 /// `d' = s·cov + d·(255 − sa·cov)` where every product is `MUL(a,b) = (t + (t >> 8)) >> 8`,
-/// `t = a·b + 128`. Two channels go through one 32-bit multiply (pixman's UN8x4_MUL_UN8), and
-/// long spans run eight pixels per SIMD8<UInt32> step.
+/// `t = a·b + 128`. Two channels go through one 32-bit multiply (pixman's UN8x4_MUL_UN8); long
+/// spans run eight pixels per step in `BlendSpans.swift` (32-bit) and `Blend565.swift` (RGB565).
 public enum Blend {
     /// pixman's rounded 8-bit product.
     @inlinable @inline(__always)
@@ -18,55 +18,6 @@ public enum Blend {
         var ag = ((x >> 8) & 0x00FF_00FF) &* a &+ 0x0080_0080
         ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
         return rb | ag
-    }
-
-    /// Eight pixels times `a` (the same 0…255 in every 16-bit lane), each channel rounded like
-    /// `mul`. The red/blue and alpha/green pairs are viewed as 16-bit lanes, which multiply in one
-    /// instruction on SSE2 and NEON (32-bit lane multiplies do not).
-    @inlinable @inline(__always)
-    static func mul4(_ x: SIMD8<UInt32>, _ a: SIMD16<UInt16>) -> SIMD8<UInt32> {
-        let m = SIMD8<UInt32>(repeating: 0x00FF_00FF)
-        let h = SIMD16<UInt16>(repeating: 128)
-        var rb = unsafeBitCast(x & m, to: SIMD16<UInt16>.self) &* a &+ h
-        rb = (rb &+ (rb &>> 8)) &>> 8
-        var ag = unsafeBitCast((x &>> 8) & m, to: SIMD16<UInt16>.self) &* a &+ h
-        ag = (ag &+ (ag &>> 8)) &>> 8
-        return unsafeBitCast(rb, to: SIMD8<UInt32>.self) | (unsafeBitCast(ag, to: SIMD8<UInt32>.self) &<< 8)
-    }
-
-    /// `n` pixels: `dst[i] = s + src[i]·(255 − sa)` (SrcOver of one colour), eight per step.
-    /// `src` may equal `dst`.
-    @inlinable
-    static func overSpan(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ n: Int, _ s: UInt32,
-                         opaqueOr: UInt32) {
-        let ia = 255 &- (s >> 24)
-        var i = 0
-        if n >= 8 {
-            let sv = SIMD8<UInt32>(repeating: s), orv = SIMD8<UInt32>(repeating: opaqueOr)
-            let iav = SIMD16<UInt16>(repeating: UInt16(ia))
-            let rs = UnsafeRawPointer(src), rd = UnsafeMutableRawPointer(dst)
-            while i &+ 8 <= n {
-                let v = rs.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-                rd.storeBytes(of: (sv &+ mul4(v, iav)) | orv, toByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-                i &+= 8
-            }
-        }
-        while i < n {
-            dst[i] = (s &+ mul4(src[i], ia)) | opaqueOr
-            i &+= 1
-        }
-    }
-
-    /// Four pixels; see the eight-pixel `mul4`.
-    @inlinable @inline(__always)
-    static func mul4(_ x: SIMD4<UInt32>, _ a: SIMD8<UInt16>) -> SIMD4<UInt32> {
-        let m = SIMD4<UInt32>(repeating: 0x00FF_00FF)
-        let h = SIMD8<UInt16>(repeating: 128)
-        var rb = unsafeBitCast(x & m, to: SIMD8<UInt16>.self) &* a &+ h
-        rb = (rb &+ (rb &>> 8)) &>> 8
-        var ag = unsafeBitCast((x &>> 8) & m, to: SIMD8<UInt16>.self) &* a &+ h
-        ag = (ag &+ (ag &>> 8)) &>> 8
-        return unsafeBitCast(rb, to: SIMD4<UInt32>.self) | (unsafeBitCast(ag, to: SIMD4<UInt32>.self) &<< 8)
     }
 
     /// One pixel: premultiplied source `s` (with its alpha in the top byte) over `d`.
@@ -102,15 +53,14 @@ public enum Blend {
 
 /// Span writers for one row of one surface format. `opaqueOr` is 0xFF000000 for XRGB8888 (the X
 /// byte is written as 0xFF) and 0 for ARGB8888.
-@usableFromInline
 struct Row32 {
-    @usableFromInline let p: UnsafeMutablePointer<UInt32>
-    @usableFromInline let opaqueOr: UInt32
+    let p: UnsafeMutablePointer<UInt32>
+    let opaqueOr: UInt32
 
-    @inlinable init(_ p: UnsafeMutablePointer<UInt32>, opaqueOr: UInt32) { self.p = p; self.opaqueOr = opaqueOr }
+    init(_ p: UnsafeMutablePointer<UInt32>, opaqueOr: UInt32) { self.p = p; self.opaqueOr = opaqueOr }
 
     /// `count` pixels from `x` get premultiplied `s` over them.
-    @inlinable func fill(_ x: Int, _ count: Int, _ s: UInt32) {
+    func fill(_ x: Int, _ count: Int, _ s: UInt32) {
         let sa = s >> 24
         if sa == 255 {
             (p + x).update(repeating: s | opaqueOr, count: count)
@@ -121,25 +71,12 @@ struct Row32 {
     }
 
     /// Per-pixel premultiplied sources `src[0..<count]`, scaled by a constant coverage.
-    @inlinable func blend(_ x: Int, src: UnsafePointer<UInt32>, _ count: Int, coverage cov: UInt32) {
-        if cov == 255 {
-            for i in 0..<count {
-                let s = src[i]
-                let sa = s >> 24
-                if sa == 255 { p[x &+ i] = s | opaqueOr } else if sa != 0 || s != 0 {
-                    p[x &+ i] = (s &+ Blend.mul4(p[x &+ i], 255 &- sa)) | opaqueOr
-                }
-            }
-        } else {
-            for i in 0..<count {
-                let s = Blend.mul4(src[i], cov)
-                p[x &+ i] = (s &+ Blend.mul4(p[x &+ i], 255 &- (s >> 24))) | opaqueOr
-            }
-        }
+    func blend(_ x: Int, src: UnsafePointer<UInt32>, _ count: Int, coverage cov: UInt32) {
+        Blend.blendSpan(p + x, src, count, coverage: cov, opaqueOr: opaqueOr)
     }
 
     /// Per-pixel sources and per-pixel coverage.
-    @inlinable func blend(_ x: Int, src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>, _ count: Int) {
+    func blend(_ x: Int, src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>, _ count: Int) {
         for i in 0..<count {
             let m = UInt32(mask[i])
             if m == 0 { continue }
@@ -150,35 +87,35 @@ struct Row32 {
 }
 
 /// Span writer for RGB565 rows: expand, blend, pack.
-@usableFromInline
 struct Row16 {
-    @usableFromInline let p: UnsafeMutablePointer<UInt16>
-    @inlinable init(_ p: UnsafeMutablePointer<UInt16>) { self.p = p }
+    let p: UnsafeMutablePointer<UInt16>
+    init(_ p: UnsafeMutablePointer<UInt16>) { self.p = p }
 
-    @inlinable func put(_ i: Int, _ s: UInt32) {
+    func put(_ i: Int, _ s: UInt32) {
         let sa = s >> 24
         if sa == 255 { p[i] = Blend.pack565(s); return }
         if s == 0 { return }
         p[i] = Blend.pack565(s &+ Blend.mul4(Blend.expand565(p[i]), 255 &- sa))
     }
 
-    @inlinable func fill(_ x: Int, _ count: Int, _ s: UInt32) {
+    func fill(_ x: Int, _ count: Int, _ s: UInt32) {
         if s >> 24 == 255 {
             (p + x).update(repeating: Blend.pack565(s), count: count)
             return
         }
-        for i in x..<(x + count) { put(i, s) }
+        if s == 0 { return }
+        Blend.over565Span(p + x, p + x, count, s)
     }
 
-    @inlinable func fill(_ x: Int, mask: UnsafePointer<UInt8>, _ count: Int, _ s: UInt32) {
+    func fill(_ x: Int, mask: UnsafePointer<UInt8>, _ count: Int, _ s: UInt32) {
         for i in 0..<count where mask[i] != 0 { put(x + i, Blend.mul4(s, UInt32(mask[i]))) }
     }
 
-    @inlinable func blend(_ x: Int, src: UnsafePointer<UInt32>, _ count: Int, coverage cov: UInt32) {
-        for i in 0..<count { put(x + i, cov == 255 ? src[i] : Blend.mul4(src[i], cov)) }
+    func blend(_ x: Int, src: UnsafePointer<UInt32>, _ count: Int, coverage cov: UInt32) {
+        Blend.blend565Span(p + x, src, count, coverage: cov)
     }
 
-    @inlinable func blend(_ x: Int, src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>, _ count: Int) {
+    func blend(_ x: Int, src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>, _ count: Int) {
         for i in 0..<count where mask[i] != 0 { put(x + i, Blend.mul4(src[i], UInt32(mask[i]))) }
     }
 }

@@ -67,9 +67,16 @@ public final class Canvas {
             fillSolid(box, s)
         } else {
             guard let shader = Shader(paint, opacity: opacity) else { return }
+            // An opaque shader's colours are the result (SrcOver of alpha 255, X = 0xFF already):
+            // shaded straight into the row, with no pass through `scratch`.
+            let direct = shader.isOpaque && surface.format != .rgb565
             for y in box.minY..<box.maxY {
-                shader.shade(x: box.minX, y: y, count: box.width, into: scratch)
-                blendRow(y, box.minX, box.width, scratch, coverage: 255)
+                if direct {
+                    shader.shade(x: box.minX, y: y, count: box.width, into: surface.row32(y) + box.minX)
+                } else {
+                    shader.shade(x: box.minX, y: y, count: box.width, into: scratch)
+                    blendRow(y, box.minX, box.width, scratch, coverage: 255)
+                }
             }
         }
         damage.add(box)
@@ -135,6 +142,7 @@ public final class Canvas {
             let scaled = table.scaled, inverse = table.inverse, inverse2 = table.inverse2
             let or: UInt32 = surface.format == .xrgb8888 ? 0xFF00_0000 : 0
             let w = box.width
+            let k = Blend.k257(w), k4 = Blend.k257x8(w)
             for row in box.minY..<box.maxY {
                 let m = mask + (row - y) * pitch + mx
                 let d = surface.row32(row) + box.minX
@@ -151,7 +159,7 @@ public final class Canvas {
                                                inverse2[c(4)], inverse2[c(5)], inverse2[c(6)], inverse2[c(7)])
                         let dp = UnsafeMutableRawPointer(d + i)
                         let dv = dp.loadUnaligned(as: SIMD8<UInt32>.self)
-                        let out = (sv &+ Blend.mul4(dv, unsafeBitCast(iv, to: SIMD16<UInt16>.self))) | SIMD8(repeating: or)
+                        let out = (sv &+ Blend.mul8(dv, unsafeBitCast(iv, to: SIMD16<UInt16>.self), k)) | SIMD8(repeating: or)
                         dp.storeBytes(of: out, as: SIMD8<UInt32>.self)
                     }
                     i &+= 8
@@ -164,7 +172,7 @@ public final class Canvas {
                         let iv = SIMD4<UInt32>(inverse2[c(0)], inverse2[c(1)], inverse2[c(2)], inverse2[c(3)])
                         let dp = UnsafeMutableRawPointer(d + i)
                         let dv = dp.loadUnaligned(as: SIMD4<UInt32>.self)
-                        let out = (sv &+ Blend.mul4(dv, unsafeBitCast(iv, to: SIMD8<UInt16>.self))) | SIMD4(repeating: or)
+                        let out = (sv &+ Blend.mul4(dv, unsafeBitCast(iv, to: SIMD8<UInt16>.self), k4)) | SIMD4(repeating: or)
                         dp.storeBytes(of: out, as: SIMD4<UInt32>.self)
                     }
                     i &+= 4
@@ -192,12 +200,13 @@ public final class Canvas {
         for y in box.minY..<box.maxY {
             let dst = surface.base + y * surface.stride + box.minX * bpp
             let src = source.base + y * source.stride + box.minX * bpp
-            if d != 0 && surface.format != .rgb565 {
+            if d == 0 {
+                dst.copyMemory(from: src, byteCount: box.width * bpp)
+            } else if surface.format == .rgb565 {
+                Blend.over565Span(dst.assumingMemoryBound(to: UInt16.self), src.assumingMemoryBound(to: UInt16.self), box.width, d)
+            } else {
                 Blend.overSpan(dst.assumingMemoryBound(to: UInt32.self), src.assumingMemoryBound(to: UInt32.self),
                                box.width, d, opaqueOr: surface.format == .xrgb8888 ? 0xFF00_0000 : 0)
-            } else {
-                dst.copyMemory(from: src, byteCount: box.width * bpp)
-                if d != 0 { Row16(surface.row16(y)).fill(box.minX, box.width, d) }
             }
         }
         damage.add(box)
@@ -307,6 +316,10 @@ struct ShaderSink: SpanSink {
     let shader: Shader
     let scratch: UnsafeMutablePointer<UInt32>
     mutating func span(x: Int, y: Int, count: Int, coverage: UInt32) {
+        if coverage == 255 && shader.isOpaque && surface.format != .rgb565 {
+            shader.shade(x: x, y: y, count: count, into: surface.row32(y) + x)
+            return
+        }
         shader.shade(x: x, y: y, count: count, into: scratch)
         switch surface.format {
         case .xrgb8888: Row32(surface.row32(y), opaqueOr: 0xFF00_0000).blend(x, src: scratch, count, coverage: coverage)

@@ -97,18 +97,45 @@ struct Shader {
         return p
     }
 
-    /// Fills `out[0..<count]` with the colours of pixels (x…x+count−1, y).
+    /// Every colour this shader makes is opaque: the two-stop linear fast path (an opaque
+    /// gradient's pixels can be written straight into the destination row).
+    var isOpaque: Bool {
+        if case .linear = kind { return opaqueTwoStop }
+        return false
+    }
+
+    /// Two stops at 0 and 1, both opaque, no opacity: `shade` computes each channel as
+    /// `floor(c0 + (c1 − c0)·t + 0.5)`.
+    var opaqueTwoStop: Bool {
+        offsets.count == 2 && offsets[0] == 0 && offsets[1] == 1 && opacity == 255
+            && channels[0].a == 255 && channels[1].a == 255
+    }
+
+    /// Fills `out[0..<count]` with the colours of pixels (x…x+count−1, y): the opaque two-stop
+    /// linear gradient four pixels per step (`ShaderSpans.swift`), everything else as `shadeScalar`.
     func shade(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        if case let .linear(dx, dy, sx, sy, inv) = kind, opaqueTwoStop {
+            let py = Double(y) + 0.5 - sy
+            let base = (Double(x) + 0.5 - sx) * dx + py * dy
+            let done = Shader.linearOpaqueSpan(out, count, base: base, dx: dx, inv: inv, channels[0], channels[1])
+            if done < count { shadeScalar(x: x, y: y, count: count, into: out, from: done) }
+            return
+        }
+        shadeScalar(x: x, y: y, count: count, into: out)
+    }
+
+    /// `shade` one pixel at a time (the reference the tests compare with), for pixels
+    /// `first..<count` of the run.
+    func shadeScalar(x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>, from first: Int = 0) {
         switch kind {
         case let .linear(dx, dy, sx, sy, inv):
             let py = Double(y) + 0.5 - sy
             let base = (Double(x) + 0.5 - sx) * dx + py * dy
-            if offsets.count == 2 && offsets[0] == 0 && offsets[1] == 1 && opacity == 255
-                && channels[0].a == 255 && channels[1].a == 255 {
+            if opaqueTwoStop {
                 // Opaque two-stop fast path: floor(c0 + (c1 − c0)·t + 0.5) per channel.
                 let c0 = channels[0], c1 = channels[1]
                 let dr = c1.r - c0.r, dg = c1.g - c0.g, db = c1.b - c0.b
-                for i in 0..<count {
+                for i in first..<count {
                     var t = (base + Double(i) * dx) * inv
                     t = t > 0 ? (t < 1 ? t : 1) : 0
                     let r = UInt32(c0.r + dr * t + 0.5), g = UInt32(c0.g + dg * t + 0.5), b = UInt32(c0.b + db * t + 0.5)
@@ -116,16 +143,16 @@ struct Shader {
                 }
                 return
             }
-            for i in 0..<count { out[i] = color(at: (base + Double(i) * dx) * inv) }
+            for i in first..<count { out[i] = color(at: (base + Double(i) * dx) * inv) }
         case let .radial(cx, cy, invR):
             let py = Double(y) + 0.5 - cy
-            for i in 0..<count {
+            for i in first..<count {
                 let px = Double(x + i) + 0.5 - cx
                 out[i] = color(at: (px * px + py * py).squareRoot() * invR)
             }
         case let .image(s, ox, oy):
             let sy = y - oy
-            for i in 0..<count {
+            for i in first..<count {
                 let sx = x + i - ox
                 if sy < 0 || sy >= s.height || sx < 0 || sx >= s.width {
                     out[i] = 0

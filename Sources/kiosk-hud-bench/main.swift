@@ -1,6 +1,9 @@
 // kiosk-hud-bench — times the canonical HUD scene (shared/bench/scene.md §4) with KioskRaster,
 // next to the memset/memcpy floor measured in the same run, and — when the C peers are built —
-// next to cairo and pixman drawing the same scene on the same machine.
+// next to cairo and pixman drawing the same scene on the same machine. Each operation that covers
+// pixels also prints its time over the memcpy of one frame measured in the same run ("memcpy
+// ×"): how far it is from the memory limit (a full-frame pass reads and writes at least as much
+// as that copy).
 //
 //   swift run -c release kiosk-hud-bench [--seconds S] [--peer DIR] [--sizes 800x480,1920x1080]
 //
@@ -101,11 +104,15 @@ extension Substring {
     func trimmingCharacters() -> String { String(self.drop { $0 == " " }.reversed().drop { $0 == " " || $0 == "\n" }.reversed()) }
 }
 
+/// The memcpy of one frame in this run (ns), for the "memcpy ×" column.
+var memcpyFloor: Double?
+
 @MainActor func row(_ name: String, _ ns: @autoclosure () -> Double, _ pixels: Int, _ refs: @autoclosure () -> [(String, Double?)]) {
     if let only, only != name { return }
     let ns = ns(), refs = refs()
     var s = name.padding(24) + String(format1(ns / 1000)).leftPad(10) + " µs"
     s += (pixels > 0 ? format3(ns / Double(pixels)) : "-").leftPad(9)
+    if let f = memcpyFloor, f > 0, pixels > 0 { s += ("×" + format2(ns / f)).leftPad(9) } else { s += "-".leftPad(9) }
     for (label, r) in refs {
         if let r { s += "   \(label) " + format1(r / 1000).leftPad(8) + " µs  ×" + format2(ns / r) } else { s += "   \(label)        n/a" }
     }
@@ -126,7 +133,8 @@ func format2(_ v: Double) -> String { fmt(v, 2) }
 func format3(_ v: Double) -> String { fmt(v, 3) }
 
 let fonts = try FontLibrary()
-print("kiosk-hud-bench: median per call; ns/px over the pixels the operation covers; × = ours / peer")
+print("kiosk-hud-bench: median per call; ns/px over the pixels the operation covers; memcpy × = ours / the memcpy")
+print("of one frame in this run; × after a peer = ours / peer")
 for (w, h) in sizes {
     let scene = try BenchScene(width: w, height: h, fonts: fonts)
     let frame = try Bitmap(width: w, height: h, format: .xrgb8888, stride: w * 4)
@@ -150,7 +158,10 @@ for (w, h) in sizes {
         pixman = peer("\(d)/hud_pixman bench \(w)x\(h) \(targetSeconds)")
     }
     let px = w * h
-    print("\n\(w)x\(h)".padding(25) + "ours".leftPad(13) + "    ns/px")
+    let bytes = w * h * 4
+    // The floor first, so that every row can be put next to it.
+    memcpyFloor = fixedCount == nil ? bench { _ in memcpy(frame.surface.base, src.surface.base, bytes) } : nil
+    print("\n\(w)x\(h)".padding(25) + "ours".leftPad(13) + "    ns/px" + "memcpy ×".leftPad(9))
     func refs(_ op: String) -> [(String, Double?)] {
         peerDir == nil ? [] : [("cairo", cairo["cairo_\(op)_\(w)x\(h)"]), ("pixman", pixman["pixman_\(op)_\(w)x\(h)"])]
     }
@@ -180,6 +191,14 @@ for (w, h) in sizes {
     row("el_ring", bench { _ in scene.drawRing(c, progress: 0.6) }, 0, refs("el_ring"))
     row("el_hud", bench { _ in scene.drawHUD(c, ringProgress: 0.6) }, 200 * 160, refs("el_hud_c-g"))
     c.damage.removeAll()
+    // A show/hide fade over a picture with a dim, as the HUD draws it: every frame a new opacity,
+    // so the whole frame is redrawn (the picture, the dim at that opacity, the fading bezel).
+    var fadeStyle = HUDStyle()
+    fadeStyle.background = .dim(Color(white: 0, a: 0.5))
+    let fader = try HUDRenderer(width: w, height: h, fonts: fonts, style: fadeStyle,
+                                content: HUDContent(mode: .annular, progress: 0.6, label: "Updating", details: "Step 3 of 7"))
+    fader.setUnderlay(color: .black, image: content)
+    row("hud_fade", bench { i in fader.render(HUDFrameState(opacity: 0.05 + 0.9 * Double(i % 19) / 18, scale: 1)) }, px, [])
     // Input latency, our own time: touch-down → pressed frame presented (offscreen display),
     // and touch-up → the button's action.
     let display = try OffscreenDisplay(width: w, height: h)
@@ -206,7 +225,6 @@ for (w, h) in sizes {
         hud.handle(down)
         hud.handle(up)
     }, 0, [])
-    let bytes = w * h * 4
     row("floor memset", bench { i in memset(frame.surface.base, Int32(i & 0xFF), bytes) }, px, [])
     row("floor memcpy", bench { _ in memcpy(frame.surface.base, src.surface.base, bytes) }, px, [])
 }

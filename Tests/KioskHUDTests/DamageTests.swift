@@ -91,6 +91,47 @@ import Testing
         #expect(log[3].1 < 45 * 45)
     }
 
+    // Rule: a fade over a picture draws each frame's background straight into the frame (one pass),
+    // and that frame equals the same state drawn from the backdrop the old way (built at that
+    // opacity, then copied): for the dim, the gradient and no background, on XRGB8888 and RGB565;
+    // frames after the fade (partial damage) come from the backdrop and equal full redraws.
+    @Test(arguments: [HUDBackground.dim(Color(rgb: 0x102040, a: 0.55)), .gradient, .none], [PixelFormat.xrgb8888, .rgb565])
+    func fadeOverPictureEqualsBackdropPath(_ background: HUDBackground, _ format: PixelFormat) throws {
+        let fonts = try FontLibrary()
+        var style = HUDStyle()
+        style.background = background
+        let picture = try Bitmap(width: 37, height: 23, format: .argb8888)
+        for y in 0..<23 { for x in 0..<37 { picture.surface.row32(y)[x] = 0xFF00_0000 | UInt32(x * 7) << 16 | UInt32(y * 11) << 8 | 0x5A } }
+        func renderer() throws -> HUDRenderer {
+            let r = try HUDRenderer(width: 203, height: 151, format: format, fonts: fonts, style: style, content: Self.content)
+            r.setUnderlay(color: Color(rgb: 0x336699), image: picture)
+            return r
+        }
+        let fading = try renderer(), viaBackdrop = try renderer()
+        for (i, opacity) in [0.0, 0.13, 0.5, 0.87, 1].enumerated() {
+            let state = HUDFrameState(opacity: opacity, scale: 1, spinnerPhase: i)
+            fading.render(state)   // whole frame, background drawn directly
+            // The same state from a backdrop built at this opacity: a partial frame at the
+            // opacity builds it, then a full redraw copies it.
+            viaBackdrop.render(state)
+            viaBackdrop.render(HUDFrameState(opacity: opacity, scale: 1, spinnerPhase: i + 1))
+            viaBackdrop.renderFull(state)
+            #expect(pixels(fading.shadow.surface) == pixels(viaBackdrop.shadow.surface), "opacity \(opacity)")
+        }
+        // After the fade: partial frames from the backdrop equal full redraws.
+        let damage = fading.render(HUDFrameState(spinnerPhase: 7))
+        #expect(!damage.isEmpty && damage.area < 203 * 151)
+        let full = try renderer()
+        full.renderFull(HUDFrameState(spinnerPhase: 7))
+        #expect(pixels(fading.shadow.surface) == pixels(full.shadow.surface))
+    }
+
+    private func pixels(_ s: Surface) -> [UInt32] {
+        var out: [UInt32] = []
+        for y in 0..<s.height { for x in 0..<s.width { out.append(s.pixel(x: x, y: y)) } }
+        return out
+    }
+
     @Test func blurredBezelMoves() throws {
         var style = HUDStyle()
         style.bezelStyle = .blur(radius: 6)

@@ -52,7 +52,8 @@ struct BlendTests {
         #expect(bad.isEmpty, "first: \(bad.prefix(3))")
     }
 
-    // Rule: the SIMD mul4 (eight pixels in 16-bit lanes) equals the scalar mul4 in every lane.
+    // Rule: the SIMD mul8 (eight pixels in 16-bit lanes) and mul4 (four) equal the scalar mul4 in every
+    // lane, for every factor.
     @Test func simdMul4EqualsScalar() {
         var rng = SplitMix64(seed: 2)
         var bad = 0
@@ -60,8 +61,11 @@ struct BlendTests {
             var v = SIMD8<UInt32>()
             for k in 0..<8 { v[k] = i == 0 ? 0xFFFF_FFFF : UInt32.random(in: 0...UInt32.max, using: &rng) }
             let a = UInt32(i % 256)
-            let r = Blend.mul4(v, SIMD16<UInt16>(repeating: UInt16(a)))
+            let r = Blend.mul8(v, SIMD16<UInt16>(repeating: UInt16(a)), Blend.k257(8))
             for k in 0..<8 where r[k] != Blend.mul4(v[k], a) { bad += 1 }
+            let v4 = SIMD4<UInt32>(v[0], v[1], v[2], v[3])
+            let r4 = Blend.mul4(v4, SIMD8<UInt16>(repeating: UInt16(a)), Blend.k257x8(4))
+            for k in 0..<4 where r4[k] != Blend.mul4(v[k], a) { bad += 1 }
         }
         #expect(bad == 0)
     }
