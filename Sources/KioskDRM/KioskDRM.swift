@@ -73,7 +73,7 @@
 //   of drm uevents makes one attempt to open the display (simpledrm passed over: it is replaced
 //   when the board's driver loads), and the first success is adopted. No timer polls; after the
 //   deadline one log line and the usual open (any card, then fbdev). Under QEMU TCG a
-//   bochs-display hot-plugged while the daemon waited was on screen 2.5–6.5 s after `device_add`
+//   bochs-display hot-plugged while the daemon waited was on screen 1.3–6.5 s after `device_add`
 //   (the kernel's probe, one uevent, 3 attempts in all, FreeType cold), with what requests had
 //   set meanwhile (VMWaitDisplayTests).
 // * fbdev (`FBDevScreen`, no DRM device or --fbdev): 16/32 bpp, a double-height virtual screen
