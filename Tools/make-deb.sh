@@ -12,7 +12,7 @@
 # Maintainer: $DEBFULLNAME <$DEBEMAIL> when set.
 #
 # Installs with `apt install ./kiosk-hud_*.deb` (pulling in its Depends), enables
-# kiosk-hud.socket; the splash starts at the next boot. `apt purge kiosk-hud` removes everything.
+# kiosk-hud.service (and its socket and progress follower); the splash starts at the next boot. `apt purge kiosk-hud` removes everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,8 +76,8 @@ Description: progress HUD and boot splash for kiosk displays, drawn with DRM/KMS
  touch through libinput, tilt through an IIO accelerometer. It finds the
  board's profile by itself (kiosk-hud boards detect).
  .
- This package also makes it the boot splash: the control socket is enabled,
- a udev rule starts the daemon when a display appears, and it shows systemd's
+ This package also makes it the boot splash: the daemon is enabled, started
+ before sysinit.target (it waits for the display to appear), and shows systemd's
  boot progress until the kiosk app takes over (see
  /usr/share/doc/kiosk-hud/boot-splash.md).
 CONTROL

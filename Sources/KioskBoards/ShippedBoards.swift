@@ -101,6 +101,10 @@ underlay = "#000000"
 # Rotation of the picture on the panel, clockwise (turns the touch with it); default: the panel's
 # orientation property. (0, 90, 180 or 270)
 # rotation = 0
+# When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents)
+# instead of failing; the control socket answers meanwhile. 0: do not wait. (seconds from 0 to
+# 600)
+wait = 0.0
 
 [touch]
 # Touch calibration matrix a,b,c,d,e,f (libinput's), or rotate-90/180/270 for a sensor mounted

@@ -42,7 +42,7 @@ extension ShowCommand {
             return
         }
         var wrong = ["card", "connector", "video-mode"]
-        var moot = ["no-hotplug", "check-scanout", "no-frame-cache"]
+        var moot = ["no-hotplug", "check-scanout", "no-frame-cache", "wait-display"]
         if backend == "--offscreen" {
             wrong.append("fbdev")
             moot += ["retain", "no-vt", "fractional-scale"]
@@ -78,9 +78,13 @@ protocol ShowExtras: AnyObject {
     /// SIGINT, SIGTERM and SIGHUP end the session (false: the extras take them, as `run` passes
     /// them to its command).
     var quitsOnSignals: Bool { get }
+    /// When a display waited for (--wait-display) never comes, the run goes on without one
+    /// (`run`: its command has started) instead of failing.
+    var runsWithoutDisplay: Bool { get }
 }
 
 extension ShowExtras {
     var quitsOnSignals: Bool { true }
+    var runsWithoutDisplay: Bool { false }
     func screenClosed() {}
 }

@@ -12,7 +12,7 @@ import Testing
     static let cli: [String: [String]] = [
         "size": ["--size", "640x360"], "scale": ["--scale", "2.5"], "format": ["--format", "argb8888"],
         "underlay-color": ["--underlay-color", "#112233"], "card": ["--card", "/dev/dri/card9"],
-        "connector": ["--connector", "HDMI-A-2", "--connector", "DP-1"], "video-mode": ["--video-mode", "1024x768@75"],
+        "connector": ["--connector", "HDMI-A-2", "--connector", "DP-1"], "video-mode": ["--video-mode", "1024x768@75"], "wait-display": ["--wait-display", "5"],
         "rotate": ["--rotate", "270"], "touch-matrix": ["--touch-matrix", "rotate-90"], "theme": ["--theme", "light"],
         "margin": ["--margin", "33"], "padding": ["--padding", "2"], "corner-radius": ["--corner-radius", "1"],
         "label-size": ["--label-size", "30"], "details-size": ["--details-size", "9"], "button-size": ["--button-size", "11"],

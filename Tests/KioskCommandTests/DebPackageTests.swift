@@ -73,7 +73,7 @@ final class DpkgRoot {
         let files = Set(entries.filter { !$0.mode.hasPrefix("d") }.map { String($0.path.dropFirst()) })
         let boards = ["beaglebone-lcd4", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2", "rpi-zero2w-hdmi",
                       "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
-        let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud", "/lib/udev/rules.d/70-kiosk-hud.rules",
+        let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
                                          "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default"]
@@ -84,7 +84,8 @@ final class DpkgRoot {
         #expect(entries.first { $0.path == "./usr/bin/kiosk-hud" }?.mode == "-rwxr-xr-x")
         #expect(entries.contains { $0.path == "./etc/kiosk-hud/boards/" && $0.mode.hasPrefix("d") })
 
-        // Installed: the socket enabled as deb-systemd-helper does it, the units pointing at the binary.
+        // Installed: the splash enabled as deb-systemd-helper does it (the daemon and its follower
+        // wanted by sysinit.target, the socket by sockets.target), the units pointing at the binary.
         let before = root.tree()
         let install = root.dpkg(["-i", deb])
         #expect(install.status == 0, "\(install.err)")
@@ -92,8 +93,11 @@ final class DpkgRoot {
         let r = root.root
         #expect(readLink(r + "/etc/systemd/system/sockets.target.wants/kiosk-hud.socket") == "/lib/systemd/system/kiosk-hud.socket")
         #expect(fileExists(r + "/var/lib/systemd/deb-systemd-helper-enabled/sockets.target.wants/kiosk-hud.socket"))
+        for u in ["kiosk-hud.service", "kiosk-hud-progress.service"] {
+            #expect(readLink(r + "/etc/systemd/system/sysinit.target.wants/" + u) == "/lib/systemd/system/" + u)
+        }
         let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
-        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
+        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
                 == "install ok installed 1.2.3")
 
@@ -116,7 +120,9 @@ final class DpkgRoot {
         #expect(remove.status == 0 && remove.err.isEmpty, "\(remove.err)")
         #expect(!fileExists(r + "/usr/bin/kiosk-hud") && !fileExists(r + "/usr/share/kiosk-hud") && !fileExists(r + "/etc/kiosk-hud"))
         #expect(fileExists(r + "/etc/default/kiosk-hud"))
-        #expect(readLink(r + "/etc/systemd/system/kiosk-hud.socket") == "/dev/null")
+        for u in ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service"] {
+            #expect(readLink(r + "/etc/systemd/system/" + u) == "/dev/null", "\(u) not masked")
+        }
 
         // Purged: nothing of it is left, not even the caches.
         let purge = root.dpkg(["--purge", "kiosk-hud"])

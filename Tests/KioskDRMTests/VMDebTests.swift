@@ -13,7 +13,7 @@ import Testing
 /// KIOSK_VM_ALLOW_SKIP=1.
 @Suite struct VMDebTests {
     static let checks = [
-        "installed", "status", "socket-enabled", "unit-execstart", "man-page",
+        "installed", "status", "socket-enabled", "splash-enabled", "unit-execstart", "man-page",
         "list-places", "list-installed", "detect-generic", "detect-own", "show-line",
         "removed", "program-gone", "config-kept", "purged", "nothing-left", "not-known",
     ]

@@ -3,7 +3,7 @@
 # at 800x480): the package made by Tools/make-deb.sh, on a real kernel. The guest's root is the
 # host's Debian 12 under a tmpfs overlay, so dpkg installs into a writable copy of a real system
 # (its own dpkg database, the dependencies really installed) and nothing reaches the host.
-#   1. dpkg -i: installed, kiosk-hud.socket enabled (deb-systemd-helper's links);
+#   1. dpkg -i: installed, kiosk-hud.socket and kiosk-hud.service enabled (deb-systemd-helper's links);
 #   2. /usr/bin/kiosk-hud boards list and detect, run from the installed path: they find the
 #      installed profiles (and your own in /etc/kiosk-hud/boards first), and detection reads the
 #      real kernel's /sys: bochs-drm, Virtual-1 connected, its modes; a profile of your own that
@@ -37,7 +37,8 @@ snapshot > /tmp/before
 if dpkg -i "$DEB" > "$OUT/install.log" 2>&1; then ok installed; else fail installed "$(tail -5 "$OUT/install.log")"; fi
 check status [ "$(dpkg-query -W -f '${Status}' kiosk-hud 2>&1)" = "install ok installed" ]
 check socket-enabled [ "$(readlink /etc/systemd/system/sockets.target.wants/kiosk-hud.socket)" = /lib/systemd/system/kiosk-hud.socket ]
-check unit-execstart grep -qx 'ExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS' /lib/systemd/system/kiosk-hud.service
+check splash-enabled [ "$(readlink /etc/systemd/system/sysinit.target.wants/kiosk-hud.service)" = /lib/systemd/system/kiosk-hud.service ]
+check unit-execstart grep -qx 'ExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS' /lib/systemd/system/kiosk-hud.service
 check man-page [ -s /usr/share/man/man1/kiosk-hud-boards.1.gz ]
 
 # 2. Run from the installed path, on the real kernel's /sys.
