@@ -22,6 +22,10 @@ import Testing
 ///   never goes back and takes at least 3 values, and each screendump taken while the daemon
 ///   reported one progress before and after equals `kiosk-hud render` of that state pixel for
 ///   pixel;
+/// - both front ends at once: the control socket (the follower, watch.py) and Plymouth's socket
+///   (KIOSK_HUD_PLYMOUTH): PID 1's unit statuses stream into the details line (at least two
+///   "Starting NAME…" seen), and the handover's quit is `plymouth quit --retain-splash` (a
+///   link named plymouth to kiosk-hud, as a display manager's unit runs it);
 /// - the handover: kiosk-hud-quit.service runs, the daemon has exited when the app starts; the app
 ///   is DRM master; screendumps after the handover (before the app's program) and with the app
 ///   master (before its first picture) still show the splash's last frame (the full bar) — no
@@ -126,18 +130,21 @@ import Testing
         var clean = true
         var compared = 0, moving = 0, between = 0
         var progress: [Double] = []
+        var statuses: Set<String> = []   // the details lines seen: PID 1's units through Plymouth's socket
         for s in m.shots where s.file.hasPrefix("boot-") && s.fields.count >= 5 {
             guard let ppm = PPM(path: out + "/" + s.file) else { Issue.record("\(s.file): not a PPM"); clean = false; continue }
             let (p1, p2, mode, label, details) = (s.fields[0], s.fields[1], s.fields[2], s.fields[3], s.fields[4])
+            let details2 = s.fields.count > 5 ? s.fields[5] : details
             progress += [Double(p1) ?? -1, Double(p2) ?? -1]
+            statuses.formUnion([details, details2].filter { !$0.isEmpty })
             func diff(_ p: String) throws -> Int {
                 var state = ["--mode", mode, "--progress", p, "--label", label, "--scale", "1"]
                 if !details.isEmpty { state += ["--details", details] }
                 return VMDisplayTests().diff(ppm, try refs.render(state, width: ppm.width, height: ppm.height, phase: nil), .none)
             }
-            if p1 == p2 {
+            if p1 == p2 && details == details2 {
                 let d = try diff(p1)
-                #expect(d == 0, "\(s.file) at \(s.time) s: \(d) pixels differ from `kiosk-hud render` of mode \(mode), progress \(p1), label \(label)")
+                #expect(d == 0, "\(s.file) at \(s.time) s: \(d) pixels differ from `kiosk-hud render` of mode \(mode), progress \(p1), label \(label), details \(details)")
                 if d != 0 { clean = false }
                 compared += 1
             } else {
@@ -155,6 +162,13 @@ import Testing
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0 <= $1 }, "the progress went back: \(progress)")
         #expect(distinct.count >= 3 && distinct.allSatisfy { $0 >= 0 && $0 < 1 }, "progress values seen: \(distinct)")
         if compared < 3 || distinct.count < 3 { clean = false }
+        // Plymouth's front end: PID 1 wrote each unit it started to Plymouth's socket, and the
+        // daemon showed them on the details line ("Starting NAME…"), e.g. the app's stand-in
+        // dependencies, started one after another while the HUD was watched.
+        let units = statuses.filter { $0.hasPrefix("Starting ") && $0.hasSuffix("…") }.sorted()
+        print("[boot] details lines seen (PID 1's unit statuses through Plymouth's socket): \(statuses.sorted().joined(separator: " | "))")
+        #expect(units.count >= 2, "PID 1's unit statuses did not stream into the details line: \(statuses.sorted())")
+        if units.count < 2 { clean = false }
 
         // The handover: the frame the daemon left (the follower stopped, the bar filled), after
         // the daemon's end before the app runs ("gap"), and once the app is master ("handover").

@@ -50,6 +50,15 @@ systemctl enable kiosk-hud.service
 # --scale 1: `kiosk-hud render` draws the same picture (the panel's EDID size would choose
 # another scale on the display).
 echo "KIOSK_HUD_ARGS=\"--mode bar --label 'Starting up' --scale 1\"" > /etc/default/kiosk-hud
+# Both front ends at once: the control socket (the follower, watch.py, the handover's
+# `ctl update`) and Plymouth's socket (docs/plymouth.md): PID 1 writes each unit it starts
+# there, and the handover below is `plymouth quit --retain-splash`, as a display manager does.
+# kiosk-hud stands in for /usr/bin/plymouth (a link named plymouth; Debian 12 here has none).
+# The boot estimate off (`--plymouth-boot-duration none`): it moves the bar every 0.25 s, and
+# the pictures are compared only when two statuses around a screendump agree (the estimate is
+# tested in PlymouthServerTests and PlymouthCommandTests); the bar follows systemd's Progress.
+echo "KIOSK_HUD_PLYMOUTH=\"--plymouth --plymouth-boot-duration none\"" >> /etc/default/kiosk-hud
+[ -e /usr/bin/plymouth ] || ln -s kiosk-hud /usr/bin/plymouth
 
 # --- the kiosk app: the example unit as it is, the stand-in program at its ExecStart -----------------
 install -m 0644 "$DIST/systemd/kiosk-app.service.example" "$U/kiosk-app.service"
@@ -101,6 +110,9 @@ done
 # A screendump once the handover is done, before the app's program runs: the splash's last
 # frame must be on screen (its keeper holds it; nothing may take the CRTC back meanwhile).
 printf '[Service]\nExecStartPre=/bin/bash %s/shot.sh boot-gap\n' "$BOOT" > "$U/kiosk-app.service.d/gap.conf"
+# The handover through Plymouth's protocol: the quit unit's `ctl quit --retain` replaced by what
+# a display manager's unit runs (its other steps stay: the follower stopped, the bar filled).
+printf '[Service]\nExecStart=\nExecStart=/usr/bin/plymouth quit --retain-splash\n' > "$U/kiosk-hud-quit.service.d/plymouth.conf"
 
 cat > "$U/kiosk-vm-watch.service" <<EOF
 # The test's eyes during the boot: watch.py. Before the handover, so that its one connection to

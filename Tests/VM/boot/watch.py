@@ -10,9 +10,10 @@ Tests/VM/boot/setup.sh; environment from /etc/kiosk-vm.env).
    samples until they are done (/run/kiosk-vm-work.done; the handover waits for them, and for
    this unit): `status`, `ping`, 0.1 s for the flip to land, a QMP screendump (the host's
    vmhost.py, guest/lib.sh's file protocol), `status` again. Each sample is a manifest line
-   "shot<TAB>FILE<TAB>T<TAB>P1<TAB>P2<TAB>MODE<TAB>LABEL<TAB>DETAILS": T is CLOCK_MONOTONIC (the
-   boot clock), P1 and P2 the progress the daemon reported before and after. When P1 == P2 the
-   host compares the picture with `kiosk-hud render` of that state.
+   "shot<TAB>FILE<TAB>T<TAB>P1<TAB>P2<TAB>MODE<TAB>LABEL<TAB>D1<TAB>D2": T is CLOCK_MONOTONIC (the
+   boot clock), P1 and P2 the progress, D1 and D2 the details line (PID 1's unit statuses through
+   Plymouth's socket) the daemon reported before and after. When P1 == P2 and D1 == D2 the host
+   compares the picture with `kiosk-hud render` of that state.
 
 The daemon draws at the start of a loop turn, before it reads (docs/protocol.md): a `status`
 read in the same turn as the follower's `update` is answered before that update's frame is
@@ -163,7 +164,7 @@ def main():
             break
         c1, c2 = s1["content"], s2["content"]
         manifest("shot", name + ".ppm", "%.3f" % t, c1["progress"], c2["progress"],
-                 c1["mode"], c1["label"], c1["details"])
+                 c1["mode"], c1["label"], c1["details"], c2["details"])
         n += 1
         if done or now() - t0 > 300:
             break
