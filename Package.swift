@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
         .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol", "KioskTestSupport"]),
         .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
-                                                            "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText"]),
+                                                            "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText",
+                                                            "KioskDRM", "KioskFakeKernel"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
         .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD"]),
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),

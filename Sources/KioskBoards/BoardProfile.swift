@@ -113,6 +113,8 @@ public struct DisplayProfile: Sendable, Equatable {
     public var mode: String?
     /// The picture's rotation on the panel; nil: the connector's panel orientation.
     public var rotation: Rotation?
+    /// Seconds to wait for a display that is not there yet (early boot); 0: none.
+    public var wait: Double = 0
 
     public init() {}
 }

@@ -62,6 +62,10 @@ extension HUDSettings {
           help: "Rotation of the picture on the panel, clockwise (turns the touch with it); default: the panel's orientation property.",
           set: { $0.profile.display.rotation = Rotation(rawValue: $1.int) },
           get: { $0.profile.display.rotation.map { .integer($0.rawValue) } }),
+        S("wait", section: "display", option: "wait-display", .number(0, 600, "seconds", unit: "s"), default: .number(0),
+          group: SettingGroup.display,
+          help: "When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents) instead of failing; the control socket answers meanwhile. 0: do not wait.",
+          set: { $0.profile.display.wait = $1.double }, get: { .number($0.profile.display.wait) }),
     ]
 
     static let touch: [S] = [

@@ -30,6 +30,10 @@ public struct DRMOptions {
     public var log: (String) -> Void = { _ in }
     /// A frame already on screen (kiosk-hud's frame cache) to take over, or to release.
     public var earlyFrame: EarlyFrame?
+    /// Without `card`: cards whose driver has one of these names are passed over (while waiting
+    /// for the real display: "simpledrm", the firmware's framebuffer, which goes away when the
+    /// board's own driver takes the display over).
+    public var ignoredDrivers: Set<String> = []
 
     public init() {}
 }
@@ -129,7 +133,7 @@ public final class DRMScreen: Screen {
                 }
             } catch { card.close(); throw error }
         } else {
-            card = try DRMScreen.findCard(kernel: kernel)
+            card = try DRMScreen.findCard(kernel: kernel, ignoring: options.ignoredDrivers)
         }
         self.card = card
         do {
@@ -169,7 +173,7 @@ public final class DRMScreen: Screen {
     /// The first /dev/dri/card* (in number order) whose driver supports dumb buffers and has
     /// connectors (render-only GPUs have neither). If no card qualifies because calls failed, the
     /// first failure is thrown (it names the call).
-    static func findCard(kernel: Kernel) throws -> DRMCard {
+    static func findCard(kernel: Kernel, ignoring ignored: Set<String> = []) throws -> DRMCard {
         let names = (kernel.listDirectory("/dev/dri") ?? []).filter { $0.hasPrefix("card") }
             .sorted { (Int($0.dropFirst(4)) ?? 0) < (Int($1.dropFirst(4)) ?? 0) }
         var tried: [String] = []
@@ -181,8 +185,9 @@ public final class DRMScreen: Screen {
                 do throws(SysError) {
                     let dumb = try card.capability(UInt64(DRM_CAP_DUMB_BUFFER))
                     let conns = dumb != 0 ? try card.connectorCount() : 0
-                    if dumb != 0 && conns > 0 { return card }
-                    tried.append("\(path): \(dumb == 0 ? "no dumb buffers" : "no connectors")")
+                    let driver = ignored.isEmpty || dumb == 0 || conns == 0 ? nil : try card.driverName()
+                    if dumb != 0 && conns > 0 && !ignored.contains(driver ?? "") { return card }
+                    tried.append("\(path): \(dumb == 0 ? "no dumb buffers" : conns == 0 ? "no connectors" : "\(driver ?? "") passed over")")
                 } catch {
                     card.close()
                     throw error

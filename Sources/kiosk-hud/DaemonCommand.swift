@@ -78,9 +78,12 @@ final class DaemonParts: ShowExtras {
     func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
         let a = arguments
         guard let s = socket else { return }
-        let first = screen.displays.first
-        let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
-        let d = Daemon(session: session, settings: settings) { try loadPNG($0, what: "", limit: limit) }
+        // The limit of the screen at the time (a display waited for appears later).
+        let d = Daemon(session: session, settings: settings) { [unowned screen] path in
+            let first = screen.displays.first
+            let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
+            return try loadPNG(path, what: "", limit: limit)
+        }
         d.onQuit = { [weak self] retain in
             self?.retainOnQuit = retain
             session.drawPendingFrame()

@@ -76,14 +76,8 @@ struct ShowCommand {
         do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
         StartMarks.mark(.fonts)
         let scale: Double? = a.given("scale") || a.given("board") ? profile.scale : nil
-        let screen: Screen
-        do {
-            screen = try openScreen(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
-        } catch let e as UsageError { throw e } catch {
-            throw DisplayUnavailable(description: "cannot open the display: \(error)")
-        }
+        let (screen, start) = try openOrWait(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
         StartMarks.mark(.display)
-        let displayRotation = profile.display.rotation ?? screen.displays.first?.transform.rotation ?? .none
         let session = HUDSession(
             loop: loop, screen: screen, fonts: fonts, clock: clock,
             configuration: SessionConfiguration(
@@ -96,8 +90,11 @@ struct ShowCommand {
         var devices = ShowDevices()
         session.addObserver { event in
             guard case let .firstFrame(t) = event else { return }
-            self.firstFrameShown(at: t, screen: screen, fonts: fonts)
+            let real = start.realScreen(screen)
+            self.firstFrameShown(at: t, screen: real, fonts: fonts)
+            start.notifyReady("On screen")
             // Off the path to the first frame: input and the tilt.
+            let displayRotation = profile.display.rotation ?? real.displays.first?.transform.rotation ?? .none
             devices.start(self, session: session, settings: settings, rotation: displayRotation, clock: clock)
         }
         var timedOut = false
@@ -106,11 +103,15 @@ struct ShowCommand {
         do {
             try extras?.attach(session: session, loop: loop, screen: screen, settings: settings)
             try session.start { StartMarks.mark(.layout) }
+            try startWaiting(start, session: session, loop: loop, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
+            // Nothing to draw (--hidden): up once the socket listens.
+            if extras?.startHidden == true { start.notifyReady("Hidden") }
             try loop.run()
         } catch {
             failure = error
         }
         if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay { try? writePNG(o.screen, to: dir + "/last.png") }
+        start.wait?.cancel()
         devices.stop()
         screen.close(retain: extras?.detach() ?? a.flag("retain"))
         extras?.screenClosed()

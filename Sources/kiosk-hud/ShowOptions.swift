@@ -42,7 +42,7 @@ extension ShowCommand {
             return
         }
         var wrong = ["card", "connector", "video-mode"]
-        var moot = ["no-hotplug", "check-scanout", "no-frame-cache"]
+        var moot = ["no-hotplug", "check-scanout", "no-frame-cache", "wait-display"]
         if backend == "--offscreen" {
             wrong.append("fbdev")
             moot += ["retain", "no-vt", "fractional-scale"]

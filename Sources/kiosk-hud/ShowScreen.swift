@@ -7,7 +7,9 @@ import KioskSys
 
 // `show`'s screen: offscreen (PNGs), an fbdev device, or DRM/KMS with the fbdev fallback.
 extension ShowCommand {
-    func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
+    /// `waiting`: a `--wait-display` attempt — DRM only (no fbdev fallback yet), passing over
+    /// simpledrm (the firmware's framebuffer, replaced when the board's driver loads).
+    func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?, waiting: Bool = false) throws -> Screen {
         if let dir = offscreen {
             let d = try OffscreenDisplay(width: profile.width, height: profile.height, format: profile.format,
                                          rotation: rotation ?? .none, scale: scale ?? profile.scale)
@@ -29,13 +31,14 @@ extension ShowCommand {
         o.checkScanout = arguments.flag("check-scanout")
         o.log = showLog
         o.earlyFrame = takeEarlyFrame()
+        if waiting && o.card == nil { o.ignoredDrivers = ["simpledrm"] }
         do {
             let s = try DRMScreen(options: o)
             for out in s.drmDisplays { showLog("output " + s.describe(out)) }
             if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
             return s
         } catch let e as DisplayError {
-            guard case .noCard = e, o.card == nil, fileExists("/dev/fb0") else { throw e }
+            guard case .noCard = e, o.card == nil, !waiting, fileExists("/dev/fb0") else { throw e }
             showLog("\(e); falling back to fbdev /dev/fb0")
             return try openFBDev("/dev/fb0", rotation: rotation, scale: scale)
         }

@@ -42,7 +42,16 @@ extension ShowCommand {
             let drawn = t0.map { fmt(Double(drawnNs &- $0) / 1e6) } ?? millisecondsSinceExec().map { fmt($0) + " (10 ms resolution)" } ?? "?"
             source = " source=frame-cache drawn_ms=" + drawn
         }
-        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart) text=\(text)\(source)")
+        // at_s: when, on CLOCK_MONOTONIC (the boot clock systemd's *TimestampMonotonic use too).
+        showLog("first-frame \(exec) main_ms=\(fmt(mainMs))\(split) faults=\(faults.now) start_faults=\(faults.atStart) text=\(text)\(source)" +
+                " at_s=\(monotonicText(frameNs))")
         showLog("first-frame phases " + StartMarks.describe(from: processStartNanoseconds(), to: drawnNs))
     }
+}
+
+/// Nanoseconds as seconds with 6 decimals ("12.345678"), as systemd shows µs timestamps.
+func monotonicText(_ ns: UInt64) -> String {
+    let us = ns / 1000
+    let frac = String(us % 1_000_000)
+    return "\(us / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
 }

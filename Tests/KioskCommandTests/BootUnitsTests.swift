@@ -1,4 +1,4 @@
-// The boot integration (dist/systemd, dist/udev) and `kiosk-hud ctl follow-boot`, against the
+// The boot integration (dist/systemd) and `kiosk-hud ctl follow-boot`, against the
 // built kiosk-hud and Debian 12's systemd 252 (the `systemd` package: README's Quick start):
 // systemd-analyze verify on every unit; follow-boot without a bus; and a boot played by a real
 // systemd manager — the units themselves, the follower's bar, the handover.
@@ -60,25 +60,26 @@ import Testing
         #expect(r.status == 0 && r.out.isEmpty && r.err.isEmpty, "systemd-analyze verify: status \(r.status)\n\(r.out)\(r.err)")
     }
 
-    /// The udev rule parses (udev's own parser: systemd 252's udevadm has no `verify`, so
-    /// `udevadm test` on the loopback interface, which reads every rules file and names each bad
-    /// line, in a private mount namespace with tmpfs over /etc/udev/rules.d and /run, so the
-    /// host's own rules in /etc are left out and its udev database is not written), and asks for
-    /// units that exist.
-    @Test func theUdevRuleParsesAndWantsTheUnits() throws {
-        let rules = "/etc/udev/rules.d/70-kiosk-hud.rules"
-        let r = Proc.run(["timeout", "20", "unshare", "--mount", "sh", "-c", """
-            mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /etc/udev/rules.d || exit 97
-            cp '\(Self.dist)/udev/70-kiosk-hud.rules' /etc/udev/rules.d/ && udevadm test --action=add /sys/class/net/lo
-            """])
-        let out = r.out + r.err
-        #expect(r.status == 0 && out.contains("Reading rules file: \(rules)\n"), "udevadm test: status \(r.status)\n\(out)")
-        #expect(!out.contains(rules + ":"), "\(out.split(separator: "\n").filter { $0.contains(rules + ":") })")
-        let rule = try readSmallFile(Self.dist + "/udev/70-kiosk-hud.rules", limit: 1 << 16)
-        #expect(rule.contains(#"ENV{SYSTEMD_WANTS}+="kiosk-hud.service kiosk-hud-progress.service""#))
-        for w in ["kiosk-hud.service", "kiosk-hud-progress.service"] {
-            #expect(Self.units().contains { $0.name == w }, "\(w) is not in dist/systemd")
+    /// The daemon is the boot splash as plymouth-start.service is: wanted by and ordered before
+    /// sysinit.target, Type=notify (ready once its first frame is on screen), waiting 8 s for a
+    /// display; `systemctl enable kiosk-hud.service` (on a temporary root) links it and the
+    /// follower into sysinit.target and the socket into sockets.target, and nothing else.
+    @Test func enablingTheDaemonEnablesTheSplash() throws {
+        let unit = try readSmallFile(Self.dist + "/systemd/kiosk-hud.service", limit: 1 << 16)
+        for line in ["DefaultDependencies=no", "Before=sysinit.target", "Type=notify", "WantedBy=sysinit.target",
+                     "ExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS"] {
+            #expect(unit.split(separator: "\n").contains { $0 == line }, "kiosk-hud.service has no line \(line)")
         }
+        #expect(!Proc.exists(Self.dist + "/udev/70-kiosk-hud.rules"), "the udev rule is gone: sysinit.target starts the daemon")
+        let root = Proc.makeTempDir("kiosk-enable")
+        defer { _ = Proc.run(["rm", "-rf", root]) }
+        var script = "set -e; mkdir -p '\(root)/etc/systemd/system'\n"
+        for u in Self.units() { script += "cp '\(Self.dist)/systemd/\(u.file)' '\(root)/etc/systemd/system/\(u.name)'\n" }
+        script += "systemctl --root='\(root)' enable kiosk-hud.service 2>&1; cd '\(root)/etc/systemd/system' && find . -type l | sort"
+        let r = sh(script, "systemctl enable")
+        let links = r.out.split(separator: "\n").filter { $0.hasPrefix("./") }.map(String.init)
+        #expect(links == ["./sockets.target.wants/kiosk-hud.socket", "./sysinit.target.wants/kiosk-hud-progress.service",
+                          "./sysinit.target.wants/kiosk-hud.service"], "\(r.out)")
     }
 
     /// Without systemd: the daemon answers, but nothing is at the bus — exit 72 and why. Without
@@ -137,7 +138,7 @@ import Testing
     /// with a tmpfs on /run and XDG_RUNTIME_DIR=/run, so its private bus is at
     /// /run/systemd/private and the socket unit listens at /run/kiosk-hud/control.sock, as at a
     /// real boot. The manager starts boot.target: kiosk-hud.socket, kiosk-hud.service and
-    /// kiosk-hud-progress.service (what the udev rule starts), six steps of 0.3 s in a row (the
+    /// kiosk-hud-progress.service (what sysinit.target starts), six steps of 0.3 s in a row (the
     /// second waits until the HUD shows a bar), and
     /// with `app` the example kiosk app (the app and kiosk-hud-quit.service after the third step,
     /// in drop-ins, as the README says to order them after what the app waits for). The units

@@ -7,6 +7,47 @@ import KioskTestSupport
 import Testing
 
 @Suite(.serialized) struct DaemonCommandTests {
+    /// --wait-display on a machine without a display (this host: no /dev/dri, no /dev/fb0): the
+    /// control socket answers while it waits, systemd's notify socket hears what it waits for
+    /// and then READY=1 when it gives up, one line says so, and it ends as without the option.
+    @Test func waitDisplayGivesUpWithOneLineAndTellsSystemd() throws {
+        guard !Proc.exists("/dev/dri"), !Proc.exists("/dev/fb0") else { return }   // a machine with a display
+        let dir = Proc.makeTempDir("kiosk-wait-cmd")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        // systemd's side: an abstract datagram socket, as PID 1's is.
+        let name = "kiosk-wait-notify-\(getpid())"
+        let sock = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(sock) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { b in for (i, c) in name.utf8.enumerated() { b[i + 1] = c } }
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(3 + name.utf8.count)) } }
+        #expect(bound == 0)
+        var tv = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        func datagram() -> String {
+            var b = [UInt8](repeating: 0, count: 1024)
+            let n = recv(sock, &b, b.count, 0)
+            return n < 0 ? "" : String(decoding: b[..<n], as: UTF8.self)
+        }
+        let t0 = monotonicSeconds()
+        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--wait-display", "1.5", "--no-input", "--socket", dir + "/c.sock"],
+                                   env: ["NOTIFY_SOCKET": "@" + name], stderr: dir + "/d.err") else {
+            Issue.record("cannot start the daemon"); return
+        }
+        #expect(datagram() == "STATUS=Waiting up to 1.5 s for a display\n")
+        #expect(ctl(dir, ["update", "--label", "Mounting"]).status == 0, "the socket does not answer while waiting")
+        #expect(ctl(dir, ["status"]).out.contains("\"label\":\"Mounting\""))
+        #expect(datagram() == "READY=1\nSTATUS=No display appeared within 1.5 s\n")
+        #expect(Proc.wait(pid) == 1)
+        let waited = monotonicSeconds() - t0
+        #expect(waited >= 1.5 && waited < 6, "ended after \(waited) s")
+        let err = Proc.readFile(dir + "/d.err") ?? ""
+        #expect(err.contains("kiosk-hud: display: none yet (no DRM device (/dev/dri/card*)); waiting up to 1.5 s for one, the control socket answers meanwhile\n"), "\(err)")
+        #expect(err.contains("kiosk-hud: display: none appeared within 1.5 s (no DRM device (/dev/dri/card*)); going on as without --wait-display\n"), "\(err)")
+        #expect(err.hasSuffix("Error: cannot open the display: no DRM device (/dev/dri/card*)\n"), "\(err)")
+    }
+
     func ctl(_ dir: String, _ args: [String]) -> (status: Int32, out: String, err: String) {
         Proc.run([Proc.kioskHUD, "ctl"] + [args[0], "--socket", dir + "/c.sock"] + args.dropFirst())
     }

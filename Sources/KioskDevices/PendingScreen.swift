@@ -1,0 +1,45 @@
+// A screen that is not there yet: `--wait-display` at early boot, when the daemon starts before
+// the display driver has made its card. The session runs on it from the start — its loop, its
+// control socket, requests changing what the HUD will show — with no display to draw on; when
+// the display appears, `adopt` puts the real screen behind it and the session hears
+// `.displaysChanged`, lays out a HUD for each display with the state the requests left, and
+// draws the first frame.
+
+/// A `Screen` with no displays until `adopt` gives it the real one, then that screen.
+public final class PendingScreen: Screen {
+    /// The real screen, once it has appeared.
+    public private(set) var inner: Screen?
+    private var loop: EventLoop?
+    private var handler: ((ScreenEvent) -> Void)?
+    private var closed = false
+
+    public init() {}
+
+    public var displays: [Display] { inner?.displays ?? [] }
+    /// True while waiting: the session keeps its state, there is just nothing to draw on.
+    public var isActive: Bool { inner?.isActive ?? true }
+    public var frameInterval: Seconds { inner?.frameInterval ?? 1.0 / 60 }
+    public var summary: String { inner?.summary ?? "no display appeared" }
+
+    public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
+        self.loop = loop
+        self.handler = handler
+        try inner?.attach(to: loop, handler)
+    }
+
+    /// The display has appeared: `screen` stands behind this one from now on. When attached,
+    /// `screen` is attached to the same loop and the owner hears `.displaysChanged` (the
+    /// session then draws its first frame). A screen adopted after `close` is closed at once.
+    public func adopt(_ screen: Screen) throws {
+        guard !closed else { screen.close(retain: false); return }
+        inner = screen
+        guard let loop, let handler else { return }
+        try screen.attach(to: loop, handler)
+        handler(.displaysChanged)
+    }
+
+    public func close(retain: Bool) {
+        closed = true
+        inner?.close(retain: retain)
+    }
+}

@@ -1,0 +1,109 @@
+import KioskBoards
+import KioskCLI
+import KioskDevices
+import KioskDRM
+import KioskSession
+import KioskSys
+
+// `--wait-display SECONDS` (the board profile's [display] wait): when the display is not there
+// at start, the run goes on on a `PendingScreen` — the loop, the daemon's control socket, the
+// signals — while a `DisplayWait` (KioskDRM) listens to the kernel's uevents and opens the
+// display when a drm device appears. After SECONDS it gives up with one log line and opens the
+// display as without the option (the fbdev fallback included); if that fails too, the run ends
+// with the same error as without the option. And systemd hears READY=1 (Type=notify) once the
+// first frame is on screen, or when the wait gives up.
+
+/// The wait for a display, and the service manager's readiness, for one display run.
+final class DisplayStart {
+    let seconds: Double
+    /// The real display, once it is open (nil while waiting).
+    let pending: PendingScreen?
+    /// Why the first attempt found no display.
+    let firstReason: String
+    var wait: DisplayWait?
+    private var notified = false
+    private let started = monotonicSeconds()
+
+    init(seconds: Double, pending: PendingScreen?, reason: String) {
+        self.seconds = seconds; self.pending = pending; firstReason = reason
+    }
+
+    /// The screen the run shows on, behind the pending one once it has appeared.
+    func realScreen(_ screen: Screen) -> Screen { pending?.inner ?? screen }
+
+    /// Tells systemd the service is up (READY=1), once; nothing without $NOTIFY_SOCKET.
+    func notifyReady(_ status: String) {
+        guard !notified else { return }
+        notified = true
+        do { try notifyServiceManager("READY=1\nSTATUS=\(status)\n") } catch { showLog("cannot tell systemd we are ready: \(error)") }
+    }
+
+    /// Tells systemd what the daemon waits for (STATUS=, shown by `systemctl status`).
+    func notifyStatus(_ status: String) { _ = try? notifyServiceManager("STATUS=\(status)\n") }
+
+    var elapsed: String { fmt(monotonicSeconds() - started) }
+}
+
+extension ShowCommand {
+    /// Seconds to wait for a display that is not there (0: none). The wait is for DRM: with
+    /// --offscreen or --fbdev there is nothing to wait for.
+    func displayWait(_ profile: BoardProfile) -> Double {
+        offscreen == nil && arguments.string("fbdev") == nil ? profile.display.wait : 0
+    }
+
+    /// Opens the display, or — with a wait and no display yet — a `PendingScreen` to run on
+    /// until it appears (`startWaiting` then waits for it).
+    func openOrWait(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> (Screen, DisplayStart) {
+        let seconds = displayWait(profile)
+        do {
+            let s = try openScreen(profile: profile, rotation: rotation, request: request, scale: scale, waiting: seconds > 0)
+            return (s, DisplayStart(seconds: seconds, pending: nil, reason: ""))
+        } catch let e as UsageError { throw e } catch {
+            guard seconds > 0 else { throw DisplayUnavailable(description: "cannot open the display: \(error)") }
+            let pending = PendingScreen()
+            showLog("display: none yet (\(shortReason(error))); waiting up to \(fmt(seconds)) s for one, the control socket answers meanwhile")
+            return (pending, DisplayStart(seconds: seconds, pending: pending, reason: shortReason(error)))
+        }
+    }
+
+    /// With a pending screen: waits on `loop` for the display (see the file's header).
+    func startWaiting(_ start: DisplayStart, session: HUDSession, loop: PollEventLoop,
+                      profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws {
+        guard let pending = start.pending else { return }
+        start.notifyStatus("Waiting up to \(fmt(start.seconds)) s for a display")
+        let open = { (waiting: Bool) throws -> Screen in
+            try self.openScreen(profile: profile, rotation: rotation, request: request, scale: scale, waiting: waiting)
+        }
+        let adopt = { (screen: Screen) in
+            do { try pending.adopt(screen) } catch { session.end(.failed("the display: \(error)")) }
+        }
+        let wait = DisplayWait(
+            kernel: loop.kernel, loop: loop, seconds: start.seconds, reason: start.firstReason,
+            attempt: { () -> DisplayWait.Outcome in
+                do { return .opened(try open(true)) } catch { return .notYet(shortReason(error)) }
+            },
+            opened: { [unowned start] screen in
+                showLog("display: appeared after \(start.elapsed) s (\(start.wait?.drmUevents ?? 0) drm uevents, \(start.wait?.attempts ?? 0) attempts)")
+                adopt(screen)
+            },
+            gaveUp: { [unowned start] why in
+                showLog("display: none appeared within \(fmt(start.seconds)) s (\(why)); going on as without --wait-display")
+                start.notifyReady("No display appeared within \(fmt(start.seconds)) s")
+                do { adopt(try open(false)) } catch {
+                    session.end(.failed("cannot open the display: \(error)"))
+                }
+            })
+        start.wait = wait
+        do { try wait.start() } catch {
+            showLog("display: cannot listen for uevents (\(error)); no display to wait for")
+            start.notifyReady("No display")
+            session.end(.failed("cannot open the display: \(start.firstReason)"))
+        }
+    }
+}
+
+/// An error as one short line (cut at ~200 characters).
+private func shortReason(_ error: Error) -> String {
+    let s = "\(error)"
+    return s.count > 200 ? String(s.prefix(200)) + "…" : s
+}
