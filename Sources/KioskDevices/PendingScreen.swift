@@ -35,8 +35,16 @@ public final class PendingScreen: Screen {
         inner = screen
         guard let loop, let handler else { return }
         try screen.attach(to: loop, handler)
+        if suspendedEarly { screen.suspend() }
         handler(.displaysChanged)
     }
+
+    /// Suspending before the display appeared holds it back once adopted (Plymouth's deactivate).
+    private var suspendedEarly = false
+    public var isSuspended: Bool { inner?.isSuspended ?? suspendedEarly }
+    public var hasActiveVT: Bool { inner?.hasActiveVT ?? false }
+    public func suspend() { if let inner { inner.suspend() } else { suspendedEarly = true } }
+    public func resume() { if let inner { inner.resume() } else { suspendedEarly = false } }
 
     public func close(retain: Bool) {
         closed = true
