@@ -97,7 +97,7 @@ public final class SwitchingScreen: Screen {
                 devices.removeAll { $0 == d }
             }
         }
-        if requireDisplay { throw firstError ?? DisplayError.noCard("no DRM card with dumb buffers and connectors, no fbdev device") }
+        if requireDisplay { throw firstError ?? DisplayError.noCard("no DRM device (/dev/dri/card*)") }
         log("display: none yet; following the kernel's uevents")
     }
 
