@@ -287,7 +287,10 @@ public final class SwitchingScreen: Screen {
         lastFrame = now
         guard let t = trial else { return }
         trial = nil
-        if let p = previous { release(p.screen) }
+        if let p = previous {
+            handOverVT(from: p.screen, to: s)
+            release(p.screen)
+        }
         previous = nil
         lost = nil
         failures[current!.device] = nil
@@ -316,6 +319,25 @@ public final class SwitchingScreen: Screen {
         guard isDeviceGone(error) || !alive(s) else { return false }
         loop?.execute { [weak self] in self?.evaluate("a present failed: \(error)") }
         return true
+    }
+}
+
+extension SwitchingScreen {
+    /// The old screen's hold on the VT goes to the new one: the new one took the VT while the
+    /// old had it (and saved the old one's VT_PROCESS mode as "what was there"), so the old
+    /// one's saved mode — the console's — is what must come back at the end, and the old one
+    /// must not put it back now. From an fbdev to a card the VT leaves graphics mode (DRM master
+    /// keeps the console off the screen).
+    func handOverVT(from old: Screen, to new: Screen) {
+        func vt(_ s: Screen) -> VTSwitcher? { (s as? DRMScreen)?.vt ?? (s as? FBDevScreen)?.vt }
+        func set(_ s: Screen, _ v: VTSwitcher?) {
+            if let d = s as? DRMScreen { d.vt = v } else if let f = s as? FBDevScreen { f.vt = v }
+        }
+        guard let held = vt(old), let taken = vt(new) else { return }
+        taken.kernel.close(taken.fd)
+        set(new, held)
+        set(old, nil)
+        if old is FBDevScreen && new is DRMScreen { held.setGraphics(false) }
     }
 }
 

@@ -25,7 +25,7 @@ final class SwitchRig {
     var session: HUDSession!
     var logs: [String] = []
 
-    init(rule: DisplaySwitchRule = .first, mode: HUDMode = .indeterminate, realTimeout: Double = 8,
+    init(rule: DisplaySwitchRule = .first, mode: HUDMode = .indeterminate, realTimeout: Double = 8, vt: Bool = false,
          _ setup: (FakeMachine) -> Void) throws {
         setup(machine)
         loop = PollEventLoop(kernel: machine, clock: clock)
@@ -38,12 +38,12 @@ final class SwitchRig {
             switch d.kind {
             case .drm:
                 var o = DRMOptions()
-                o.vt = false
+                o.vt = vt
                 o.card = d.path
                 return try DRMScreen(options: o, kernel: m)
             case .fbdev:
                 var f = FBDevOptions()
-                f.vt = false
+                f.vt = vt
                 f.path = d.path
                 return try FBDevScreen(options: f, kernel: m)
             }
@@ -78,8 +78,17 @@ final class SwitchRig {
 
     var hud: HUD? { session.displays.first?.hud }
 
-    /// The device on `crtc` of `k` shows exactly the HUD's last picture.
+    /// The device on `crtc` of `k` shows exactly the HUD's last picture — when no flip is in
+    /// flight (a spinner's next frame may be on its way: looked at again a few times).
     func scanoutShowsHUD(_ k: FakeKernel, crtc: UInt32 = 30) -> Bool {
+        for _ in 0..<20 {
+            if scanoutEqualsHUD(k, crtc: crtc) { return true }
+            try? run(0.01)
+        }
+        return false
+    }
+
+    func scanoutEqualsHUD(_ k: FakeKernel, crtc: UInt32) -> Bool {
         guard let h = hud, let d = k.scanout(crtc) else { return false }
         let s = h.renderer.shadow.surface
         guard d.width == s.width && d.height == s.height else { return false }
@@ -239,6 +248,26 @@ final class SwitchRig {
         let rig2 = try SwitchRig(rule: .waitReal, realTimeout: 0.2) { $0.addCard("card0", simpledrm2) }
         try rig2.run(2) { rig2.screen.switches.count == 1 }
         #expect(rig2.screen.current?.device.driver == "simpledrm" && rig2.scanoutShowsHUD(simpledrm2))
+    }
+
+    /// The VT: taken once by the fbdev screen (VT_PROCESS, graphics mode), handed to the card's
+    /// screen at the switch (not given back in between), and given back as it was at the end.
+    @Test func theVTIsHandedOver() throws {
+        let efifb = SwitchRig.fbdev("EFI VGA", 64, 48)
+        let rig = try SwitchRig(vt: true) { m in
+            m.system.hasVT = true
+            m.addFBDev("/dev/fb0", efifb)
+        }
+        try rig.run(0.1)
+        let vt = rig.machine.system
+        #expect(vt.vtMode.mode == 1 && vt.kdMode == 1)
+        let bochs = SwitchRig.card("bochs-drm", 80, 60)
+        rig.machine.addCard("card0", bochs)
+        rig.machine.removeFBDev("/dev/fb0")
+        try rig.run(2) { rig.screen.switches.count == 1 }
+        #expect(vt.vtMode.mode == 1 && vt.kdMode == 0 && vt.ttyFDs.count == 1, "\(vt.ttyFDs)")
+        rig.screen.close(retain: false)
+        #expect(vt.vtMode.mode == 0 && vt.ttyFDs.isEmpty && rig.machine.leaks.isEmpty, "\(rig.machine.leaks)")
     }
 
     /// A board naming its driver: another real card does not take the HUD; the named one does.
