@@ -67,6 +67,15 @@
 //   is on screen for one frame at most. Only decisions the Swift side made are replayed: the C
 //   side chooses nothing. Its card calls go through `kiosk_card_ops`, so FrameCacheTests plays
 //   the kernel for it too (each call failing in turn, EINTR), and Tests/VM runs it on real KMS.
+// * Waiting for the display (`DisplayWait`, `--wait-display`): at early boot the card may not
+//   exist yet. The run goes on on a `PendingScreen` (KioskDevices) while the kernel's uevent
+//   socket (the same `Kernel.ueventDescriptor()` hotplug uses) is watched by the loop; each batch
+//   of drm uevents makes one attempt to open the display (simpledrm passed over: it is replaced
+//   when the board's driver loads), and the first success is adopted. No timer polls; after the
+//   deadline one log line and the usual open (any card, then fbdev). Under QEMU TCG a
+//   bochs-display hot-plugged while the daemon waited was on screen 2.5–5.5 s after `device_add`
+//   (the kernel's probe, one uevent, 3 attempts in all, FreeType cold), with what requests had
+//   set meanwhile (VMWaitDisplayTests).
 // * fbdev (`FBDevScreen`, no DRM device or --fbdev): 16/32 bpp, a double-height virtual screen
 //   asked for and pan-flipped when the driver pans (FBIOPAN_DISPLAY + FBIO_WAITFORVSYNC), else one
 //   buffer drawn directly (logged); the VT goes to KD_GRAPHICS so the console does not draw over it.

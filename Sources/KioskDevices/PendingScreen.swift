@@ -16,8 +16,12 @@ public final class PendingScreen: Screen {
     public init() {}
 
     public var displays: [Display] { inner?.displays ?? [] }
-    /// True while waiting: the session keeps its state, there is just nothing to draw on.
-    public var isActive: Bool { inner?.isActive ?? true }
+    /// True while waiting (unless suspended): the session keeps its state, there is just nothing
+    /// to draw on.
+    public var isActive: Bool { inner?.isActive ?? !suspended }
+    public var isSuspended: Bool { inner?.isSuspended ?? suspended }
+    public var hasActiveVT: Bool { inner?.hasActiveVT ?? false }
+    private var suspended = false
     public var frameInterval: Seconds { inner?.frameInterval ?? 1.0 / 60 }
     public var summary: String { inner?.summary ?? "no display appeared" }
 
@@ -35,16 +39,24 @@ public final class PendingScreen: Screen {
         inner = screen
         guard let loop, let handler else { return }
         try screen.attach(to: loop, handler)
-        if suspendedEarly { screen.suspend() }
+        if suspended { screen.suspend() }   // another program has the screen (Plymouth's deactivate)
         handler(.displaysChanged)
     }
 
-    /// Suspending before the display appeared holds it back once adopted (Plymouth's deactivate).
-    private var suspendedEarly = false
-    public var isSuspended: Bool { inner?.isSuspended ?? suspendedEarly }
-    public var hasActiveVT: Bool { inner?.hasActiveVT ?? false }
-    public func suspend() { if let inner { inner.suspend() } else { suspendedEarly = true } }
-    public func resume() { if let inner { inner.resume() } else { suspendedEarly = false } }
+    /// Suspended before the display appeared: it is suspended as soon as it does.
+    public func suspend() {
+        if let inner { inner.suspend(); return }
+        guard !suspended else { return }
+        suspended = true
+        handler?(.deactivated)
+    }
+
+    public func resume() {
+        if let inner { inner.resume(); return }
+        guard suspended else { return }
+        suspended = false
+        handler?(.activated)
+    }
 
     public func close(retain: Bool) {
         closed = true

@@ -114,11 +114,14 @@ func runDaemonLoad(seconds: Double, clients: Int) -> Bool {
         let framesBefore = session.frames
         // RSS once the clients are all connected and running (1 s in), and at the end: a daemon
         // under steady load keeps no growing state.
-        var rss0 = 0
+        // Also every 10 s between, to tell a level from a slope.
+        var rss0 = 0, rssSteps: [Int] = []
         let warm = nowNs() + 1_000_000_000
+        var nextStep = warm + 10_000_000_000
         while !tallies.allSatisfy({ $0.done }) {
             try loop.runOnce(timeout: 0.05)
             if rss0 == 0 && nowNs() >= warm { rss0 = residentKB() }
+            if nowNs() >= nextStep { rssSteps.append(residentKB()); nextStep += 10_000_000_000 }
         }
         try loop.run(for: 0.2)
         let rss1 = residentKB()
@@ -131,7 +134,7 @@ func runDaemonLoad(seconds: Double, clients: Int) -> Bool {
         print("  requests: \(sent) sent, \(answered) answered (\(Int(Double(answered) / seconds))/s), \(tallies.reduce(0) { $0 + $1.errors }) errors")
         print("  frames: \(session.frames - framesBefore) (\(Int(Double(session.frames - framesBefore) / seconds))/s), presents \(display.inner.presentCount)")
         print("  request -> frame presented: median \(fmt2(pct(0.5))) ms, p99 \(fmt2(pct(0.99))) ms, max \(fmt2(latencies.last ?? 0)) ms (\(samples) requests, \(latencies.count) sampled)")
-        print("  RSS: \(rss0) kB after 1 s, \(rss1) kB at the end")
+        print("  RSS: \(rss0) kB after 1 s, \(rss1) kB at the end\(rssSteps.isEmpty ? "" : " (every 10 s between: \(rssSteps.map(String.init).joined(separator: ", ")) kB)")")
         print("  every request answered: \(sent == answered ? "yes" : "NO"); the HUD shows a client's last update: \(lastWins ? "yes" : "NO")")
         server.close()
         return sent == answered && lastWins

@@ -11,12 +11,17 @@ import KioskText
 /// The early frame, when the constructor put one on screen (then it is ours to take over or
 /// release); a log line when a cache file was there but could not be shown.
 func takeEarlyFrame() -> EarlyFrame? {
+    // Once: a display waited for (--wait-display) is opened again at each attempt.
+    guard !EarlyFrameTaken.done else { return nil }
+    EarlyFrameTaken.done = true
     let e = kiosk_early_frame()!
     if e.pointee.state == Int32(KIOSK_EARLY_FAILED.rawValue) {
         showLog("frame cache: \(cString(e.pointee.cache_path)) not shown: \(cString(e.pointee.why))")
     }
     return EarlyFrame(taking: e)
 }
+
+private enum EarlyFrameTaken { nonisolated(unsafe) static var done = false }
 
 extension ShowCommand {
     /// After the first frame: keep it for the next start with these arguments (unless the file

@@ -44,6 +44,7 @@ final class RunParts: ShowExtras {
 
     func inputChanged(_ name: String, added: Bool) {}
     func detach() -> Bool? { nil }
+    var runsWithoutDisplay: Bool { true }
 
     // MARK: On a daemon's HUD
 

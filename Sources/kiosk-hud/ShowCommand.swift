@@ -89,6 +89,9 @@ struct ShowCommand {
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()
         session.addObserver { event in
+            // Another program has the screen before a first frame (VT switched away, Plymouth's
+            // deactivate): the daemon is up all the same; systemd must not wait for a frame.
+            if case .screen(.deactivated) = event { start.notifyReady("Another program has the screen") }
             guard case let .firstFrame(t) = event else { return }
             let real = start.realScreen(screen)
             self.firstFrameShown(at: t, screen: real, fonts: fonts)

@@ -78,9 +78,13 @@ protocol ShowExtras: AnyObject {
     /// SIGINT, SIGTERM and SIGHUP end the session (false: the extras take them, as `run` passes
     /// them to its command).
     var quitsOnSignals: Bool { get }
+    /// When a display waited for (--wait-display) never comes, the run goes on without one
+    /// (`run`: its command has started) instead of failing.
+    var runsWithoutDisplay: Bool { get }
 }
 
 extension ShowExtras {
     var quitsOnSignals: Bool { true }
+    var runsWithoutDisplay: Bool { false }
     func screenClosed() {}
 }

@@ -90,7 +90,12 @@ extension ShowCommand {
                 showLog("display: none appeared within \(fmt(start.seconds)) s (\(why)); going on as without --wait-display")
                 start.notifyReady("No display appeared within \(fmt(start.seconds)) s")
                 do { adopt(try open(false)) } catch {
-                    session.end(.failed("cannot open the display: \(error)"))
+                    // `run`'s command is running already: it goes on, without a HUD.
+                    if self.extras?.runsWithoutDisplay == true {
+                        showLog("cannot open the display: \(error); the command goes on without a HUD")
+                    } else {
+                        session.end(.failed("cannot open the display: \(error)"))
+                    }
                 }
             })
         start.wait = wait

@@ -79,6 +79,20 @@ func seconds() -> Double {
         #expect(r.err.contains("running the command without a HUD"), "\(r.err)")
     }
 
+    /// No display with --wait-display: the command starts at once, while run waits for the
+    /// display; when the wait gives up the command goes on to its end, without a HUD.
+    @Test func noDisplayAfterTheWaitStillRunsTheCommand() {
+        guard !Proc.exists("/dev/dri"), !Proc.exists("/dev/fb0") else { return }   // a machine with a display
+        let t0 = seconds()
+        let r = Proc.run([Proc.kioskHUD, "run", "--hud", "display", "--wait-display", "0.3", "--no-input", "--",
+                          "sh", "-c", "echo started; sleep 1; echo ended"])
+        #expect(r.status == 0 && r.out == "started\nended\n", "\(r.err)")
+        #expect(r.err.contains("display: none appeared within 0.3 s (") && r.err.contains("the command goes on without a HUD"), "\(r.err)")
+        // The wait, the command's second, and the end notice's time (shown on no display: run's
+        // rule, SVProgressHUD's 5 s at least).
+        #expect(seconds() - t0 < 12)
+    }
+
     @Test func stdinIsDevNullUnlessAsked() {
         let closed = Proc.run(["sh", "-c", "echo typed | \(Proc.kioskHUD) run --hud none -- cat"])
         #expect(closed.status == 0 && closed.out == "")

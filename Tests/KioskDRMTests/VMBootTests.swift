@@ -10,12 +10,14 @@ import Testing
 /// The guest's root is the host's Debian 12 (the harness's read-only 9p root under a tmpfs
 /// overlay: no image to build) with /etc/systemd/system emptied but for Debian's getty on tty1
 /// and an empty /tmp, booted by its own systemd 252 and udev. Tests/VM/boot/setup.sh installs the kiosk-hud this test run built and
-/// dist/ exactly as dist/README.md says (the units, the udev rule, `systemctl enable
-/// kiosk-hud.socket`, /etc/default/kiosk-hud) and a kiosk app: dist's example unit, unedited
+/// dist/ exactly as dist/README.md says (the units, `systemctl enable kiosk-hud.service`,
+/// /etc/default/kiosk-hud) and a kiosk app: dist's example unit, unedited
 /// but for drop-ins, running a C stand-in (Tests/VM/ref/kiosk-app.c), with six 1.5 s oneshots as what it waits for
 /// (the handover ordered after them by the drop-in dist/README.md describes). Checked:
-/// - the udev rule starts the daemon and the follower (the connector's device unit wants them;
-///   nothing touched the socket before), the HUD shows on the connector at 800x480;
+/// - sysinit.target starts the daemon and the follower (it wants them; nothing touched the
+///   socket before), the HUD shows on the connector at 800x480, and its first frame is on
+///   screen before sysinit.target is reached (the daemon's first-frame at_s, CLOCK_MONOTONIC,
+///   against sysinit.target's ActiveEnterTimestampMonotonic, the same clock);
 /// - while the boot runs, watch.py samples `status`, `ping`, a screendump, `status`: the progress
 ///   never goes back and takes at least 3 values, and each screendump taken while the daemon
 ///   reported one progress before and after equals `kiosk-hud render` of that state pixel for
@@ -39,7 +41,7 @@ import Testing
         "not-failed-kiosk-hud-quit.service", "not-failed-kiosk-app.service",
         "state-kiosk-hud.socket", "state-kiosk-hud.service", "state-kiosk-hud-progress.service",
         "state-kiosk-hud-quit.service", "state-kiosk-app.service",
-        "handover-ran", "started-by-udev", "follower-by-udev", "journal-clean", "journal-no-failed",
+        "handover-ran", "started-by-sysinit", "follower-by-sysinit", "first-frame-before-sysinit", "journal-clean", "journal-no-failed",
         "daemon-first-frame", "daemon-done", "follower-started", "keeper-exited",
     ]
     /// The HUD's options in /etc/default/kiosk-hud (setup.sh), as `render` takes them.
@@ -107,6 +109,13 @@ import Testing
         let m = Manifest(manifest)
         if try !checkShots(m, out: out) { clean = false }
         logTimes(m, harness: stderr)
+        // The point of the early start: the HUD is on screen before sysinit.target.
+        if let ff = m.times["first-frame"], let si = m.times["sysinit-target"] {
+            #expect(ff < si, "the first frame (\(ff) s) came after sysinit.target was reached (\(si) s)")
+            if ff >= si { clean = false }
+        } else {
+            Issue.record("no first-frame or sysinit-target time in the manifest"); clean = false
+        }
         if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[boot] kept \(out) for inspection") }
     }
 
@@ -187,16 +196,20 @@ import Testing
         }
         let exec = m.values["first-frame-exec-ms"].map { String(format: "%.0f ms", $0) } ?? "?"
         print("[boot] kernel start → the harness's /init at \(t("vm-init")), its set-up (setup.sh) \(d("vm-cmd-start", "vm-cmd-end")) → " +
-              "systemd as PID 1 at \(t("systemd")) → udev's coldplug trigger done at \(t("udev-trigger-done")) → " +
-              "kiosk-hud.service exec at \(t("daemon-exec")) (the connector's uevent processed) → " +
-              "HUD first frame at \(t("first-frame-logged")) (the journal's time of the daemon's first-frame line; its exec_ms=\(exec)); " +
-              "systemd start → first frame \(d("systemd", "first-frame-logged")) (TCG guest on a shared host: compare, do not quote)")
+              "systemd as PID 1 at \(t("systemd")) (its generators done at \(t("generators-done")), the units loaded at \(t("units-loaded")), " +
+              "kiosk-hud.socket listening at \(t("socket-listening"))) → udev's coldplug trigger done at \(t("udev-trigger-done")) → " +
+              "kiosk-hud.service exec at \(t("daemon-exec")) → " +
+              "HUD first frame on screen at \(t("first-frame")) (the daemon's at_s; exec_ms=\(exec); its log line in the journal at \(t("first-frame-logged"))) → " +
+              "READY=1 (the unit active) at \(t("daemon-ready")) → sysinit.target reached at \(t("sysinit-target")), " +
+              "\(d("first-frame", "sysinit-target")) after the first frame; " +
+              "systemd start → first frame \(d("systemd", "first-frame")) (TCG guest on a shared host: compare, do not quote)")
         print("[boot] boot → handover: basic.target at \(t("basic-target")); the app's stand-in dependencies done at \(t("work-done")); " +
               "kiosk-hud-quit.service started at \(t("handover-start")), the daemon exited \(d("handover-start", "daemon-ended")) later, " +
               "the handover done \(d("handover-start", "handover-done")); kiosk-app exec \(d("handover-done", "app-exec")) after it (the test's screendump between), " +
               "master at \(t("app-master")), its first picture at \(t("app-drawn")) (after the test's screendump); the boot finished at \(t("boot-finished"))")
-        print("[boot] the HUD was on screen from \(t("first-frame-logged")) to the app's picture at \(t("app-drawn")): " +
-              "\(d("first-frame-logged", "app-drawn")); kernel start → handover done \(t("handover-done"))")
+        print("[boot] the HUD was on screen from \(t("first-frame")) to the app's picture at \(t("app-drawn")): " +
+              "\(d("first-frame", "app-drawn")); kernel start → handover done \(t("handover-done")); " +
+              "first frame at \(m.times["first-frame"].flatMap { f in m.times["boot-finished"].map { String(format: "%.0f %%", 100 * f / $0) } } ?? "?") of the boot (kernel start → finished)")
     }
 
     /// mkdtemp with a full template.

@@ -34,12 +34,12 @@ done
 # and that exited 0.
 r=$(systemctl show -p ExecMainStartTimestampMonotonic --value kiosk-hud-quit.service)/$(systemctl show -p ExecMainStatus --value kiosk-hud-quit.service)
 [[ $r =~ ^[1-9][0-9]*/0$ ]] && ok handover-ran || fail handover-ran "kiosk-hud-quit.service ExecMainStartTimestampMonotonic/ExecMainStatus: $r"
-# Started by the udev rule: the connector's device unit wants the daemon and the follower.
+# Started by sysinit.target (kiosk-hud.service's [Install]; no udev rule any more), the follower too.
 by=$(systemctl show -p WantedBy --value kiosk-hud.service)
 info started-by "kiosk-hud.service WantedBy=$by"
-[[ $by == *drm-card0-card0*.device* ]] && ok started-by-udev || fail started-by-udev "no DRM connector device wants kiosk-hud.service: $by"
-[[ $(systemctl show -p WantedBy --value kiosk-hud-progress.service) == *drm-card0-card0*.device* ]] &&
-  ok follower-by-udev || fail follower-by-udev "$(systemctl show -p WantedBy kiosk-hud-progress.service)"
+[[ " $by " == *" sysinit.target "* ]] && ok started-by-sysinit || fail started-by-sysinit "sysinit.target does not want kiosk-hud.service: $by"
+[[ " $(systemctl show -p WantedBy --value kiosk-hud-progress.service) " == *" sysinit.target "* ]] &&
+  ok follower-by-sysinit || fail follower-by-sysinit "$(systemctl show -p WantedBy kiosk-hud-progress.service)"
 
 # --- the journal ------------------------------------------------------------------------------------------
 journalctl -b -o short-monotonic --no-pager > "$VM_OUT/journal.txt" 2>&1
@@ -74,6 +74,11 @@ mono daemon-exec kiosk-hud.service ExecMainStartTimestampMonotonic
 mono daemon-ended kiosk-hud.service InactiveEnterTimestampMonotonic
 mono follower-exec kiosk-hud-progress.service ExecMainStartTimestampMonotonic
 mono basic-target basic.target ActiveEnterTimestampMonotonic
+# systemd's own start-up before the first unit starts: generators, then loading the units.
+mono generators-done '' GeneratorsFinishTimestampMonotonic
+mono units-loaded '' UnitsLoadFinishTimestampMonotonic
+mono socket-listening kiosk-hud.socket ActiveEnterTimestampMonotonic
+info critical-chain "$(systemd-analyze critical-chain kiosk-hud.service 2>&1 | tail -n +3 | tr -s ' ' | tr '\n' '|')"
 mono work-done "kiosk-vm-work${KIOSK_VM_WORK_STEPS}.service" ActiveEnterTimestampMonotonic
 mono handover-start kiosk-hud-quit.service InactiveExitTimestampMonotonic
 mono handover-done kiosk-hud-quit.service InactiveEnterTimestampMonotonic
@@ -82,6 +87,22 @@ grep -h 'kiosk-app: \(master\|drawn\)' "$VM_OUT/app.log" | sed -n 's/kiosk-app: 
 # The daemon's first frame: the journal's time of its first-frame line, and exec_ms in it.
 sed -n 's/^\[ *\([0-9.]*\)\] .*first-frame exec_ms=\([0-9.]*\).*/time first-frame-logged \1\nvalue first-frame-exec-ms \2/p' \
   "$VM_OUT/journal-units.txt" | head -2 >> "$M"
+# ... and when it was on screen (at_s: the daemon's CLOCK_MONOTONIC, the clock of systemd's
+# *TimestampMonotonic), against sysinit.target reached and the daemon's READY=1 (Type=notify:
+# the unit went active then).
+mono sysinit-target sysinit.target ActiveEnterTimestampMonotonic
+mono daemon-ready kiosk-hud.service ActiveEnterTimestampMonotonic
+ff=$(sed -n 's/.*first-frame exec_ms=.* at_s=\([0-9.]*\).*/\1/p' "$VM_OUT/journal-units.txt" | head -1)
+si=$(systemctl show -p ActiveEnterTimestampMonotonic --value sysinit.target)
+if [ -n "$ff" ] && [ -n "$si" ] && [ "$si" != 0 ]; then
+  echo "time first-frame $ff" >> "$M"
+  ff_us=$(echo "$ff" | tr -d .)
+  info first-frame "on screen at $ff s, sysinit.target at $((si / 1000000)).$(printf %06d $((si % 1000000))) s"
+  [ "$((10#$ff_us))" -lt "$si" ] && ok first-frame-before-sysinit ||
+    fail first-frame-before-sysinit "first frame at $ff s, sysinit.target reached at $si µs"
+else
+  fail first-frame-before-sysinit "no time: first frame '$ff', sysinit.target '$si'"
+fi
 
 echo end >> "$M"
 echo 0 > "$KIOSK_VM_CTL/rc.tmp" && mv "$KIOSK_VM_CTL/rc.tmp" "$KIOSK_VM_CTL/rc"

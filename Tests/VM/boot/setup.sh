@@ -5,16 +5,15 @@
 # tmpfs overlay, so what is written here lasts for this boot only.
 #
 # It installs kiosk-hud the way dist/README.md says — the binary as /usr/bin/kiosk-hud, dist's
-# units in /etc/systemd/system, the udev rule as /etc/udev/rules.d/70-kiosk-hud.rules,
-# `systemctl enable kiosk-hud.socket`, /etc/default/kiosk-hud — and a kiosk app from
+# units in /etc/systemd/system, `systemctl enable kiosk-hud.service` (which enables the socket
+# and the progress follower with it), /etc/default/kiosk-hud — and a kiosk app from
 # dist/systemd/kiosk-app.service.example, unedited, whose /usr/local/bin/kiosk-app is app.sh
 # (around KIOSK_APP, the C stand-in ref/kiosk-app.c). Then what makes it a test:
 #   kiosk-vm-work1..N.service  WORK_STEPS (default 6) oneshots of WORK_SECONDS (default 1.5)
 #        in a row: stand-ins for what a kiosk app waits for (the network, a mount); the app and
 #        kiosk-hud-quit.service are ordered after the last, with drop-ins, as dist/README.md says.
 #        The first waits until watch.py sees the HUD (at most 240 s), so that the HUD is on
-#        screen while they work whatever the guest's speed (udev's coldplug alone takes 10-70 s
-#        to reach the connector here)
+#        screen while they work whatever the guest's speed
 #   kiosk-vm-watch.service     watch.py: the HUD while the boot runs (status + screendumps),
 #        ordered before the handover so that it never talks to the socket after it
 #   kiosk-app.service.d/gap.conf  a screendump (shot.sh) after the handover, before the app's
@@ -46,9 +45,7 @@ install -m 0755 "$HUD" /usr/bin/kiosk-hud
 for f in kiosk-hud.socket kiosk-hud.service kiosk-hud-progress.service kiosk-hud-quit.service; do
   install -m 0644 "$DIST/systemd/$f" "$U/$f"
 done
-mkdir -p /etc/udev/rules.d
-install -m 0644 "$DIST/udev/70-kiosk-hud.rules" /etc/udev/rules.d/70-kiosk-hud.rules
-systemctl enable kiosk-hud.socket
+systemctl enable kiosk-hud.service
 # The HUD's options; the label is quoted, as the unit's comment says a value with spaces is.
 # --scale 1: `kiosk-hud render` draws the same picture (the panel's EDID size would choose
 # another scale on the display).
@@ -145,7 +142,8 @@ systemctl enable kiosk-vm-watch.service kiosk-vm-end.service $(seq -f 'kiosk-vm-
 
 # --- what was installed --------------------------------------------------------------------------
 ok() { echo "ok $1"; }
-[ -x /usr/bin/kiosk-hud ] && [ -L "$U/sockets.target.wants/kiosk-hud.socket" ] &&
+[ -x /usr/bin/kiosk-hud ] && [ -L "$U/sockets.target.wants/kiosk-hud.socket" ] && [ -L "$U/sysinit.target.wants/kiosk-hud.service" ] &&
+  [ -L "$U/sysinit.target.wants/kiosk-hud-progress.service" ] &&
   [ -L "$U/multi-user.target.wants/kiosk-app.service" ] && ok setup-installed ||
   echo "FAIL setup-installed: $(ls -R "$U" | tr '\n' ' ')"
 echo "info setup: kiosk-hud $(stat -c %s /usr/bin/kiosk-hud) bytes; units: $(cd "$U" && echo *.service *.socket)"

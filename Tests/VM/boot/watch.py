@@ -3,7 +3,7 @@
 Tests/VM/boot/setup.sh; environment from /etc/kiosk-vm.env).
 
 1. Waits, without touching the control socket, until systemd has started kiosk-hud.service —
-   the udev rule's doing (a connection before that would start it through the socket instead).
+   sysinit.target's doing (a connection before that would start it through the socket instead).
 2. Opens one connection to /run/kiosk-hud/control.sock and asks `status` until the HUD is
    visible and the screen active.
 3. Makes /run/kiosk-vm-watching, which the kiosk app's stand-in dependencies wait for, and
