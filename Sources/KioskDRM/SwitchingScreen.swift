@@ -73,12 +73,14 @@ public final class SwitchingScreen: Screen {
     var log: (String) -> Void { options.log }
 
     /// Starts on the device the rule picks among those there now (trying the next when one
-    /// cannot be opened). Throws the first failure when `requireDisplay` and none could be
-    /// opened — never for `wait-real`, which waits.
+    /// cannot be opened). With `requireDisplay`, throws when there is no device at all, or the
+    /// first failure when none could be opened; `wait-real` waits only when there is one to
+    /// fall back on (the firmware's), so a machine with no display never waits forever.
     public init(kernel: Kernel = LinuxKernel(), options: DisplaySwitchOptions, requireDisplay: Bool,
                 open: @escaping (DisplayDevice) throws -> Screen) throws {
         self.kernel = kernel; self.options = options; self.open = open
         var devices = DisplayDevice.scan(kernel: kernel, log: options.log)
+        if requireDisplay && devices.isEmpty { throw DisplayError.noCard("no DRM device (/dev/dri/card*)") }
         if options.rule == .waitReal && !devices.contains(where: \.isReal) {
             waitingForReal = true
             log("display: no real DRM card yet (\(devices.map(\.description).joined(separator: ", ")));" +

@@ -14,7 +14,7 @@ extension ShowCommand {
         o.rule = DisplaySwitchRule(profile.display.switchRule) ?? .first
         o.realTimeout = profile.display.realTimeout
         o.log = showLog
-        return try SwitchingScreen(options: o, requireDisplay: o.rule != .waitReal) { d in
+        return try SwitchingScreen(options: o, requireDisplay: true) { d in
             switch d.kind {
             case .drm:
                 return try self.openDRM(profile: profile, card: d.path, rotation: rotation, request: request, scale: scale, fallback: false)

@@ -34,7 +34,7 @@ final class SwitchRig {
         o.realTimeout = realTimeout
         o.log = { [unowned self] in self.logs.append($0) }
         let m = machine
-        screen = try SwitchingScreen(kernel: m, options: o, requireDisplay: rule != .waitReal) { d in
+        screen = try SwitchingScreen(kernel: m, options: o, requireDisplay: true) { d in
             switch d.kind {
             case .drm:
                 var o = DRMOptions()
