@@ -270,6 +270,17 @@ final class SwitchRig {
         #expect(vt.vtMode.mode == 0 && vt.ttyFDs.isEmpty && rig.machine.leaks.isEmpty, "\(rig.machine.leaks)")
     }
 
+    /// Through the switching screen the spinner keeps its pace (12 phases a second, one page
+    /// flip each): nothing is lost to the wrapper.
+    @Test func theSpinnerKeepsItsPace() throws {
+        let bochs = SwitchRig.card("bochs-drm", 64, 48)
+        let rig = try SwitchRig { $0.addCard("card0", bochs) }
+        try rig.run(0.1)
+        let before = bochs.flipsDone
+        try rig.run(1.0)
+        #expect(bochs.flipsDone - before >= 10, "\(bochs.flipsDone - before) flips in 1 s")
+    }
+
     /// A board naming its driver: another real card does not take the HUD; the named one does.
     @Test func theBoardsDriverIsTheOneMovedTo() throws {
         #expect(DisplaySwitchRule("vc4") == .driver("vc4") && DisplaySwitchRule("wait-real") == .waitReal)
