@@ -73,7 +73,7 @@ import Testing
             return
         }
 
-        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "480", "--console", "-v", "--",
+        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v", "--",
                     "bash", Proc.root + "/Tests/VM/boot/setup.sh", Proc.kioskHUD, app]
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(Self.width) -global VGA.yres=\(Self.height)", out: out)

@@ -78,7 +78,6 @@ mono basic-target basic.target ActiveEnterTimestampMonotonic
 mono generators-done '' GeneratorsFinishTimestampMonotonic
 mono units-loaded '' UnitsLoadFinishTimestampMonotonic
 mono socket-listening kiosk-hud.socket ActiveEnterTimestampMonotonic
-info critical-chain "$(systemd-analyze critical-chain kiosk-hud.service 2>&1 | tail -n +3 | tr -s ' ' | tr '\n' '|')"
 mono work-done "kiosk-vm-work${KIOSK_VM_WORK_STEPS}.service" ActiveEnterTimestampMonotonic
 mono handover-start kiosk-hud-quit.service InactiveExitTimestampMonotonic
 mono handover-done kiosk-hud-quit.service InactiveEnterTimestampMonotonic
