@@ -97,7 +97,7 @@ let package = Package(
 
         // Board profiles (TOML).
         .target(name: "KioskBoards", dependencies: [
-            "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices",
+            "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskSys",
         ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
                                                   "KioskHUD", "KioskText", "KioskRaster"]),
         .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
-        .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings"]),
+        .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings", "KioskCLI", "KioskSys", "KioskTestSupport",
+                                                            "KioskDevices", "KioskEmbedded", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
         // (the test links one with its own scratch path, .build-release-check).
         .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),

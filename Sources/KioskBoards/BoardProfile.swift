@@ -14,8 +14,12 @@ import KioskText
 /// options override them. Unknown keys are errors, so a typo never passes silently.
 public struct BoardProfile: Equatable, Sendable {
     public var name = "generic"
+    /// `[match]`: what a machine must have for `--board auto` to choose this profile.
+    public var match = BoardMatch()
     public var width = 800, height = 480
-    public var scale = 1.0
+    /// Pixels per point; nil: chosen from the panel's physical size on a real display (1
+    /// offscreen).
+    public var scale: Double?
     public var format = PixelFormat.xrgb8888
     public var style = HUDStyle()
     public var underlayColor = Color.black
@@ -36,7 +40,6 @@ public struct BoardProfile: Equatable, Sendable {
     public var plymouth = PlymouthProfile()
 
     public init() {}
-
 }
 
 /// Plymouth's operation modes, as `plymouth change-mode --MODE` names them.

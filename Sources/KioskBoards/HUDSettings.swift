@@ -90,7 +90,9 @@ let touchMatrixRule: ValueRule = {
     let expected = "six numbers a,b,c,d,e,f or rotate-90, rotate-180, rotate-270"
     return ValueRule(.custom(parse: { (text) throws(RuleError) in
         do throws(CalibrationMatrix.ParseError) {
-            return .numbers(try CalibrationMatrix(parsing: text).values.map(Double.init))
+            // Each Float as the Double of its shortest spelling: -1.1041, not -1.1041000127792358
+            // (a profile written out again reads as it was written).
+            return .numbers(try CalibrationMatrix(parsing: text).values.map { Double("\($0)") ?? Double($0) })
         } catch { throw RuleError("\(expected) (\(error.reason))") }
     }), expected: expected)
 }()

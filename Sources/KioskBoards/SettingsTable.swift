@@ -18,32 +18,70 @@ extension HUDSettings {
     typealias S = Setting<HUDSettings>
 
     /// Every setting, declared once, in the order they are applied (a theme before the colours
-    /// it sets) and shown. Board file sections: the top level, display, touch, fonts, style,
-    /// timing, motion, plymouth.
+    /// it sets) and shown. Board file sections: the top level, match, display, touch, fonts,
+    /// style, timing, motion, plymouth.
     public static let table = SettingsTable<HUDSettings>(
-        topLevel + content + display + touch + fonts + style + timing + motion + input + plymouth,
-        sections: ["", "display", "touch", "fonts", "style", "timing", "motion", "plymouth"])
+        // content before match and display: `setting(key:)` (the daemon's and Plymouth's fields)
+        // takes the first of a key, and [match] and [display] have a `mode` too.
+        topLevel + content + match + display + touch + fonts + style + timing + motion + input + plymouth,
+        sections: ["", "match", "display", "touch", "fonts", "style", "timing", "motion", "plymouth"])
 
     static let topLevel: [S] = [
-        S("name", section: "", .text(64, nonEmpty: true, "a name"), default: .text("generic"), group: SettingGroup.display,
+        S("name", section: "", .text(64, nonEmpty: true, "a name"), default: .text("generic"), example: "\"rpi-touch-display\"", group: SettingGroup.display,
           help: "The board this profile is for.",
           set: { $0.profile.name = $1.string }, get: { .text($0.profile.name) }),
     ]
 
+    /// `[match]`: one list of strings per kind of rule (BoardMatch).
+    static let match: [S] = BoardRuleKind.allCases.map { kind in
+        let (help, expected, example) = matchText(kind)
+        return S(kind.key, section: "match", ValueRule(.texts(maxCount: 16, element: .init(maxBytes: 256)), expected: expected),
+                 example: example, group: SettingGroup.display, help: help,
+                 set: { $0.profile.match[kind] = $1.strings }, get: { $0.profile.match[kind].isEmpty ? nil : .texts($0.profile.match[kind]) })
+    }
+
+    /// A rule's help, what its value must be, and an example (a switch, not dictionaries: the
+    /// table is built on the way to the first frame).
+    static func matchText(_ kind: BoardRuleKind) -> (help: String, expected: String, example: String) {
+        switch kind {
+        case .compatible:
+            ("Device-tree compatible entries, whole (/proc/device-tree/compatible); --board auto: one of them must be there.",
+             "a list of compatible strings (at most 16)", "[\"raspberrypi,4-model-b\", \"raspberrypi,3-model-b\"]")
+        case .model:
+            ("Parts of the board's model (/proc/device-tree/model, or the DMI product name on x86); one must be in it.",
+             "a list of model names or parts (at most 16)", "[\"Raspberry Pi 4\"]")
+        case .drmDriver:
+            ("DRM drivers, whole (where /sys/class/drm/cardN/device/driver links); one card must have one.",
+             "a list of driver names (at most 16)", "[\"vc4-drm\"]")
+        case .connector:
+            ("DRM connector names, whole (cardN-NAME in /sys/class/drm); one must be there and not disconnected.",
+             "a list of connector names (at most 16)", "[\"DSI-1\"]")
+        case .mode:
+            ("Display modes WIDTHxHEIGHT; a connector (one of connector's, if given) must list one.",
+             "a list of modes WIDTHxHEIGHT (at most 16)", "[\"720x1280\"]")
+        case .iio:
+            ("Parts of IIO device names (/sys/bus/iio/devices/iio:deviceN/name); one device must have one.",
+             "a list of IIO device names or parts (at most 16)", "[\"mpu6050\", \"lis3dh\"]")
+        case .input:
+            ("Parts of input device names (/sys/class/input/inputN/name); one device must have one.",
+             "a list of input device names or parts (at most 16)", "[\"ft5x06\"]")
+        }
+    }
+
     static let display: [S] = [
         S("size", section: "display", option: "size", .size(1, Bitmap.maxCanvasSide), default: .size(width: 800, height: 480),
-          group: SettingGroup.display,
+          example: "\"1024x600\"", group: SettingGroup.display,
           help: "Canvas size WIDTHxHEIGHT in pixels (offscreen; on a real display its mode decides).",
           set: { $0.profile.width = $1.size.0; $0.profile.height = $1.size.1 },
           get: { .size(width: $0.profile.width, height: $0.profile.height) }),
-        S("scale", section: "display", option: "scale", .number(HUDStyle.Limits.scale, minOpen: true, "pixels per point"), default: .number(1),
+        S("scale", section: "display", option: "scale", .number(HUDStyle.Limits.scale, minOpen: true, "pixels per point"), example: "1.5",
           group: SettingGroup.display,
-          help: "Pixels per point (e.g. 2); on a real display without it, chosen from the panel's physical size.",
-          set: { $0.profile.scale = $1.double; $0.profile.style.scale = $1.double }, get: { .number($0.profile.scale) }),
+          help: "Pixels per point (e.g. 2); default: chosen from the panel's physical size (about 135 DPI a point, as Plymouth does), 1 offscreen.",
+          set: { $0.profile.scale = $1.double; $0.profile.style.scale = $1.double }, get: { $0.profile.scale.map { .number($0) } }),
         S("format", section: "display", option: "format", .choice(["xrgb8888", "argb8888", "rgb565"]), default: .text("xrgb8888"),
-          group: SettingGroup.display, help: "Pixel format of the frame.",
+          example: "\"rgb565\"", group: SettingGroup.display, help: "Pixel format of the frame.",
           set: { $0.profile.format = pixelFormat($1.string) }, get: { .text(formatName($0.profile.format)) }),
-        S("underlay", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), group: SettingGroup.display,
+        S("underlay", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), example: "\"#202020\"", group: SettingGroup.display,
           live: true, help: "Colour under the HUD (and under an underlay picture's transparent parts).",
           set: { $0.profile.underlayColor = Color(setting: $1) }, get: { $0.profile.underlayColor.setting }),
         S("card", section: "display", option: "card", cardRule, example: "\"/dev/dri/card0\"", group: SettingGroup.display,
@@ -84,77 +122,77 @@ extension HUDSettings {
           group: SettingGroup.input, help: "Only this touch device (part of its name or sysname).",
           set: { $0.profile.touch.device = $1.string }, get: { $0.profile.touch.device.map { .text($0) } }),
         S("keys", section: "touch", ValueRule(.integers(min: 1, max: 767, maxCount: 16), expected: "Linux key codes from 1 to 767 (at most 16)"),
-          default: .integers([28, 57, 1, 96]), group: SettingGroup.input,
+          default: .integers([28, 57, 1, 96]), example: "[28, 96]", group: SettingGroup.input,
           help: "Keys that press the button (Linux key codes): Enter, Space, Escape, keypad Enter.",
           set: { $0.profile.touch.keys = $1.ints }, get: { .integers($0.profile.touch.keys) }),
-        S("tap_outside", section: "touch", .bool, default: .bool(false), group: SettingGroup.input,
+        S("tap_outside", section: "touch", .bool, default: .bool(false), example: "true", group: SettingGroup.input,
           help: "Report taps outside the bezel (show: exit 11) instead of ignoring them.",
           set: { $0.profile.touch.tapOutside = $1.bool }, get: { .bool($0.profile.touch.tapOutside) }),
     ]
 
     static let fonts: [S] = [
-        S("primary", section: "fonts", .path, default: .text(FontSpec.defaultPrimary), group: SettingGroup.hud,
+        S("primary", section: "fonts", .path, default: .text(FontSpec.defaultPrimary), example: "\"/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf\"", group: SettingGroup.hud,
           help: "The font for all text.",
           set: { $0.profile.style.fontPaths = [$1.string] + Array($0.profile.style.fontPaths.dropFirst()) },
           get: { $0.profile.style.fontPaths.first.map { .text($0) } }),
         S("fallbacks", section: "fonts", .paths(max: 16), default: .texts([
             "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
             "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-          ]),
+          ]), example: "[\"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\"]",
           group: SettingGroup.hud, help: "Fonts tried in order for characters the primary font lacks (missing files are skipped).",
           set: { $0.profile.style.fontPaths = Array($0.profile.style.fontPaths.prefix(1)) + $1.strings },
           get: { .texts(Array($0.profile.style.fontPaths.dropFirst())) }),
     ]
 
     static let style: [S] = [
-        S("theme", section: "style", option: "theme", .choice(["light", "dark"]), default: .text("light"), group: SettingGroup.hud, live: true,
+        S("theme", section: "style", option: "theme", .choice(["light", "dark"]), default: .text("light"), example: "\"dark\"", group: SettingGroup.hud, live: true,
           help: "light (grey bezel, black content) or dark (dark bezel, white content); sets both colours.",
           set: { s, v in
               s.profile.theme = v.string
               let t = v.string == "dark" ? HUDStyle.dark : HUDStyle.light
               s.profile.style.bezelColor = t.bezelColor; s.profile.style.contentColor = t.contentColor
           }, get: { .text($0.profile.theme) }),
-        S("margin", section: "style", option: "margin", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(20), group: SettingGroup.hud,
+        S("margin", section: "style", option: "margin", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(20), example: "12.0", group: SettingGroup.hud,
           live: true, help: "Space between the bezel and the screen's edges.",
           set: { $0.profile.style.margin = $1.double }, get: { .number($0.profile.style.margin) }),
-        S("padding", section: "style", option: "padding", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(4), group: SettingGroup.hud,
+        S("padding", section: "style", option: "padding", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(4), example: "8.0", group: SettingGroup.hud,
           live: true, help: "Space between the bezel's parts.",
           set: { $0.profile.style.padding = $1.double }, get: { .number($0.profile.style.padding) }),
-        S("corner_radius", section: "style", option: "corner-radius", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(5),
+        S("corner_radius", section: "style", option: "corner-radius", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(5), example: "10.0",
           group: SettingGroup.hud, live: true, help: "The bezel's corner radius.",
           set: { $0.profile.style.cornerRadius = $1.double }, get: { .number($0.profile.style.cornerRadius) }),
-        S("label_size", section: "style", option: "label-size", .number(HUDStyle.Limits.fontSize, "a font size", unit: "pt"), default: .number(16),
+        S("label_size", section: "style", option: "label-size", .number(HUDStyle.Limits.fontSize, "a font size", unit: "pt"), default: .number(16), example: "20.0",
           group: SettingGroup.hud, live: true, help: "The label's font size.",
           set: { $0.profile.style.labelFontSize = $1.double }, get: { .number($0.profile.style.labelFontSize) }),
-        S("details_size", section: "style", option: "details-size", .number(HUDStyle.Limits.fontSize, "a font size", unit: "pt"), default: .number(12),
+        S("details_size", section: "style", option: "details-size", .number(HUDStyle.Limits.fontSize, "a font size", unit: "pt"), default: .number(12), example: "14.0",
           group: SettingGroup.hud, live: true, help: "The details label's font size.",
           set: { $0.profile.style.detailsFontSize = $1.double }, get: { .number($0.profile.style.detailsFontSize) }),
-        S("button_size", section: "style", option: "button-size", .number(HUDStyle.Limits.fontSize, "a font size", unit: "pt"), default: .number(12),
+        S("button_size", section: "style", option: "button-size", .number(HUDStyle.Limits.fontSize, "a font size", unit: "pt"), default: .number(12), example: "14.0",
           group: SettingGroup.hud, live: true, help: "The button's font size.",
           set: { $0.profile.style.buttonFontSize = $1.double }, get: { .number($0.profile.style.buttonFontSize) }),
-        S("content_color", section: "style", option: "content-color", .color, default: .color(0x0000_00B3), group: SettingGroup.hud,
+        S("content_color", section: "style", option: "content-color", .color, default: .color(0x0000_00B3), example: "\"#FFFFFF\"", group: SettingGroup.hud,
           live: true, help: "Colour of the indicator, text and button.",
           set: { $0.profile.style.contentColor = Color(setting: $1) }, get: { $0.profile.style.contentColor.setting }),
-        S("bezel_color", section: "style", option: "bezel-color", .color, default: .color(0xCCCC_CC99), group: SettingGroup.hud,
+        S("bezel_color", section: "style", option: "bezel-color", .color, default: .color(0xCCCC_CC99), example: "\"#202020E6\"", group: SettingGroup.hud,
           live: true, help: "Colour of the bezel.",
           set: { $0.profile.style.bezelColor = Color(setting: $1) }, get: { $0.profile.style.bezelColor.setting }),
-        S("blur_radius", section: "style", option: "blur-radius", .number(HUDStyle.Limits.blurRadius, "points", unit: "pt"), default: .number(10),
+        S("blur_radius", section: "style", option: "blur-radius", .number(HUDStyle.Limits.blurRadius, "points", unit: "pt"), default: .number(10), example: "6.0",
           group: SettingGroup.hud, live: true, help: "How far the blurred bezel blurs what is under it.",
           set: { s, v in
               s.profile.blurRadius = v.double
               if case .blur = s.profile.style.bezelStyle { s.profile.style.bezelStyle = .blur(radius: v.double) }
           }, get: { .number($0.profile.blurRadius) }),
-        S("bezel", section: "style", option: "bezel", .choice(["solid", "blur"]), default: .text("solid"), group: SettingGroup.hud, live: true,
+        S("bezel", section: "style", option: "bezel", .choice(["solid", "blur"]), default: .text("solid"), example: "\"blur\"", group: SettingGroup.hud, live: true,
           help: "solid, or blur (what is under the bezel shows through, blurred).",
           set: { s, v in s.profile.style.bezelStyle = v.string == "blur" ? .blur(radius: s.profile.blurRadius) : .solid },
           get: { if case .blur = $0.profile.style.bezelStyle { return .text("blur") } else { return .text("solid") } }),
-        S("dim_color", section: "style", option: "dim-color", .color, default: .color(0x0000_0080), group: SettingGroup.hud, live: true,
+        S("dim_color", section: "style", option: "dim-color", .color, default: .color(0x0000_0080), example: "\"#00000060\"", group: SettingGroup.hud, live: true,
           help: "Colour laid over the screen by background = dim.",
           set: { s, v in
               s.profile.dimColor = Color(setting: v)
               if case .dim = s.profile.style.background { s.profile.style.background = .dim(s.profile.dimColor) }
           }, get: { $0.profile.dimColor.setting }),
-        S("background", section: "style", option: "background", .choice(["none", "dim", "gradient"]), default: .text("none"),
+        S("background", section: "style", option: "background", .choice(["none", "dim", "gradient"]), default: .text("none"), example: "\"dim\"",
           group: SettingGroup.hud, live: true, help: "What the HUD lays over the screen: nothing, a dim colour, or a radial gradient.",
           set: { s, v in
               switch v.string {
@@ -182,16 +220,16 @@ extension HUDSettings {
     ]
 
     static let timing: [S] = [
-        S("grace_time", section: "timing", option: "grace-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0),
+        S("grace_time", section: "timing", option: "grace-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0), example: "0.5",
           group: SettingGroup.hud, live: true, help: "A HUD hidden again within this time is never shown (no flash for quick work).",
           set: { $0.profile.timing.graceTime = $1.double }, get: { .number($0.profile.timing.graceTime) }),
-        S("min_show_time", section: "timing", option: "min-show-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0),
+        S("min_show_time", section: "timing", option: "min-show-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0), example: "1.0",
           group: SettingGroup.hud, live: true, help: "Once shown, the HUD stays at least this long.",
           set: { $0.profile.timing.minShowTime = $1.double }, get: { .number($0.profile.timing.minShowTime) }),
-        S("animation", section: "timing", option: "animation", .choice(["fade", "zoom", "zoomIn", "zoomOut"]), default: .text("fade"),
+        S("animation", section: "timing", option: "animation", .choice(["fade", "zoom", "zoomIn", "zoomOut"]), default: .text("fade"), example: "\"zoom\"",
           group: SettingGroup.hud, live: true, help: "How the HUD appears and goes.",
           set: { $0.profile.timing.animation = animationKind($1.string) }, get: { .text(animationName($0.profile.timing.animation)) }),
-        S("animation_duration", section: "timing", option: "animation-duration", .number(0, 10, "seconds", unit: "s"), default: .number(0.3),
+        S("animation_duration", section: "timing", option: "animation-duration", .number(0, 10, "seconds", unit: "s"), default: .number(0.3), example: "0.2",
           group: SettingGroup.hud, live: true, help: "How long it takes.",
           set: { $0.profile.timing.animationDuration = $1.double }, get: { .number($0.profile.timing.animationDuration) }),
     ]
@@ -206,24 +244,24 @@ extension HUDSettings {
           help: "Mount matrix, rows (panel = M · reading); default: udev's ACCEL_MOUNT_MATRIX, then sysfs.",
           set: { $0.profile.motion.mountMatrix = MountMatrix(rowMajor: $1.doubles) },
           get: { $0.profile.motion.mountMatrix.map { .numbers($0.m) } }),
-        S("depth", section: "motion", option: "depth", .number(HUDStyle.Limits.motionDepth, "points", unit: "pt"), default: .number(10),
+        S("depth", section: "motion", option: "depth", .number(HUDStyle.Limits.motionDepth, "points", unit: "pt"), default: .number(10), example: "0.0",
           alias: (section: "style", key: "motion_depth"), group: SettingGroup.tilt, live: true,
           help: "How far the bezel slides each way as the board tilts (0: off).",
           set: { $0.profile.style.motionDepth = $1.double }, get: { .number($0.profile.style.motionDepth) }),
-        S("rate", section: "motion", option: "rate", .number(0.1, 1000, "samples per second", unit: "Hz"), default: .number(30),
+        S("rate", section: "motion", option: "rate", .number(0.1, 1000, "samples per second", unit: "Hz"), default: .number(30), example: "60.0",
           group: SettingGroup.tilt, help: "Accelerometer samples per second.",
           set: { $0.profile.motion.rate = $1.double }, get: { .number($0.profile.motion.rate) }),
-        S("time_constant", section: "motion", option: "time-constant", .number(0, 10, "seconds", unit: "s"), default: .number(0.15),
+        S("time_constant", section: "motion", option: "time-constant", .number(0, 10, "seconds", unit: "s"), default: .number(0.15), example: "0.25",
           group: SettingGroup.tilt, help: "Tilt low-pass time constant.",
           set: { $0.profile.motion.timeConstant = $1.double }, get: { .number($0.profile.motion.timeConstant) }),
-        S("dead_zone", section: "motion", option: "dead-zone", .number(0, 45, "degrees", unit: "°"), default: .number(1.5),
+        S("dead_zone", section: "motion", option: "dead-zone", .number(0, 45, "degrees", unit: "°"), default: .number(1.5), example: "3.0",
           group: SettingGroup.tilt, help: "Tilt dead zone.",
           set: { $0.profile.motion.deadZone = $1.double }, get: { .number($0.profile.motion.deadZone) }),
-        S("neutral", section: "motion", option: "neutral", .choice(["resting", "face-up"]), default: .text("resting"),
+        S("neutral", section: "motion", option: "neutral", .choice(["resting", "face-up"]), default: .text("resting"), example: "\"face-up\"",
           group: SettingGroup.tilt, help: "Attitude with the bezel centred: resting (however the board stands at start) or face-up.",
           set: { $0.profile.motion.neutral = $1.string == "face-up" ? .faceUp : .firstSample },
           get: { .text($0.profile.motion.neutral == .faceUp ? "face-up" : "resting") }),
-        S("reduce_motion", section: "motion", option: "reduce-motion", .bool, default: .bool(false), group: SettingGroup.tilt, live: true,
+        S("reduce_motion", section: "motion", option: "reduce-motion", .bool, default: .bool(false), example: "true", group: SettingGroup.tilt, live: true,
           help: "No tilt motion.",
           set: { $0.profile.motion.reduceMotion = $1.bool }, get: { .bool($0.profile.motion.reduceMotion) }),
         S("iio_root", section: nil, option: "iio-root", .path, group: SettingGroup.tilt,
@@ -276,7 +314,7 @@ extension HUDSettings {
     /// each of Plymouth's modes (`plymouth change-mode`).
     static let plymouth: [S] = [
         S("boot_status", section: "plymouth", option: "plymouth-status", .choice(["details", "none"]), default: .text("details"),
-          group: SettingGroup.plymouth, live: true,
+          example: "\"none\"", group: SettingGroup.plymouth, live: true,
           help: "Where Plymouth's boot status messages (each unit systemd starts, `plymouth update --status`) go: the details line, or nowhere.",
           set: { $0.profile.plymouth.statusOnDetails = $1.string == "details" },
           get: { .text($0.profile.plymouth.statusOnDetails ? "details" : "none") }),
@@ -284,10 +322,10 @@ extension HUDSettings {
         let d = PlymouthProfile.defaultLooks[m]!
         return [
             S("\(m.key)_label", section: "plymouth", option: "plymouth-\(m.rawValue)-label", .text(1024, "text"), default: .text(d.label),
-              group: SettingGroup.plymouth, live: true, help: "The label in Plymouth's \(m.rawValue) mode (plymouth change-mode --\(m.rawValue)).",
+              example: "\"Please wait\"", group: SettingGroup.plymouth, live: true, help: "The label in Plymouth's \(m.rawValue) mode (plymouth change-mode --\(m.rawValue)).",
               set: { $0.profile.plymouth.looks[m, default: d].label = $1.string }, get: { .text($0.profile.plymouth.look(m).label) }),
             S("\(m.key)_mode", section: "plymouth", option: "plymouth-\(m.rawValue)-mode", .choice(PlymouthProfile.hudModes.map(\.rawValue)),
-              default: .text(d.mode.rawValue), group: SettingGroup.plymouth, live: true,
+              default: .text(d.mode.rawValue), example: d.mode == .bar ? "\"annular\"" : "\"bar\"", group: SettingGroup.plymouth, live: true,
               help: "The HUD's mode in Plymouth's \(m.rawValue) mode.",
               set: { $0.profile.plymouth.looks[m, default: d].mode = HUDMode(rawValue: $1.string) ?? d.mode },
               get: { .text($0.profile.plymouth.look(m).mode.rawValue) }),

@@ -151,6 +151,36 @@ public struct SettingsTable<Root>: Sendable {
     }
 }
 
+extension SettingsTable {
+    /// Every board file key as Markdown, one table per section: the key, what its value must be,
+    /// its default (as written in a board file; "—": unset), an example and its help, with the
+    /// command-line option that overrides it.
+    public func boardFileReference(_ defaults: Root) -> String {
+        var out = ""
+        for section in sections {
+            let here = settings.filter { $0.section == section }
+            guard !here.isEmpty else { continue }
+            out += section.isEmpty ? "### Top level\n\n" : "### `[\(section)]`\n\n"
+            out += "| key | value | default | example | what | option |\n|---|---|---|---|---|---|\n"
+            for s in here {
+                let d = s.get(defaults).map { "`\(cell($0.toml))`" } ?? "—"
+                let e = s.example.map { "`\(cell($0))`" } ?? "—"
+                let o = s.option.map { "`--\($0)`" } ?? "—"
+                out += "| `\(s.key)` | \(cell(s.rule.expected)) | \(d) | \(e) | \(cell(s.help)) | \(o) |\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+}
+
+/// `text` for a Markdown table cell: `|` escaped.
+private func cell(_ text: String) -> String {
+    var out = ""
+    for c in text { if c == "|" { out += "\\|" } else { out.append(c) } }
+    return out
+}
+
 /// A list value one element a line when it is long.
 private func multiline(_ v: SettingValue) -> String {
     let one = v.toml

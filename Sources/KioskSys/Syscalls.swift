@@ -186,6 +186,15 @@ public func listDirectory(_ path: String) -> [String]? {
 /// Whether `path` exists.
 public func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+/// The target of the symbolic link `path` (readlink(2)), nil when it is not one or cannot be
+/// read. `/proc/self/exe` gives this program's path; a sysfs `device/driver` link, the driver.
+public func readLink(_ path: String) -> String? {
+    var buf = [CChar](repeating: 0, count: 4096)
+    let n = Glibc.readlink(path, &buf, buf.count)
+    guard n > 0, n < buf.count else { return nil }
+    return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
 /// Seconds on CLOCK_MONOTONIC.
 public func monotonicSeconds() -> Double {
     var ts = timespec()

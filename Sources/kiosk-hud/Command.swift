@@ -16,8 +16,10 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "run": subcommands = [RunCommand.spec]
     case "ctl": subcommands = [CtlCommand.spec]
     case "plymouth": subcommands = [PlymouthCommand.spec]
-    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
-                            TiltCommand.spec, TouchCommand.spec]
+    case "boards": subcommands = [BoardsCommand.spec]
+    default:
+        subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
+                       TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud",
@@ -40,6 +42,14 @@ enum KioskHUDMain {
         StartMarks.mark(.runtime)
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
+        // `kiosk-hud --man [COMMAND [VERB]]`: the manual page (roff) made from the same declarations
+        // as --help (Tools/install.sh installs them).
+        if arguments.first == "--man" {
+            let page = Array(arguments.dropFirst())
+            let root = kioskHUDCommandLine(first: page.first)
+            writeText(manPage(root: root, path: [root.name] + page), to: 1)
+            exit(0)
+        }
         let root = kioskHUDCommandLine(first: arguments.first)
         var path = [root.name]
         do {
@@ -57,6 +67,7 @@ enum KioskHUDMain {
                 case "run": try RunCommand.run(values)
                 case "ctl" where command.count == 3: try CtlCommand.run(command[2], values)
                 case "plymouth": try PlymouthCommand.run(values)
+                case "boards" where command.count == 3: try BoardsCommand.run(command[2], values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }

@@ -1,5 +1,6 @@
 import CKioskEarlyFrame
 import CKioskSys
+import KioskBoards
 import KioskDRM
 import KioskRaster
 import KioskSys
@@ -29,7 +30,8 @@ extension ShowCommand {
     func saveFrameCache(_ screen: DRMScreen, fonts: FontLibrary) {
         guard let location = FrameCache.locate(CommandLine.arguments) else { return }
         let path = location.path
-        let files = ["/proc/self/exe"] + [arguments.string("board"), arguments.string("underlay")].compactMap { $0 } + fonts.fontFiles
+        let board = SettingOptions.chosen?.selection.files ?? []
+        let files = ["/proc/self/exe"] + board + [arguments.string("underlay")].compactMap { $0 } + fonts.fontFiles
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
         switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))

@@ -89,7 +89,7 @@ struct RunCommand {
         task.allowBackwards = a.flag("allow-backwards")
         task.successText = a.string("success-text") ?? "Done"
         task.noticeDuration = try a.double("notice-duration")
-        let settings = try SettingOptions.resolve(a)
+        let settings = try SettingOptions.resolve(a, log: false)
         var content = settings.content
         if [.determinate, .annular, .bar].contains(content.mode) { task.progressMode = content.mode } else { task.progressMode = .bar }
         if content.mode != .text { content.mode = .indeterminate }

@@ -11,8 +11,13 @@ import KioskSys
 /// command's options are the settings it takes, made from their declarations, and
 /// `resolveSettings` applies what was given over the board profile.
 enum SettingOptions {
-    /// `--board`: every command that starts from a profile takes it.
-    static let board = OptionSpec("board", rule: .path, help: "Board profile (TOML); default: the built-in generic profile.")
+    /// `--board` of `render`: the generic profile unless told otherwise.
+    static let board = OptionSpec("board", value: "auto|NAME|FILE", rule: .path,
+                                  help: "Board profile: a name (kiosk-hud boards list), a TOML file, or auto (detect this board). Default: the built-in generic.")
+    /// `--board` of the commands that run on the board (show, daemon, run, touch, tilt): detected.
+    static let boardAuto = OptionSpec("board", value: "auto|NAME|FILE", rule: .path,
+                                      help: "Board profile: auto (the most specific profile whose [match] rules hold on this board, else generic; "
+                                          + "kiosk-hud boards detect says why), a name (kiosk-hud boards list) or a TOML file. Default: auto (with --offscreen: the built-in generic).")
 
     /// The options of the settings with these option names, in the table's order.
     static func options(_ names: Set<String>) -> [OptionSpec] {
@@ -31,23 +36,45 @@ enum SettingOptions {
     /// Where touch comes from: `show`, `touch`.
     static let input: Set<String> = ["seat", "input", "touch-matrix", "bind-touch"]
 
-    /// Settings: the defaults, the `--board` profile over them, the options over that.
-    static func resolve(_ a: ParsedArguments) throws -> HUDSettings {
-        var s = HUDSettings.defaults
-        if let board = try a.value("board")?.string { s.profile = try loadProfile(board) }
-        do {
-            try HUDSettings.table.apply(options: { a.strings($0).isEmpty ? nil : a.strings($0) },
-                                        flag: { a.optionalFlag($0) }, to: &s)
-        } catch { throw UsageError(error.description) }
+    /// Settings: the defaults, the `--board` profile over them (render and --offscreen: the
+    /// built-in generic unless given; the others: detected unless given), the options over that.
+    /// The board is chosen once per run; which and why is one log line on stderr, after the
+    /// options are known to be good (so that a bad option's error is the first line) — not for
+    /// render (its output is the picture), nor when `log` is false (run's first look, for the
+    /// HUD's content: the line comes when its own display starts, not before a daemon's HUD).
+    static func resolve(_ a: ParsedArguments, log: Bool = true) throws -> HUDSettings {
+        // render, and a display command drawing offscreen, are not about this board's display:
+        // without --board they take the built-in generic profile (no file read, the same picture
+        // on any machine), and say nothing about it.
+        let render = a.command.count > 1 && a.command[1] == "render"
+        let builtIn = a.string("board") == nil && (render || a.given("offscreen"))
+        let selection = try builtIn ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string("board") ?? "auto"))
+        let s: HUDSettings
+        do { s = try HUDSettings.resolved(profile: selection.profile, arguments: a) } catch { throw UsageError(error.description) }
+        if log, !render, !builtIn, !logged {
+            logged = true
+            for note in selection.notes { showLog(note) }
+            showLog(selection.line)
+        }
         return s
     }
-}
 
-/// The board profile at `path`.
-func loadProfile(_ path: String) throws -> BoardProfile {
-    let bytes: [UInt8]
-    do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch { throw UsageError("cannot read board profile: \(error)") }
-    do { return try BoardProfile.parse(bytes, source: path) } catch { throw UsageError(error.description) }
+    /// The board chosen in this run (a command that resolves its settings twice, `run`, detects once).
+    nonisolated(unsafe) static var chosen: (request: BoardSelection.Request, selection: BoardSelection)?
+    nonisolated(unsafe) static var logged = false
+
+    /// The profile `request` names (once per run; KIOSK_BOARD_ROOT stands for / in detection and
+    /// for /etc/kiosk-hud/boards, for tests).
+    static func selectBoard(_ request: BoardSelection.Request) throws -> BoardSelection {
+        if let c = chosen, c.request == request { return c.selection }
+        let root = environmentValue("KIOSK_BOARD_ROOT") ?? ""
+        let selection: BoardSelection
+        do {
+            selection = try BoardSelection.select(request, catalog: .system(root: root), facts: BoardFacts(root: root))
+        } catch { throw UsageError(error.description) }
+        chosen = (request, selection)
+        return selection
+    }
 }
 
 /// The tilt effect's settings for a display rotated by `rotation`.

@@ -22,8 +22,9 @@ struct ShowCommand {
         "show", abstract: "Show the HUD on the display (DRM/KMS; fbdev fallback).",
         discussion: """
         The HUD options are render's; --card, --connector, --video-mode and --rotate override the board \
-        profile's [display]. Picture size = the display mode (rotated); --size applies to --offscreen only. Scale: --scale, else the board profile's if --board is given, else chosen \
-        from the panel's physical size (~135 DPI target, like Plymouth). Log lines go to stderr; \
+        profile's [display]. Picture size = the display mode (rotated); --size applies to --offscreen only. Scale: --scale, else the board profile's [display] scale, else chosen \
+        from the panel's physical size (~135 DPI target, like Plymouth). The board profile: --board (auto by default: one \
+        log line says which profile and why; kiosk-hud boards detect; with --offscreen, the built-in generic). Log lines go to stderr; \
         "first-frame exec_ms=" is exec -> first frame on screen (KIOSK_EXEC_T0_NS=<CLOCK_MONOTONIC \
         ns at spawn> makes it exact; else /proc/self/stat, 10 ms resolution), with source=frame-cache \
         when an earlier run with the same options left its first frame in the cache directory and it \
@@ -75,7 +76,7 @@ struct ShowCommand {
         let fonts: FontLibrary
         do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
         StartMarks.mark(.fonts)
-        let scale: Double? = a.given("scale") || a.given("board") ? profile.scale : nil
+        let scale = profile.scale
         let (screen, start) = try openOrWait(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
         StartMarks.mark(.display)
         let session = HUDSession(

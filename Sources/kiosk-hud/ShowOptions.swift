@@ -7,7 +7,7 @@ import KioskSys
 extension ShowCommand {
     /// The options of every command that shows the HUD on a display (show, daemon, run).
     static let displayGroups: [OptionGroup] = [
-            OptionGroup([SettingOptions.board] + SettingOptions.options(group: SettingGroup.hud)
+            OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(group: SettingGroup.hud)
                 + SettingOptions.options(SettingOptions.canvas.union(SettingOptions.screen)) + [
                 OptionSpec("on-button", value: "action", rule: .choice(["exit", "hide", "none"]),
                            help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),

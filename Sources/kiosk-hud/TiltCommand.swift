@@ -16,7 +16,7 @@ struct TiltCommand {
     static let spec = CommandSpec(
         "tilt", abstract: "Print the tilt offset the accelerometer gives.",
         groups: [
-            OptionGroup([SettingOptions.board] + SettingOptions.options(["rotate"]) + [
+            OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(["rotate"]) + [
                 OptionSpec("samples", rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many samples."),
                 OptionSpec("duration", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
             ]),
@@ -39,7 +39,7 @@ struct TiltCommand {
         let loop = PollEventLoop(clock: clock)
         let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { writeLine($0, to: 2) })
         defer { source.stop() }
-        let printer = TiltPrinter(source: source, setup: setup, depth: setup.depth * (profile.scale > 0 ? profile.scale : 1),
+        let printer = TiltPrinter(source: source, setup: setup, depth: setup.depth * (profile.scale ?? 1),
                                   limit: samples, loop: loop)
         writeLine("# t ax ay az (m/s², panel axes) dx dy (px; depth \(printer.fmt(printer.depth, 2)))", to: 1)
         for s in [SIGINT, SIGTERM] { loop.onSignal(s) { loop.stop() } }

@@ -23,7 +23,7 @@ struct TouchCommand {
         than --output are ignored.
         """,
         groups: [
-            OptionGroup([SettingOptions.board] + SettingOptions.options(["rotate"]) + [
+            OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(["rotate"]) + [
                 OptionSpec("size", value: "WxH", rule: .size(1, 8192), help: "Panel size in pixels (the display mode, before rotation)."),
                 OptionSpec("output", value: "NAME", rule: .text(32, nonEmpty: true, "a connector name"),
                            help: "The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default)."),

@@ -50,7 +50,7 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
         let p = BoardProfile.generic
         #expect(p.name == "generic")
         #expect(p.width == 800 && p.height == 480)
-        #expect(p.scale == 1 && p.style.scale == 1)
+        #expect(p.scale == nil && p.style.scale == 1)  // nil: from the panel's physical size (1 offscreen)
         #expect(p.format == .xrgb8888)
         #expect(p.underlayColor == .black)
         #expect(p.style.fontPaths == [
@@ -340,16 +340,31 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test(arguments: ["generic.toml", "rpi-touch-display.toml", "rpi-touch-display-2.toml", "tablet-accelerometer.toml"])
+    static let shipped: [String] = (try? Files.shippedProfiles().map { $0.name + ".toml" }) ?? []
+
+    @Test func everyExpectedProfileIsShipped() {
+        #expect(Self.shipped == ["beaglebone-lcd4.toml", "generic.toml", "rk3566-accelerometer.toml", "rpi-touch-display-2.toml",
+                                 "rpi-touch-display.toml", "rpi-zero2w-hdmi.toml", "rpi3-waveshare35.toml", "tablet-accelerometer.toml",
+                                 "x86-panel-pc.toml"])
+    }
+
+    /// Every shipped profile parses and validates, is named like its file, says where its
+    /// numbers come from, and (but generic) has [match] rules.
+    @Test(arguments: shipped)
     func parses(_ name: String) throws {
-        let p = try BoardProfile.parse(try Self.read(name), source: name)
+        let text = try Self.read(name)
+        let p = try BoardProfile.parse(text, source: name)
         #expect(p.name + ".toml" == name)
+        if name != "generic.toml" {
+            #expect(!p.match.isEmpty, "\(name) has no [match] rules")
+            #expect(text.contains("# Where the numbers come from"), "\(name) does not say where its numbers come from")
+        }
     }
 
     @Test func displayAndTouchKeys() throws {
         let p = try BoardProfile.parse(try Self.read("rpi-touch-display-2.toml"), source: "t")
         #expect(p.display.rotation == .quarter)
-        #expect(p.display.connectors == ["DSI-1"])
+        #expect(p.display.connectors == ["DSI-1", "DSI-2"])
         #expect(p.scale == 1.5 && p.width == 1280)
         let q = try BoardProfile.parse("""
             [display]

@@ -1,0 +1,127 @@
+// The .deb (Tools/make-deb.sh): built around the kiosk-hud these tests run, listed, installed
+// with dpkg into a throwaway root (its own dpkg database, maintainer scripts run chrootless with
+// DPKG_ROOT), run from there, removed (the configuration stays, as Debian keeps it) and purged
+// (nothing left). The boot under QEMU with the package installed is the boot test's (Tests/VM).
+import Glibc
+import KioskSys
+import KioskTestSupport
+import Testing
+
+/// A root that looks like a Debian system with systemd to dpkg: its database says the
+/// dependencies and base-files (which owns the common directories) are installed.
+final class DpkgRoot {
+    let dir = Proc.makeTempDir("kiosk-deb")
+    var root: String { dir + "/root" }
+    static let dependencies = ["libc6", "libdrm2", "libinput10", "libudev1", "libfreetype6", "libpng16-16", "libsystemd0", "fonts-dejavu-core"]
+    static let baseDirectories = ["/etc", "/etc/default", "/etc/systemd", "/etc/systemd/system", "/lib", "/lib/systemd", "/lib/systemd/system",
+                                  "/lib/udev", "/lib/udev/rules.d", "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
+                                  "/usr/share/man/man1", "/var", "/var/cache", "/var/lib", "/var/lib/systemd"]
+
+    init() throws {
+        let db = root + "/var/lib/dpkg"
+        for d in ["/info", "/updates", "/triggers"] { try makeDirectories(db + d) }
+        for d in Self.baseDirectories { try makeDirectories(root + d) }
+        var status = ""
+        for p in ["base-files"] + Self.dependencies {
+            let version = p == "libc6" ? "2.36-9+deb12u7" : "1.0-1"
+            status += "Package: \(p)\nStatus: install ok installed\nPriority: optional\nVersion: \(version)\nArchitecture: all\n"
+                + "Maintainer: test\nDescription: stand-in for the test\n\n"
+            try replaceFile(db + "/info/\(p).list", with: Array((p == "base-files" ? Self.baseDirectories.map { $0 + "\n" }.joined() : "").utf8))
+        }
+        try replaceFile(db + "/status", with: Array(status.utf8))
+    }
+
+    deinit { _ = Proc.run(["rm", "-rf", dir]) }
+
+    /// dpkg on this root; maintainer scripts run without chroot, told the root by DPKG_ROOT.
+    func dpkg(_ args: [String]) -> (status: Int32, out: String, err: String) {
+        Proc.run(["dpkg", "--root=" + root, "--force-script-chrootless", "--log=/dev/null"] + (geteuid() == 0 ? [] : ["--force-not-root"]) + args)
+    }
+
+    /// Every path under the root but dpkg's database, with symbolic links' targets.
+    func tree() -> [String] {
+        let r = Proc.run(["find", root, "-path", root + "/var/lib/dpkg", "-prune", "-o", "-printf", "%P %y %l\\n"])
+        return r.out.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(" ") }.sorted()
+    }
+}
+
+@Suite(.serialized) struct DebPackageTests {
+    /// Builds the package around the tests' kiosk-hud (gzip: xz takes 20 s on a debug binary).
+    static func build(into dir: String) -> String? {
+        let r = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", "1.2.3", "--out", dir, "--compress", "gzip"])
+        #expect(r.status == 0, "make-deb.sh: \(r.err)")
+        let deb = String(r.out.split(separator: "\n").last ?? "")
+        #expect(deb.hasSuffix("/kiosk-hud_1.2.3_amd64.deb") || deb.hasSuffix("/kiosk-hud_1.2.3_arm64.deb"), "\(r.out)")
+        return r.status == 0 ? deb : nil
+    }
+
+    @Test func builtListedInstalledRunRemovedAndPurged() throws {
+        let root = try DpkgRoot()
+        guard let deb = Self.build(into: root.dir) else { return }
+
+        // What it holds, owned by root.
+        let info = Proc.run(["dpkg-deb", "-f", deb, "Package", "Depends", "Version"])
+        #expect(info.out == "Package: kiosk-hud\nDepends: libc6 (>= 2.36), libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, libsystemd0, "
+                + "fonts-dejavu-core\nVersion: 1.2.3\n")
+        let listing = Proc.run(["dpkg-deb", "-c", deb])
+        #expect(listing.status == 0)
+        let entries = listing.out.split(separator: "\n").map { line -> (mode: String, owner: String, path: String) in
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            return (String(f[0]), String(f[1]), String(f.last!))
+        }
+        #expect(entries.allSatisfy { $0.owner == "root/root" })
+        let files = Set(entries.filter { !$0.mode.hasPrefix("d") }.map { String($0.path.dropFirst()) })
+        let boards = ["beaglebone-lcd4", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2", "rpi-zero2w-hdmi",
+                      "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
+        let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud", "/lib/udev/rules.d/70-kiosk-hud.rules",
+                                         "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
+                                         "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
+                                         "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default"]
+            + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service"].map { "/lib/systemd/system/" + $0 }
+            + boards.map { "/usr/share/kiosk-hud/boards/\($0).toml" }
+            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
+        #expect(files == expected)
+        #expect(entries.first { $0.path == "./usr/bin/kiosk-hud" }?.mode == "-rwxr-xr-x")
+        #expect(entries.contains { $0.path == "./etc/kiosk-hud/boards/" && $0.mode.hasPrefix("d") })
+
+        // Installed: the socket enabled as deb-systemd-helper does it, the units pointing at the binary.
+        let before = root.tree()
+        let install = root.dpkg(["-i", deb])
+        #expect(install.status == 0, "\(install.err)")
+        #expect(install.err.isEmpty, "\(install.err)")
+        let r = root.root
+        #expect(readLink(r + "/etc/systemd/system/sockets.target.wants/kiosk-hud.socket") == "/lib/systemd/system/kiosk-hud.socket")
+        #expect(fileExists(r + "/var/lib/systemd/deb-systemd-helper-enabled/sockets.target.wants/kiosk-hud.socket"))
+        let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
+        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
+        #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
+                == "install ok installed 1.2.3")
+
+        // The installed binary finds the installed profiles, and detects from them.
+        let m = Machines.pi4TouchDisplay()
+        let detect = Proc.run([r + "/usr/bin/kiosk-hud", "boards", "detect"], env: ["KIOSK_BOARD_ROOT": m.root])
+        #expect(detect.status == 0, "\(detect.err)")
+        #expect(detect.out.hasSuffix("Chosen: rpi-touch-display (\(r)/usr/share/kiosk-hud/boards/rpi-touch-display.toml): the only match (3 rules)\n"),
+                "\(detect.out)")
+        let list = Proc.run([r + "/usr/bin/kiosk-hud", "boards", "list"], env: ["KIOSK_BOARD_ROOT": m.root])
+        #expect(list.out.hasPrefix("# looked in: \(m.root)/etc/kiosk-hud/boards (none), \(r)/usr/share/kiosk-hud/boards, built-in\n"))
+        #expect(list.out.contains("rpi3-waveshare35      \(r)/usr/share/kiosk-hud/boards/rpi3-waveshare35.toml (hides built-in): "))
+        let man = Proc.run(["sh", "-c", "gzip -dc '\(r)/usr/share/man/man1/kiosk-hud-boards.1.gz' | groff -man -Tutf8 -ww -z"])
+        #expect(man.status == 0 && man.err.isEmpty, "\(man.err)")
+
+        // Removed: the program gone, the configuration kept (the options, the socket's links) and the socket masked.
+        try makeDirectories(r + "/var/cache/kiosk-hud")
+        try replaceFile(r + "/var/cache/kiosk-hud/frame-0123456789abcdef.bin", with: [1, 2, 3])
+        let remove = root.dpkg(["--remove", "kiosk-hud"])
+        #expect(remove.status == 0 && remove.err.isEmpty, "\(remove.err)")
+        #expect(!fileExists(r + "/usr/bin/kiosk-hud") && !fileExists(r + "/usr/share/kiosk-hud") && !fileExists(r + "/etc/kiosk-hud"))
+        #expect(fileExists(r + "/etc/default/kiosk-hud"))
+        #expect(readLink(r + "/etc/systemd/system/kiosk-hud.socket") == "/dev/null")
+
+        // Purged: nothing of it is left, not even the caches.
+        let purge = root.dpkg(["--purge", "kiosk-hud"])
+        #expect(purge.status == 0 && purge.err.isEmpty, "\(purge.err)")
+        #expect(root.tree() == before)
+        #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "kiosk-hud"]).status != 0)
+    }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Tools/install.sh — installs kiosk-hud where Debian puts things: the release binary, the board
+# profiles, the systemd units and the udev rule (dist/), the manual pages, the docs.
+#
+#   [PREFIX=/usr/local] [DESTDIR=] [KIOSK_HUD_BINARY=path] Tools/install.sh
+#
+# PREFIX=/usr is the package's layout (Tools/make-deb.sh):
+#   /usr/bin/kiosk-hud
+#   /usr/share/kiosk-hud/boards/*.toml         the profiles (kiosk-hud also has them built in)
+#   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir)
+#   /lib/udev/rules.d/70-kiosk-hud.rules       (udev's udevdir)
+#   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
+#   /usr/share/doc/kiosk-hud/                  README, dist/README, the protocol, Plymouth, examples
+#   /etc/default/kiosk-hud                     the daemon's options (kept if there)
+#   /etc/kiosk-hud/boards/                     your own profiles (empty)
+# Another PREFIX (/usr/local by default) puts the units in PREFIX/lib/systemd/system (systemd
+# looks there too) and the rule in /etc/udev/rules.d (udev does not look under /usr/local), and
+# points the units' ExecStart= at PREFIX/bin/kiosk-hud.
+#
+# Without KIOSK_HUD_BINARY it builds the release binary first (swift build -c release;
+# SCRATCH_PATH sets --scratch-path). The manual pages are made by running the binary, so it
+# must run here (build on the board itself, or set KIOSK_HUD_MAN=none to leave them out).
+# Nothing is started or enabled: that is the package's postinst (or the README's steps).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PREFIX=${PREFIX:-/usr/local}
+DESTDIR=${DESTDIR:-}
+BIN=${KIOSK_HUD_BINARY:-}
+if [ -z "$BIN" ]; then
+    scratch=(); [ -n "${SCRATCH_PATH:-}" ] && scratch=(--scratch-path "$SCRATCH_PATH")
+    swift build -c release --product kiosk-hud "${scratch[@]}"
+    BIN="$(swift build -c release "${scratch[@]}" --show-bin-path)/kiosk-hud"
+fi
+[ -x "$BIN" ] || { echo "install.sh: $BIN is not an executable" >&2; exit 1; }
+
+if [ "$PREFIX" = /usr ]; then
+    unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || true)
+    udevdir=$(pkg-config --variable=udevdir udev 2>/dev/null || true)
+    unitdir=${unitdir:-/lib/systemd/system}
+    rulesdir=${udevdir:-/lib/udev}/rules.d
+else
+    unitdir=$PREFIX/lib/systemd/system
+    rulesdir=/etc/udev/rules.d
+fi
+D=$DESTDIR
+share=$PREFIX/share
+
+install -d "$D$PREFIX/bin" "$D$share/kiosk-hud/boards" "$D$unitdir" "$D$rulesdir" "$D$share/man/man1" \
+    "$D$share/doc/kiosk-hud/examples" "$D/etc/kiosk-hud/boards" "$D/etc/default"
+install -m 755 "$BIN" "$D$PREFIX/bin/kiosk-hud"
+install -m 644 Boards/*.toml Boards/README.md "$D$share/kiosk-hud/boards/"
+
+# The units name /usr/bin/kiosk-hud; another prefix gets its own path.
+for u in dist/systemd/kiosk-hud.socket dist/systemd/kiosk-hud.service dist/systemd/kiosk-hud-progress.service \
+         dist/systemd/kiosk-hud-quit.service; do
+    sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" "$u" > "$D$unitdir/$(basename "$u")"
+    chmod 644 "$D$unitdir/$(basename "$u")"
+done
+install -m 644 dist/udev/70-kiosk-hud.rules "$D$rulesdir/"
+
+# Manual pages from the binary's own declarations (the same as --help).
+if [ "${KIOSK_HUD_MAN:-}" != none ]; then
+    for page in "" render show daemon ctl run plymouth touch tilt boards; do
+        name=kiosk-hud${page:+-$page}
+        # shellcheck disable=SC2086 # an empty page is no argument
+        "$BIN" --man $page > "$D$share/man/man1/$name.1"
+        gzip -9nf "$D$share/man/man1/$name.1"
+    done
+fi
+
+doc=$D$share/doc/kiosk-hud
+install -m 644 README.md "$doc/README.md"
+install -m 644 dist/README.md "$doc/boot-splash.md"
+install -m 644 docs/protocol.md docs/plymouth.md "$doc/"
+sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" dist/systemd/kiosk-app.service.example > "$doc/examples/kiosk-app.service"
+chmod 644 "$doc/examples/kiosk-app.service"
+install -m 644 dist/debian/kiosk-hud.default "$doc/examples/kiosk-hud.default"
+# The daemon's options: a new file only (yours stays).
+if [ ! -e "$D/etc/default/kiosk-hud" ]; then install -m 644 dist/debian/kiosk-hud.default "$D/etc/default/kiosk-hud"; fi
+
+echo "installed kiosk-hud into ${DESTDIR:-/} with PREFIX=$PREFIX (units: $unitdir, udev rule: $rulesdir)" >&2
