@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tools/install.sh — installs kiosk-hud where Debian puts things: the release binary, the board
-# profiles, the systemd units and the udev rule (dist/), the manual pages, the docs.
+# profiles, the systemd units (dist/), the manual pages, the docs.
 #
 #   [PREFIX=/usr/local] [DESTDIR=] [KIOSK_HUD_BINARY=path] Tools/install.sh
 #
@@ -8,14 +8,13 @@
 #   /usr/bin/kiosk-hud
 #   /usr/share/kiosk-hud/boards/*.toml         the profiles (kiosk-hud also has them built in)
 #   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir)
-#   /lib/udev/rules.d/70-kiosk-hud.rules       (udev's udevdir)
 #   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
 #   /usr/share/doc/kiosk-hud/                  README, dist/README, the protocol, Plymouth, examples
 #   /etc/default/kiosk-hud                     the daemon's options (kept if there)
 #   /etc/kiosk-hud/boards/                     your own profiles (empty)
 # Another PREFIX (/usr/local by default) puts the units in PREFIX/lib/systemd/system (systemd
-# looks there too) and the rule in /etc/udev/rules.d (udev does not look under /usr/local), and
-# points the units' ExecStart= at PREFIX/bin/kiosk-hud.
+# looks there too) and points the units' ExecStart= at PREFIX/bin/kiosk-hud. (No udev rule: the
+# daemon is wanted by sysinit.target and waits for the display itself.)
 #
 # Without KIOSK_HUD_BINARY it builds the release binary first (swift build -c release;
 # SCRATCH_PATH sets --scratch-path). The manual pages are made by running the binary, so it
@@ -36,17 +35,14 @@ fi
 
 if [ "$PREFIX" = /usr ]; then
     unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || true)
-    udevdir=$(pkg-config --variable=udevdir udev 2>/dev/null || true)
     unitdir=${unitdir:-/lib/systemd/system}
-    rulesdir=${udevdir:-/lib/udev}/rules.d
 else
     unitdir=$PREFIX/lib/systemd/system
-    rulesdir=/etc/udev/rules.d
 fi
 D=$DESTDIR
 share=$PREFIX/share
 
-install -d "$D$PREFIX/bin" "$D$share/kiosk-hud/boards" "$D$unitdir" "$D$rulesdir" "$D$share/man/man1" \
+install -d "$D$PREFIX/bin" "$D$share/kiosk-hud/boards" "$D$unitdir" "$D$share/man/man1" \
     "$D$share/doc/kiosk-hud/examples" "$D/etc/kiosk-hud/boards" "$D/etc/default"
 install -m 755 "$BIN" "$D$PREFIX/bin/kiosk-hud"
 install -m 644 Boards/*.toml Boards/README.md "$D$share/kiosk-hud/boards/"
@@ -57,7 +53,6 @@ for u in dist/systemd/kiosk-hud.socket dist/systemd/kiosk-hud.service dist/syste
     sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" "$u" > "$D$unitdir/$(basename "$u")"
     chmod 644 "$D$unitdir/$(basename "$u")"
 done
-install -m 644 dist/udev/70-kiosk-hud.rules "$D$rulesdir/"
 
 # Manual pages from the binary's own declarations (the same as --help).
 if [ "${KIOSK_HUD_MAN:-}" != none ]; then
@@ -79,4 +74,4 @@ install -m 644 dist/debian/kiosk-hud.default "$doc/examples/kiosk-hud.default"
 # The daemon's options: a new file only (yours stays).
 if [ ! -e "$D/etc/default/kiosk-hud" ]; then install -m 644 dist/debian/kiosk-hud.default "$D/etc/default/kiosk-hud"; fi
 
-echo "installed kiosk-hud into ${DESTDIR:-/} with PREFIX=$PREFIX (units: $unitdir, udev rule: $rulesdir)" >&2
+echo "installed kiosk-hud into ${DESTDIR:-/} with PREFIX=$PREFIX (units: $unitdir)" >&2

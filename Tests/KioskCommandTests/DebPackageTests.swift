@@ -14,7 +14,7 @@ final class DpkgRoot {
     var root: String { dir + "/root" }
     static let dependencies = ["libc6", "libdrm2", "libinput10", "libudev1", "libfreetype6", "libpng16-16", "libsystemd0", "fonts-dejavu-core"]
     static let baseDirectories = ["/etc", "/etc/default", "/etc/systemd", "/etc/systemd/system", "/lib", "/lib/systemd", "/lib/systemd/system",
-                                  "/lib/udev", "/lib/udev/rules.d", "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
+                                  "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
                                   "/usr/share/man/man1", "/var", "/var/cache", "/var/lib", "/var/lib/systemd"]
 
     init() throws {
@@ -73,7 +73,7 @@ final class DpkgRoot {
         let files = Set(entries.filter { !$0.mode.hasPrefix("d") }.map { String($0.path.dropFirst()) })
         let boards = ["beaglebone-lcd4", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2", "rpi-zero2w-hdmi",
                       "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
-        let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud", "/lib/udev/rules.d/70-kiosk-hud.rules",
+        let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
                                          "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default"]
@@ -93,7 +93,7 @@ final class DpkgRoot {
         #expect(readLink(r + "/etc/systemd/system/sockets.target.wants/kiosk-hud.socket") == "/lib/systemd/system/kiosk-hud.socket")
         #expect(fileExists(r + "/var/lib/systemd/deb-systemd-helper-enabled/sockets.target.wants/kiosk-hud.socket"))
         let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
-        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
+        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
                 == "install ok installed 1.2.3")
 
