@@ -118,6 +118,10 @@ public struct DisplayProfile: Sendable, Equatable {
     public var rotation: Rotation?
     /// Seconds to wait for a display that is not there yet (early boot); 0: none.
     public var wait: Double = 0
+    /// Which display to be on as devices come and go: "first", "wait-real" or a driver's name.
+    public var switchRule = "first"
+    /// With "wait-real": seconds to wait for the real DRM card.
+    public var realTimeout: Double = 8
 
     public init() {}
 }

@@ -113,6 +113,14 @@ let videoModeRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
     return .text(text)
 }), expected: "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ")
 
+/// `first`, `wait-real`, or a DRM driver's name (lower-case letters, digits, '-', '_').
+let displaySwitchRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
+    let expected = "first, wait-real or a DRM driver's name such as vc4"
+    guard !text.isEmpty, text.utf8.count <= 32,
+          text.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 }) else { throw RuleError(expected) }
+    return .text(text)
+}), expected: "first, wait-real or a DRM driver's name such as vc4")
+
 /// A DRM card's device path.
 let cardRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
     guard text.hasPrefix("/"), text.utf8.count < 64 else { throw RuleError("a device path such as /dev/dri/card0") }

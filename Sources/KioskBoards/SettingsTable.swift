@@ -104,6 +104,14 @@ extension HUDSettings {
           example: "8", group: SettingGroup.display,
           help: "When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents) instead of failing; the control socket answers meanwhile. 0: do not wait.",
           set: { $0.profile.display.wait = $1.double }, get: { .number($0.profile.display.wait) }),
+        S("switch", section: "display", option: "display-switch", displaySwitchRule, default: .text("first"),
+          example: "\"vc4\"", group: SettingGroup.display,
+          help: "Which display to be on as devices come and go at boot (without card): first — start on the first usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real — draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a driver's name (vc4) — move only to that driver's card.",
+          set: { $0.profile.display.switchRule = $1.string }, get: { .text($0.profile.display.switchRule) }),
+        S("wait_real_timeout", section: "display", option: "wait-real-timeout", .number(0, 600, "seconds", unit: "s"), default: .number(8),
+          example: "5.0", group: SettingGroup.display,
+          help: "With display-switch = wait-real: how long to wait for the real DRM card before drawing on what is there (Plymouth's DeviceTimeout).",
+          set: { $0.profile.display.realTimeout = $1.double }, get: { .number($0.profile.display.realTimeout) }),
     ]
 
     static let touch: [S] = [

@@ -105,6 +105,14 @@ underlay = "#000000"
 # instead of failing; the control socket answers meanwhile. 0: do not wait. (seconds from 0 to
 # 600)
 wait = 0.0
+# Which display to be on as devices come and go at boot (without card): first — start on the first
+# usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real —
+# draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a
+# driver's name (vc4) — move only to that driver's card.
+switch = "first"
+# With display-switch = wait-real: how long to wait for the real DRM card before drawing on what
+# is there (Plymouth's DeviceTimeout). (seconds from 0 to 600)
+wait_real_timeout = 8.0
 
 [touch]
 # Touch calibration matrix a,b,c,d,e,f (libinput's), or rotate-90/180/270 for a sensor mounted
@@ -289,6 +297,9 @@ connector = ["DSI-1", "DSI-2"]
 mode = ["720x1280"]
 
 [display]
+# The firmware's framebuffer (simpledrm) is on screen first; the HUD moves to vc4's card when
+# the KMS driver loads and takes the display over.
+switch = "vc4"
 size = "1280x720"
 scale = 1.5
 format = "xrgb8888"
@@ -335,6 +346,9 @@ connector = ["DSI-1"]
 mode = ["800x480"]
 
 [display]
+# The firmware's framebuffer (simpledrm) is on screen first; the HUD moves to vc4's card when
+# the KMS driver loads and takes the display over.
+switch = "vc4"
 size = "800x480"
 scale = 1.0
 format = "xrgb8888"
@@ -385,6 +399,9 @@ compatible = ["raspberrypi,model-zero-2-w"]
 connector = ["HDMI-A-1"]
 
 [display]
+# The firmware's framebuffer (simpledrm) is on screen first; the HUD moves to vc4's card when
+# the KMS driver loads and takes the display over.
+switch = "vc4"
 size = "1920x1080"
 format = "xrgb8888"
 connectors = ["HDMI-A-1"]
@@ -434,6 +451,9 @@ drm_driver = ["ili9486", "panel-mipi-dbi-spi"]
 connector = ["SPI-1"]
 
 [display]
+# The panel's own driver is the one to move to (not vc4, whose card is the HDMI port); with
+# panel-mipi-dbi name that one.
+switch = "ili9486"
 size = "480x320"
 scale = 1.0
 format = "rgb565"

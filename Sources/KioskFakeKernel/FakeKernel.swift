@@ -60,6 +60,7 @@ public final class FakeKernel: Kernel {
     public var dumbCapable = true
     public var refuseFlips: Int32?                  // errno for PAGE_FLIP (EINVAL: driver cannot flip)
     public var dirtyErrno: Int32?                   // errno for DIRTYFB (ENOSYS like bochs)
+    public var setCRTCErrno: Int32?                 // errno for SETCRTC with a framebuffer (a modeset that fails)
     public var supportedFormats: Set<UInt32> = [KIOSK_DRM_FORMAT_XRGB8888, KIOSK_DRM_FORMAT_RGB565]
     /// A flip's event is held back this many polls (0: the next poll sees it).
     public var flipLatencyPolls = 0
@@ -232,6 +233,7 @@ public final class FakeKernel: Kernel {
 
     public func mmap(_ fd: Int32, length: Int, offset: Int) throws(SysError) -> UnsafeMutableRawPointer {
         try record("mmap")
+        if unplugged { throw SysError(call: "mmap", errno: ENODEV) }
         if fbFDs.contains(fd), let m = fbMemory { maps[m] = length; return m }
         guard let d = dumbs[UInt32(offset >> 12)], length <= d.size else { throw SysError(call: "mmap", errno: EINVAL) }
         maps[d.memory] = length
@@ -279,23 +281,13 @@ public final class FakeKernel: Kernel {
 
     public func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> Int {
         calls.append("poll")
-        // Time passes: held-back flips get closer; due ones complete (the buffer goes on screen).
-        for (crtc, f) in pendingFlips {
-            if f.wait > 0 { pendingFlips[crtc]!.wait -= 1; continue }
-            pendingFlips[crtc] = nil
-            crtcs[crtc]?.fb = f.fb
-            flipsDone += 1
-            onScreenHash[f.fb] = hash(f.fb)
-            if deliverFlipEvents { readyEvents.append((crtc, f.userData)) }
-        }
-        checkScanout()
+        advanceFlips()
         var n = 0
         var realIndices: [Int] = []
         for i in fds.indices {
             let fd = fds[i].fd
             guard isFake(fd) else { realIndices.append(i); continue }
-            let ready = (cardFDs[fd] != nil && !readyEvents.isEmpty) || (fd == signalFD && !signalsQueued.isEmpty)
-                || (fd == ueventFD && !ueventsQueued.isEmpty)
+            let ready = isReadable(fd)
             fds[i].revents = ready ? Int16(POLLIN) : 0
             if ready { n += 1 }
         }
@@ -306,6 +298,37 @@ public final class FakeKernel: Kernel {
         let r = try real.poll(&realFDs, timeoutMs: wait)
         for (k, i) in realIndices.enumerated() { fds[i].revents = realFDs[k].revents }
         return n + r
+    }
+
+    /// Time passes (one poll): held-back flips get closer; due ones complete (the buffer goes on
+    /// screen) and their events become readable.
+    public func advanceFlips() {
+        for (crtc, f) in pendingFlips {
+            if f.wait > 0 { pendingFlips[crtc]!.wait -= 1; continue }
+            pendingFlips[crtc] = nil
+            crtcs[crtc]?.fb = f.fb
+            flipsDone += 1
+            onScreenHash[f.fb] = hash(f.fb)
+            if deliverFlipEvents { readyEvents.append((crtc, f.userData)) }
+        }
+        checkScanout()
+    }
+
+    /// Whether one of the fake's own descriptors has something to read.
+    public func isReadable(_ fd: Int32) -> Bool {
+        (cardFDs[fd] != nil && !readyEvents.isEmpty) || (fd == signalFD && !signalsQueued.isEmpty)
+            || (fd == ueventFD && !ueventsQueued.isEmpty)
+    }
+
+    /// The device was unplugged (a driver taking the hardware over removes the firmware's
+    /// framebuffer device): calls on its open descriptors fail with ENODEV, as the kernel's do;
+    /// flips in flight never complete; closing them still frees what they held.
+    public var unplugged = false
+
+    public func unplug() {
+        unplugged = true
+        pendingFlips = [:]
+        readyEvents = []
     }
 
     public func listDirectory(_ path: String) -> [String]? { path == "/dev/dri" ? cardPaths + ["renderD128"] : nil }
@@ -419,6 +442,7 @@ public final class FakeKernel: Kernel {
 
     public func ioctl(_ fd: Int32, _ request: UInt, _ arg: UnsafeMutableRawPointer?, name: String) throws(SysError) {
         try record("ioctl(\(name))")
+        if unplugged && (fbFDs.contains(fd) || cardFDs[fd] != nil) { throw SysError(call: "ioctl(\(name))", errno: ENODEV) }
         if fbFDs.contains(fd) { return try fbdev(request, arg!, name) }
         if ttyFDs.contains(fd) {
             switch request {
@@ -496,6 +520,7 @@ public final class FakeKernel: Kernel {
             let c = arg!.assumingMemoryBound(to: drm_mode_crtc.self)
             guard crtcs[c.pointee.crtc_id] != nil else { throw fail(ENOENT) }
             if c.pointee.fb_id != 0 && fbs[c.pointee.fb_id] == nil { throw fail(ENOENT) }
+            if c.pointee.fb_id != 0, let e = setCRTCErrno { throw fail(e) }
             let ids = c.pointee.count_connectors == 0 ? [] :
                 Array(UnsafeBufferPointer(start: UnsafePointer<UInt32>(bitPattern: UInt(c.pointee.set_connectors_ptr)),
                                           count: Int(c.pointee.count_connectors)))
@@ -590,7 +615,7 @@ public final class FakeKernel: Kernel {
     // MARK: fbdev
 
     /// An fbdev device `w`×`h` at `bpp` (32: XRGB8888, 16: RGB565) with room for two screens.
-    public func addFBDev(width w: Int, height h: Int, bpp: Int, canPan: Bool = true) {
+    public func addFBDev(width w: Int, height h: Int, bpp: Int, canPan: Bool = true, id: String = "fakefb") {
         fbVar = fb_var_screeninfo()
         fbVar.xres = UInt32(w); fbVar.yres = UInt32(h); fbVar.xres_virtual = UInt32(w); fbVar.yres_virtual = UInt32(h)
         fbVar.bits_per_pixel = UInt32(bpp)
@@ -604,6 +629,7 @@ public final class FakeKernel: Kernel {
             fbVar.blue = fb_bitfield(offset: 0, length: 5, msb_right: 0)
         }
         fbFix = fb_fix_screeninfo()
+        withUnsafeMutableBytes(of: &fbFix.id) { b in for (i, c) in id.utf8.prefix(15).enumerated() { b[i] = c } }
         fbFix.line_length = UInt32((w * bpp / 8 + 63) & ~63)
         fbFix.smem_len = fbFix.line_length * UInt32(h) * 2
         fbFix.ypanstep = canPan ? 1 : 0

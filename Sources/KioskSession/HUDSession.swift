@@ -33,6 +33,8 @@ public final class HUDSession {
     public private(set) var ended: SessionEnd?
 
     private var huds: [(display: Display, hud: HUD)] = []
+    /// The HUD of the last display that went away, until another display takes its state.
+    private var carried: HUD?
     private var observers: [(SessionEvent) -> Void] = []
     private var input: InputSource?
     private var motion: (source: MotionSource, tracker: TiltTracker)?
@@ -67,6 +69,10 @@ public final class HUDSession {
         tick()
     }
 
+    /// Every HUD, and the one waiting for a display to carry its state to (so that what is
+    /// asked while there is no display is what the next display shows).
+    private var allHUDs: [HUD] { huds.map(\.hud) + (carried.map { [$0] } ?? []) }
+
     /// Every HUD, with its display (the first is the one input goes to).
     public var displays: [(display: Display, hud: HUD)] { huds }
 
@@ -82,10 +88,19 @@ public final class HUDSession {
 
     private func syncHUDs() throws {
         let live = screen.displays
+        // A display that went away leaves its HUD's state to the displays that come next (the
+        // device switched: the same HUD, its animations on the same clock), even when they come
+        // later (nothing to draw on between the two devices).
+        if let gone = huds.first(where: { h in !live.contains { $0 === h.display } }) { carried = gone.hud }
         huds.removeAll { h in !live.contains { $0 === h.display } }
+        var added = false
         for d in live where !huds.contains(where: { $0.display === d }) {
-            huds.append((d, try makeHUD(for: d)))
+            let h = try makeHUD(for: d)
+            if let c = carried { h.carryState(from: c) }
+            huds.append((d, h))
+            added = true
         }
+        if added { carried = nil }
         // Keep the screen's order: the first display is the one input maps onto.
         huds.sort { a, b in (live.firstIndex { $0 === a.display } ?? 0) < (live.firstIndex { $0 === b.display } ?? 0) }
         if let first = huds.first { input?.follow(first.display.transform) }
@@ -290,7 +305,7 @@ public final class HUDSession {
     public func setProgress(_ p: Double, animated: Bool) {
         guard !p.isNaN else { return }
         configuration.content.progress = min(max(p, 0), 1)
-        for h in huds { h.hud.setProgress(p, animated: animated) }
+        for h in allHUDs { h.setProgress(p, animated: animated) }
         requestFrame()
     }
 
@@ -333,7 +348,7 @@ public final class HUDSession {
     /// Changes the timing rules (grace time, minimum show time, animation) of every HUD.
     public func update(timing: PresentationConfig) {
         configuration.timing = timing
-        for h in huds { h.hud.presentationConfig = timing }
+        for h in allHUDs { h.presentationConfig = timing }
         requestFrame()
     }
 
@@ -349,12 +364,12 @@ public final class HUDSession {
     /// 0 hides.
     public func pushActivity() {
         hiding = false
-        for h in huds { h.hud.pushActivity() }
+        for h in allHUDs { h.pushActivity() }
         requestFrame()
     }
 
     public func popActivity() {
-        for h in huds { h.hud.popActivity() }
+        for h in allHUDs { h.popActivity() }
         requestFrame()
     }
 
@@ -370,13 +385,13 @@ public final class HUDSession {
     public func show(animated: Bool) {
         hiding = false
         configuration.startHidden = false
-        for h in huds { h.hud.show(animated: animated) }
+        for h in allHUDs { h.show(animated: animated) }
         requestFrame()
     }
 
     /// Hides every HUD, animated or not, after `delay` seconds.
     public func hide(animated: Bool, afterDelay delay: Double = 0) {
-        for h in huds { h.hud.hide(animated: animated, afterDelay: delay) }
+        for h in allHUDs { h.hide(animated: animated, afterDelay: delay) }
         requestFrame()
     }
 

@@ -32,7 +32,7 @@ enum SettingOptions {
     /// The canvas: `render` and `show --offscreen`.
     static let canvas: Set<String> = ["size", "scale", "format", "underlay-color"]
     /// Choosing and turning the real display: `show`.
-    static let screen: Set<String> = ["card", "connector", "video-mode", "rotate", "wait-display"]
+    static let screen: Set<String> = ["card", "connector", "video-mode", "rotate", "wait-display", "display-switch", "wait-real-timeout"]
     /// Where touch comes from: `show`, `touch`.
     static let input: Set<String> = ["seat", "input", "touch-matrix", "bind-touch"]
 

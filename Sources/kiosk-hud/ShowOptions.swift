@@ -42,7 +42,7 @@ extension ShowCommand {
             return
         }
         var wrong = ["card", "connector", "video-mode"]
-        var moot = ["no-hotplug", "check-scanout", "no-frame-cache", "wait-display"]
+        var moot = ["no-hotplug", "check-scanout", "no-frame-cache", "wait-display", "display-switch", "wait-real-timeout"]
         if backend == "--offscreen" {
             wrong.append("fbdev")
             moot += ["retain", "no-vt", "fractional-scale"]

@@ -18,8 +18,17 @@ extension ShowCommand {
             return OffscreenScreen(d)
         }
         if let path = arguments.string("fbdev") { return try openFBDev(path, rotation: rotation, scale: scale) }
+        if profile.display.card == nil {
+            return try openSwitching(profile: profile, rotation: rotation, request: request, scale: scale)
+        }
+        return try openDRM(profile: profile, card: profile.display.card, rotation: rotation, request: request, scale: scale, waiting: waiting)
+    }
+
+    /// The DRM screen on `card` (nil: the first usable), with the fbdev fallback.
+    func openDRM(profile: BoardProfile, card: String?, rotation: Rotation?, request: ModeRequest?, scale: Double?,
+                 waiting: Bool = false, fallback: Bool = true) throws -> Screen {
         var o = DRMOptions()
-        o.card = profile.display.card
+        o.card = card
         o.connectors = profile.display.connectors
         o.mode = request
         o.rotation = rotation
@@ -38,7 +47,7 @@ extension ShowCommand {
             if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
             return s
         } catch let e as DisplayError {
-            guard case .noCard = e, o.card == nil, !waiting, fileExists("/dev/fb0") else { throw e }
+            guard case .noCard = e, o.card == nil, !waiting, fallback, fileExists("/dev/fb0") else { throw e }
             showLog("\(e); falling back to fbdev /dev/fb0")
             return try openFBDev("/dev/fb0", rotation: rotation, scale: scale)
         }

@@ -7,7 +7,8 @@ import KioskText
 // What `show` does once its first frame is on screen: the start-up log lines, the caches, the
 // offscreen first.png.
 extension ShowCommand {
-    func firstFrameShown(at t: Double, screen: Screen, fonts: FontLibrary) {
+    func firstFrameShown(at t: Double, screen outer: Screen, fonts: FontLibrary) {
+        let screen = innermostScreen(outer)
         logFirstFrame(at: t, fonts: fonts, early: (screen as? DRMScreen)?.earlyFrameUse == .takenOver)
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         if let drm = screen as? DRMScreen { saveFrameCache(drm, fonts: fonts) }

@@ -14,7 +14,7 @@ final class DpkgRoot {
     var root: String { dir + "/root" }
     static let dependencies = ["libc6", "libdrm2", "libinput10", "libudev1", "libfreetype6", "libpng16-16", "libsystemd0", "fonts-dejavu-core"]
     static let baseDirectories = ["/etc", "/etc/default", "/etc/systemd", "/etc/systemd/system", "/lib", "/lib/systemd", "/lib/systemd/system",
-                                  "/lib/udev", "/lib/udev/rules.d", "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
+                                  "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
                                   "/usr/share/man/man1", "/var", "/var/cache", "/var/lib", "/var/lib/systemd"]
 
     init() throws {

@@ -28,6 +28,10 @@
 #                            before systemd starts there as PID 1 (exit 0 boots; other
 #                            codes are ours at once); the boot's own units must write
 #                            $KIOSK_VM_CTL/rc and power off (guest udev: systemd's own)
+#   --efi                    boot through UEFI firmware (Debian's ovmf) and the kernel's EFI
+#                            stub: the firmware's framebuffer is efifb (/dev/fb0) until a
+#                            DRM driver takes the display over
+#   --hold MOD[,MOD]         leave these drivers out of the initramfs's insmods (modprobe later)
 #   --console                print the guest console (kernel log) to stderr afterwards
 #   --keep                   keep the per-run control dir (path printed to stderr)
 #   -v, --verbose            print boot timing and the QEMU command line
@@ -65,7 +69,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
 
 GPU=bochs OUTPUTS=1 OUT='' QMP_USER='' TABLET=0 MEM=2048 SMP=1 TIMEOUT=600 ACCEL=${KIOSK_VM_ACCEL:-}
-UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' BOOT='' CONSOLE=0 KEEP=0 VERBOSE=0
+UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' BOOT='' CONSOLE=0 KEEP=0 VERBOSE=0 EFI=0 HOLD=
 ENV_ARGS=()
 usage() { sed -n "2,60p" "$0" >&2; exit "${1:-125}"; }
 need() { [ $# -ge 2 ] || { echo "run-in-vm: $1 needs a value" >&2; exit 125; }; }
@@ -85,6 +89,8 @@ while [ $# -gt 0 ]; do
     --udev-autoload) AUTOLOAD=1; shift ;;
     --udev-full) UDEV_TRIGGER=all; shift ;;
     --systemd) BOOT=systemd; shift ;;
+    --efi) EFI=1; shift ;;
+    --hold) need "$@"; HOLD=$2; shift 2 ;;
     --console) CONSOLE=1; shift ;;
     --keep) KEEP=1; shift ;;
     -v|--verbose) VERBOSE=1; shift ;;
@@ -181,11 +187,19 @@ APPEND="console=ttyS0 loglevel=4 panic=-1 rdinit=/init mitigations=off random.tr
 if [ "$GPU" = virtio ]; then
   for ((k = 2; k <= OUTPUTS; k++)); do APPEND+=" video=Virtual-$k:1024x768e"; done
 fi
+[ -n "$HOLD" ] && APPEND+=" kiosk_vm.hold=$HOLD"
 APPEND+=" ${KIOSK_VM_APPEND:-}"
+KERNEL=$CACHE/vmlinux-$KVER
+if [ "$EFI" = 1 ]; then
+  OVMF=/usr/share/ovmf/OVMF.fd
+  [ -f "$OVMF" ] || { echo "run-in-vm: --efi needs $OVMF (apt-get install ovmf)" >&2; exit 125; }
+  BIOS=(-bios "$OVMF")
+  KERNEL=$CACHE/kernel-$KVER/boot/vmlinuz-$KVER
+fi
 Q=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
    -machine pc -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM"
    "${BIOS[@]}"
-   -kernel "$CACHE/vmlinux-$KVER" -initrd "$CACHE/initramfs-$KVER.cpio"
+   -kernel "$KERNEL" -initrd "$CACHE/initramfs-$KVER.cpio"
    -append "$APPEND"
    -serial "file:$CTL/console.log"
    -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap

@@ -1,0 +1,34 @@
+import KioskBoards
+import KioskDevices
+import KioskDRM
+import KioskSys
+
+// `show` and `daemon` without --card/--fbdev/--offscreen: the display followed from the
+// firmware's framebuffer to the board's own driver (KioskDRM's SwitchingScreen, #19), by the
+// rule of `--display-switch` (the board profile's [display] switch; the Pi's profiles name vc4).
+// Each device is opened as `--card`/`--fbdev` would open it, with the same log lines.
+extension ShowCommand {
+    func openSwitching(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
+        var o = DisplaySwitchOptions()
+        // The table's rule has checked the text already.
+        o.rule = DisplaySwitchRule(profile.display.switchRule) ?? .first
+        o.realTimeout = profile.display.realTimeout
+        o.log = showLog
+        return try SwitchingScreen(options: o, requireDisplay: true) { d in
+            switch d.kind {
+            case .drm:
+                return try self.openDRM(profile: profile, card: d.path, rotation: rotation, request: request, scale: scale, fallback: false)
+            case .fbdev:
+                return try self.openFBDev(d.path, rotation: rotation, scale: scale)
+            }
+        }
+    }
+}
+
+/// The screen that draws: behind a pending screen (`--wait-display`) and a switching one, the
+/// device's own (for the frame cache and the first-frame log).
+func innermostScreen(_ s: Screen) -> Screen {
+    if let p = s as? PendingScreen, let inner = p.inner { return innermostScreen(inner) }
+    if let w = s as? SwitchingScreen, let inner = w.current?.screen { return innermostScreen(inner) }
+    return s
+}

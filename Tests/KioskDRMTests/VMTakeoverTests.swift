@@ -1,0 +1,75 @@
+import KioskTestSupport
+import Glibc
+import KioskDevices
+@testable import KioskDRM
+import KioskPNG
+import KioskSys
+import Testing
+
+/// The takeover on a real kernel (#19): UEFI firmware (Debian's ovmf) and the kernel's EFI stub
+/// under QEMU, so the firmware's framebuffer is efifb (/dev/fb0, 1280x800), with bochs-drm held
+/// back by the initramfs. `kiosk-hud show` (no --card/--fbdev) starts on efifb; `modprobe bochs`
+/// unregisters efifb and registers card0; the HUD must follow (Tests/VM/takeover/guest.sh). The
+/// screendumps before, right after the switch line, 0.25 s and 0.55 s later must each equal `kiosk-hud
+/// render` of the same HUD at the device's size at one of the spinner's 12 phases, and the last
+/// three must not all be alike (the spinner keeps turning across the switch). An extension of VMDisplayTests,
+/// so that runs which leave the VM suites out leave this one out too.
+extension VMDisplayTests {
+    @Test(.timeLimit(.minutes(10)))
+    func takeoverFromEFIFBToBochs() async throws {
+        if let p = VMDisplayTests.problem {
+            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+        guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
+            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
+                Issue.record(Comment(rawValue: issue))
+            }
+            return
+        }
+        let out = Proc.makeTempDir("kiosk-vm-takeover")
+        let args = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
+                    "bash", Proc.root + "/Tests/VM/takeover/guest.sh", Proc.kioskHUD]
+        let t0 = monotonicSeconds()
+        let (status, stdout, stderr) = await Proc.runVM(args, out: out)
+        print("[takeover] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
+        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
+        var clean = status == 0
+        var oks = 0
+        for line in stdout.split(separator: "\n") {
+            if line.hasPrefix("ok ") { oks += 1 }
+            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
+            else if line.hasPrefix("info ") { print("[takeover] \(line)") }
+        }
+        #expect(oks == 5, "only \(oks) of 5 checks passed in the guest:\n\(stdout)\n\(stderr.suffix(2000))")
+
+        let manifest = Proc.readFile(out + "/manifest") ?? ""
+        #expect(manifest.contains("\nend"), "the guest script did not finish: \(manifest)")
+        let refs = Refs(dir: out)
+        var kind: [String] = []
+        var phases: [String: Int] = [:]
+        for line in manifest.split(separator: "\n") {
+            let f = line.split(separator: " ").map(String.init)
+            switch f.first {
+            case "kind": kind = Array(f.dropFirst())
+            case "timing": print("[takeover] \(line)")
+            case "shot":
+                guard let ppm = PPM(path: out + "/" + f[1]) else { Issue.record("\(f[1]): not a PPM"); clean = false; continue }
+                var matched: Int?
+                for p in 0..<12 where matched == nil {
+                    let ref = try refs.render(kind, width: ppm.width, height: ppm.height, phase: p)
+                    if diff(ppm, ref, .none) == 0 { matched = p }
+                }
+                #expect(matched != nil, "\(f[1]) (\(f[2]), \(ppm.width)x\(ppm.height)) equals none of the 12 spinner phases rendered offscreen")
+                if matched == nil { clean = false }
+                phases[f[1]] = matched
+            default: break
+            }
+        }
+        #expect(phases.count == 4, "screendumps matched: \(phases)")
+        // Two shots could be a whole turn apart (a screendump takes a while under TCG): of three, not all alike.
+        let after = ["after.ppm", "later.ppm", "later2.ppm"].compactMap { phases[$0] }
+        #expect(after.count == 3 && Set(after).count > 1, "the spinner did not turn after the switch: phases \(after)")
+        if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[takeover] kept \(out) for inspection") }
+    }
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Tests/VM/takeover/guest.sh — the in-guest half of the takeover test (#19), run by
+# Tests/KioskDRMTests/VMTakeoverTests.swift through `run-in-vm.sh --efi --hold bochs`: the
+# firmware's efifb is /dev/fb0, bochs-drm is held back.
+#
+#   guest.sh KIOSK_HUD_BINARY
+#
+# `kiosk-hud show` (no --card/--fbdev) starts on efifb; screendumps; `modprobe bochs` (efifb is
+# unregistered, card0 and bochs's own fb0 appear); the HUD must follow to card0 (one
+# display-switch line); screendumps right after and a moment later. Prints "ok NAME",
+# "FAIL NAME: why", "info NAME: ..."; the screendumps are listed in $VM_OUT/manifest
+# ("shot FILE WHEN") with the HUD's options ("kind ARGS..."), for the host to compare with
+# `kiosk-hud render` at each size.
+set -u
+HUD=$1
+. "$KIOSK_VM_GUEST/lib.sh"
+OUT=$VM_OUT
+M=$OUT/manifest
+: > "$M"
+ARGS=(--label Takeover --details efifb-to-bochs --scale 1)
+echo "kind ${ARGS[*]}" >> "$M"
+up() { local u; read -r u _ < /proc/uptime; echo "$u"; }
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+info() { echo "info $1: $2"; }
+shot() {
+  local f
+  if f=$(vm_screendump "$1"); then echo "shot ${f##*/} $2" >> "$M"; else fail "$1-screendump" "$f"; fi
+}
+
+[ -e /dev/fb0 ] && [ ! -e /dev/dri/card0 ] && ok "efifb-alone" || fail "efifb-alone" "$(cat /proc/fb; ls /dev/dri 2>&1)"
+info fb "$(cat /proc/fb | tr '\n' ' ')"
+LOG=$OUT/show.log
+"$HUD" show "${ARGS[@]}" > "$LOG" 2>&1 &
+PID=$!
+for _ in $(seq 600); do grep -q 'first-frame' "$LOG" && break; kill -0 $PID 2>/dev/null || break; vm_sleep 0.05; done
+if grep -q 'first-frame' "$LOG"; then ok "first-frame-on-efifb"; else fail "first-frame-on-efifb" "$(tail -5 "$LOG" | tr '\n' ' ')"; fi
+grep -q 'display: on EFI VGA /dev/fb0' "$LOG" && ok "started-on-efifb" || fail "started-on-efifb" "$(grep display: "$LOG" | tr '\n' ' ')"
+vm_sleep 0.5
+shot before efifb
+
+T0=$(up)
+modprobe bochs || fail modprobe "modprobe bochs failed"
+for _ in $(seq 400); do grep -q '^kiosk-hud: display-switch\|display-switch ' "$LOG" && break; vm_sleep 0.025; done
+T1=$(up)
+shot after card0
+vm_sleep 0.25
+shot later card0
+vm_sleep 0.3
+shot later2 card0
+if grep -q 'display-switch from="EFI VGA /dev/fb0" to="bochs-drm /dev/dri/card0"' "$LOG"; then
+  ok "switched"
+else
+  fail "switched" "$(grep -E 'display|output' "$LOG" | tr '\n' ' ')"
+fi
+info switch "modprobe at ${T0}s, switch line seen at ${T1}s: $(grep -o 'display-switch .*' "$LOG")"
+echo "timing modprobe-to-switch-line $(awk "BEGIN{print $T1 - $T0}")" >> "$M"
+grep -o 'gap_ms=[0-9]*' "$LOG" | sed 's/gap_ms=/timing gap_ms /' >> "$M"
+kill -TERM $PID 2>/dev/null
+wait $PID; rc=$?
+if [ $rc = 0 ]; then ok "quit"; else fail "quit" "exit $rc: $(tail -3 "$LOG" | tr '\n' ' ')"; fi
+info log "$(grep -E 'display|output|first-frame ' "$LOG" | tr '\n' '|')"
+echo end >> "$M"
