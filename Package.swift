@@ -24,7 +24,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
         .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
@@ -59,6 +59,18 @@ let package = Package(
         // A HUD on a screen, run by an event loop: `show`, the daemon and `run` use it.
         .target(name: "KioskSession", dependencies: ["KioskHUD", "KioskBehavior", "KioskDevices", "KioskRaster", "KioskText"], swiftSettings: lean),
 
+        // The control protocol's strict, bounded JSON codec (no Foundation).
+        .target(name: "KioskProtocol", swiftSettings: lean),
+        // libsystemd's sd-bus through dlopen (CKioskSystemd), loaded only by `ctl follow-boot`.
+        .target(name: "CKioskSystemd", dependencies: ["CKioskLoader"]),
+        // `kiosk-hud daemon`: the control socket, its protocol, psplash's FIFO.
+        .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",
+                                                     "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
+
+        // `kiosk-hud run -- CMD`: the command, its output read for progress, Cancel on its HUD.
+        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskDevices"],
+                swiftSettings: lean),
+
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
         .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
 
@@ -90,7 +102,7 @@ let package = Package(
         ], swiftSettings: lean),
 
         .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskCLI", "KioskHUD", "KioskSession", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
+            "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
             "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
         ],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
@@ -110,12 +122,13 @@ let package = Package(
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
             "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++", "-Xclang-linker", "-static-libgcc",
         ])]),
-        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded"]),
+        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded",
+                                                                 "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
         // The fuzz harness (README's "Robustness"; the design at the top of KioskHUDFuzz.swift):
         // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
         .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
             "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
-            "KioskBehavior",
+            "KioskBehavior", "KioskTestSupport",
         ]),
 
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
@@ -126,6 +139,12 @@ let package = Package(
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
+        .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol", "KioskTestSupport"]),
+        .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
+                                                            "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText"]),
+        // The built kiosk-hud against bad input: exact messages and statuses, no hang.
+        .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD"]),
+        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
                                                              "KioskRaster", "KioskBehavior"]),

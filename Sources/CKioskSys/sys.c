@@ -18,6 +18,34 @@ int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gi
 
 int kiosk_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
+#include <fcntl.h>
+#include <unistd.h>
+int kiosk_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+#include <sys/prctl.h>
+int kiosk_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+#include <spawn.h>
+/* posix_spawn_file_actions_addclosefrom_np (glibc 2.34): declared only with _GNU_SOURCE, which
+   Swift's Glibc module does not set; this file has it. */
+int kiosk_spawn_closefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+#include <string.h>
+/* memrchr(3) and memmem(3), GNU extensions Swift's Glibc module does not declare. */
+const void *kiosk_memrchr(const void *s, int c, size_t n) { return memrchr(s, c, n); }
+const void *kiosk_memmem(const void *h, size_t hn, const void *n, size_t nn) { return memmem(h, hn, n, nn); }
+
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+/* pidfd_open(2) (Linux 5.3): a descriptor that polls readable when the process ends. glibc 2.36
+   has a wrapper, but the raw call also builds against older headers. Close-on-exec by default. */
+int kiosk_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
 #include <time.h>
 #include <sys/resource.h>
 

@@ -121,6 +121,7 @@ let cardRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
 let minSizeRule = ValueRule(.custom(parse: { (text) throws(RuleError) in
     let p = text.split(separator: "x", omittingEmptySubsequences: false)
     guard p.count == 2, let w = parseDouble(String(p[0])), let h = parseDouble(String(p[1])),
-          (0...10_000).contains(w), (0...10_000).contains(h) else { throw RuleError("WIDTHxHEIGHT in points, each from 0 to 10000") }
+          HUDStyle.Limits.minSize.contains(w), HUDStyle.Limits.minSize.contains(h) else { throw RuleError(minSizeExpected) }
     return .numbers([w, h])
-}), expected: "WIDTHxHEIGHT in points, each from 0 to 10000")
+}), expected: minSizeExpected)
+let minSizeExpected = "WIDTHxHEIGHT in points, each from 0 to \(formatNumber(HUDStyle.Limits.minSize.upperBound))"

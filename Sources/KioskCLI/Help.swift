@@ -54,6 +54,7 @@ func label(_ o: OptionSpec) -> String {
     case .inversibleFlag: s += "--[no-]\(o.name)"
     case .value: s += "--\(o.name) \(valueLabel(o))"
     case .repeated: s += "--\(o.name) \(valueLabel(o)) ..."
+    case .optionalValue: s += "--\(o.name) [\(valueLabel(o))]"
     }
     return s
 }

@@ -18,7 +18,8 @@
 // * Flags: `--square`; an inversible flag also has `--no-…` (the last given counts).
 // * `--help`/`-h` anywhere, and `kiosk-hud help [COMMAND]`, print help and succeed.
 // * `--` ends options: the rest are positional arguments (a command that takes a program to
-//   run puts them there untouched).
+//   run puts them there untouched). A repeated positional (the program and its arguments) ends
+//   options too once it starts: `run sh -c 'exit 3'` gives `-c` to sh.
 // * An unknown option, a missing value, a stray argument: a `UsageError` naming it, with the
 //   closest known option as a suggestion. The executable prints it with the usage line and
 //   exits 64 (EX_USAGE), as before.

@@ -1,3 +1,5 @@
+import KioskSettings
+
 /// A mistake on the command line: what was wrong, and for which command (for its usage line).
 public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     public var message: String
@@ -37,14 +39,14 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             var helpPath = path, s = spec
             for name in rest.dropFirst() {
                 guard let sub = s.subcommands.first(where: { $0.name == name }) else {
-                    throw UsageError("unknown command '\(name)'\(suggestion(name, s.subcommands.map(\.name), prefix: ""))", command: helpPath)
+                    throw UsageError("unknown command '\(shown(name))'\(suggestion(name, s.subcommands.map(\.name), prefix: ""))", command: helpPath)
                 }
                 helpPath.append(name); s = sub
             }
             return .help(command: helpPath)
         }
         guard let sub = spec.subcommands.first(where: { $0.name == first }) else {
-            let what = first.hasPrefix("-") ? "expected a command before '\(first)'" : "unknown command '\(first)'"
+            let what = first.hasPrefix("-") ? "expected a command before '\(shown(first))'" : "unknown command '\(shown(first))'"
             throw UsageError(what + suggestion(first, spec.subcommands.map(\.name), prefix: ""), command: path)
         }
         path.append(sub.name)
@@ -57,6 +59,9 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
     while let arg = rest.popFirst() {
         if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
             values.positionals.append(arg)
+            // A program and its arguments (`run CMD ARGS…`): from the program on, every word is
+            // its own, as env(1) and timeout(1) read them.
+            if let r = spec.positionals.firstIndex(where: \.repeated), values.positionals.count > r { onlyPositionals = true }
             continue
         }
         if arg == "--" { onlyPositionals = true; continue }
@@ -69,11 +74,11 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             if let o = spec.option(long: key) {
                 try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)
             } else if key.hasPrefix("no-"), let o = spec.option(long: String(key.dropFirst(3))), o.kind == .inversibleFlag {
-                if inline != nil { throw UsageError("--\(key) takes no value", command: path) }
+                if inline != nil { throw UsageError("--\(shown(key)) takes no value", command: path) }
                 values.flags[o.name] = false
             } else {
                 let names = spec.allOptions.filter { !$0.hidden }.map(\.name)
-                throw UsageError("unknown option --\(key)\(suggestion(key, names, prefix: "--"))", command: path)
+                throw UsageError("unknown option --\(shown(key))\(suggestion(key, names, prefix: "--"))", command: path)
             }
         } else {
             // -o VALUE, -h; one letter each (no bundling: the commands have one short option).
@@ -81,11 +86,11 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             if letters.count == 1 && letters[0] == "h" { return .help(command: path) }
             if letters.count == 1, let o = spec.option(short: letters[0]) {
                 try take(o, as: arg, inline: nil, from: &rest, into: &values, path: path)
-            } else if letters.count > 1, let o = spec.option(short: letters[0]), o.kind == .value || o.kind == .repeated {
+            } else if letters.count > 1, let o = spec.option(short: letters[0]), o.kind == .value || o.kind == .repeated || o.kind == .optionalValue {
                 // -oout.png
                 try take(o, as: "-" + String(letters[0]), inline: String(letters.dropFirst()), from: &rest, into: &values, path: path)
             } else {
-                throw UsageError("unknown option \(arg)", command: path)
+                throw UsageError("unknown option \(shown(arg))", command: path)
             }
         }
     }
@@ -99,6 +104,10 @@ private func take(_ o: OptionSpec, as written: String, inline: String?, from res
     case .flag, .inversibleFlag:
         if inline != nil { throw UsageError("\(written) takes no value", command: path) }
         values.flags[o.name] = true
+    case .optionalValue:
+        if let inline { values.values[o.name] = [inline]; return }
+        if let next = rest.first, !next.hasPrefix("-") { values.values[o.name] = [next]; rest.removeFirst(); return }
+        values.values[o.name] = [""]
     case .value, .repeated:
         let v: String
         if let inline { v = inline } else if let next = rest.popFirst() { v = next } else {
@@ -121,12 +130,13 @@ private func checkPositionals(_ given: [String], _ specs: [PositionalSpec], path
         }
         i += 1
     }
-    if i < given.count { throw UsageError("unexpected argument '\(given[i])'", command: path) }
+    if i < given.count { throw UsageError("unexpected argument '\(shown(given[i]))'", command: path) }
 }
 
 /// "; did you mean --label?" for the known name nearest to `word` (edit distance ≤ 2, or a
 /// known name that starts with it), else "".
 func suggestion(_ word: String, _ known: [String], prefix: String) -> String {
+    guard word.utf8.count <= 64 else { return "" }
     let w = Array(word)
     var best: (name: String, distance: Int)?
     for k in known {

@@ -12,6 +12,9 @@ public struct OptionSpec: Sendable {
         case value
         /// `--name VALUE`, repeatable: every value, in order.
         case repeated
+        /// `--name` alone, `--name=VALUE`, or `--name VALUE` when the next argument is not an
+        /// option: the value, or "" when none was given (the option's default applies).
+        case optionalValue
     }
 
     /// The long name without dashes (`label` for `--label`).

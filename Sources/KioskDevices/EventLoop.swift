@@ -57,6 +57,11 @@ public protocol EventLoop: AnyObject {
     /// Makes `run` return after the current turn.
     func stop()
 
+    /// Whether one of `signals` has arrived and waits to be handled: a long piece of work (a
+    /// full frame on a large canvas) asks this between its parts and stops early, so a quit is
+    /// answered at once.
+    func isSignalPending(_ signals: [Int32]) -> Bool
+
     /// A way for another thread to have `handler` run on this loop (`LoopWaker.wake()`); the
     /// handler runs once per turn however many wakes came. Cancel `waker.token` to end it.
     func makeWaker(_ handler: @escaping () -> Void) throws -> LoopWaker

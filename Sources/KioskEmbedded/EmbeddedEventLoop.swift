@@ -63,6 +63,11 @@ public final class EmbeddedEventLoop: EventLoop {
 
     public func stop() { stopped = true }
 
+    /// Signals a test has marked pending (`pending`): a long frame stops at its next band.
+    public var pendingSignals: Set<Int32> = []
+
+    public func isSignalPending(_ signals: [Int32]) -> Bool { signals.contains(where: pendingSignals.contains) }
+
     private var wakers: [(id: Int, waker: EmbeddedWaker, handler: () -> Void)] = []
 
     public func makeWaker(_ handler: @escaping () -> Void) throws -> LoopWaker {

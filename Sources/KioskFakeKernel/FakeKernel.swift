@@ -325,6 +325,8 @@ public final class FakeKernel: Kernel {
 
     public func unblockSignals(_ signals: [Int32]) {}
 
+    public func isPending(_ signals: [Int32]) -> Bool { signalsQueued.contains(where: signals.contains) }
+
     public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
         try record("write")
         guard isFake(fd) else { return try real.write(fd, bytes) }
@@ -355,6 +357,11 @@ public final class FakeKernel: Kernel {
     public func accept(_ fd: Int32) throws(SysError) -> Int32? {
         try record("accept")
         return try real.accept(fd)
+    }
+
+    public func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try record("send")
+        return try real.send(fd, bytes)
     }
 
     public func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials {

@@ -131,7 +131,8 @@ public final class HUD {
     private func updateTrackerGeometry() {
         let state = frameState()
         let usable = state.visible && state.opacity >= 1 && presentation.phase == .shown
-        let dx = state.motionX.isFinite ? state.motionX.rounded() : 0, dy = state.motionY.isFinite ? state.motionY.rounded() : 0
+        let (mx, my) = renderer.motion(state)
+        let dx = Double(mx), dy = Double(my)
         func hit(_ r: Rect?) -> HitRect? {
             r.map { HitRect(x: $0.x + dx, y: $0.y + dy, width: $0.width, height: $0.height) }
         }
@@ -147,6 +148,15 @@ public final class HUD {
             case .tapOutside: tell(.tappedOutside)
             }
         }
+    }
+
+    /// Presses the button as a tap would (a remote Cancel: `kiosk-hud ctl press`); false when
+    /// no button with an action is on screen.
+    @discardableResult
+    public func pressButton() -> Bool {
+        guard renderer.content.showsButton, renderer.content.buttonHasAction, isVisible else { return false }
+        tell(.buttonPressed)
+        return true
     }
 
     // MARK: Show and hide
@@ -182,12 +192,14 @@ public final class HUD {
 
     /// Fires due timers, draws what changed and presents it. Returns the damage presented (empty
     /// when nothing changed) and when the next frame is due (nil: nothing until the next event).
+    /// `stop` is asked between the bands of a large frame; when it says so nothing is presented
+    /// (and the next tick draws everything again).
     @discardableResult
-    public func tick() throws -> (damage: DamageRegion, next: Seconds?) {
+    public func tick(stoppingWhen stop: () -> Bool = { false }) throws -> (damage: DamageRegion, next: Seconds?) {
         let now = clock.now
         handle(presentation.advance(to: now))
         let state = frameState()
-        let damage = renderer.render(state)
+        guard let damage = renderer.render(state, stoppingWhen: stop) else { return (DamageRegion(), nil) }
         if !damage.isEmpty || firstPresent {
             try display.present(renderer.shadow.surface, damage: firstPresent ? .whole : .region(damage))
             firstPresent = false

@@ -75,7 +75,47 @@ public struct HUDStyle: Sendable, Equatable {
     /// MBProgressHUDMaxOffset: an offset this large moves the bezel to the screen edge.
     public static let maxOffset = 1_000_000.0
 
+    /// The ranges a style's numbers are kept in: the settings' rules refuse values outside them
+    /// (KioskBoards' table uses these), and `checked` keeps a library caller's values inside
+    /// them, so that no size can overflow an integer when laid out or drawn.
+    public enum Limits {
+        /// Margins, padding, radii, the indicator and bar (points).
+        public static let length: ClosedRange<Double> = 0...1000
+        public static let fontSize: ClosedRange<Double> = 1...500
+        public static let blurRadius: ClosedRange<Double> = 0...100
+        public static let motionDepth: ClosedRange<Double> = 0...100
+        public static let minSize: ClosedRange<Double> = 0...10_000
+        /// Pixels per point: above 0, at most 8.
+        public static let scale: ClosedRange<Double> = 0...8
+    }
+
     public init() {}
+
+    /// This style with every number finite and inside `Limits` (a value outside is brought to the
+    /// nearest end, NaN to the default): safe to lay out and draw whatever a caller set.
+    public var checked: HUDStyle {
+        let d = HUDStyle()
+        func keep(_ v: Double, _ r: ClosedRange<Double>, _ fallback: Double) -> Double { v.isNaN ? fallback : min(max(v, r.lowerBound), r.upperBound) }
+        var s = self
+        s.margin = keep(margin, Limits.length, d.margin)
+        s.padding = keep(padding, Limits.length, d.padding)
+        s.cornerRadius = keep(cornerRadius, Limits.length, d.cornerRadius)
+        s.labelFontSize = keep(labelFontSize, Limits.fontSize, d.labelFontSize)
+        s.detailsFontSize = keep(detailsFontSize, Limits.fontSize, d.detailsFontSize)
+        s.buttonFontSize = keep(buttonFontSize, Limits.fontSize, d.buttonFontSize)
+        s.minWidth = keep(minWidth, Limits.minSize, 0)
+        s.minHeight = keep(minHeight, Limits.minSize, 0)
+        s.offsetX = keep(offsetX, -HUDStyle.maxOffset...HUDStyle.maxOffset, 0)
+        s.offsetY = keep(offsetY, -HUDStyle.maxOffset...HUDStyle.maxOffset, 0)
+        s.indicatorSize = keep(indicatorSize, Limits.length, d.indicatorSize)
+        s.ringLineWidth = keep(ringLineWidth, Limits.length, d.ringLineWidth)
+        s.barWidth = keep(barWidth, Limits.length, d.barWidth)
+        s.barHeight = keep(barHeight, Limits.length, d.barHeight)
+        s.motionDepth = keep(motionDepth, Limits.motionDepth, d.motionDepth)
+        s.scale = scale > 0 ? keep(scale, Limits.scale, 1) : 1
+        if case let .blur(r) = bezelStyle { s.bezelStyle = .blur(radius: keep(r, Limits.blurRadius, 10)) }
+        return s
+    }
 
     /// MBProgressHUD's look: light grey bezel, black content.
     public static let light = HUDStyle()

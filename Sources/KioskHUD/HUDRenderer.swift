@@ -55,6 +55,9 @@ public final class HUDRenderer {
     private var backdropOpacity = -1.0
     private var blurCache: (box: IntRect, opacity: Double, bitmap: Bitmap)?
     private var last: HUDFrameState?
+    /// The pixels the bezel covered in the last frame drawn (its layout may have changed since:
+    /// a shorter label leaves the old, larger bezel to be painted over).
+    private var lastBezel = IntRect.zero
     private var layoutVersion = 0, lastLayoutVersion = -1
 
     /// A renderer for a `width`×`height` frame in `format`.
@@ -64,8 +67,8 @@ public final class HUDRenderer {
         shadow = try Bitmap(width: width, height: height, format: format)
         canvas = Canvas(shadow.surface)
         engine = HUDLayoutEngine(fonts: fonts)
-        self.style = style; self.content = content
-        layout = try engine.layout(content, style: style, width: width, height: height)
+        self.style = style.checked; self.content = content
+        layout = try engine.layout(content, style: self.style, width: width, height: height)
     }
 
     /// Sets what lies under the HUD: a colour, or a picture scaled to fill the frame.
@@ -84,7 +87,7 @@ public final class HUDRenderer {
 
     /// Changes content and/or style; the next `render` redraws what that changes.
     public func update(content: HUDContent? = nil, style: HUDStyle? = nil) throws {
-        let newStyle = style ?? self.style, newContent = content ?? self.content
+        let newStyle = style?.checked ?? self.style, newContent = content ?? self.content
         let relayout = newStyle != self.style || newContent.label != self.content.label
             || newContent.details != self.content.details || newContent.mode != self.content.mode
             || newContent.buttonTitle != self.content.buttonTitle || newContent.showsButton != self.content.showsButton
@@ -107,20 +110,50 @@ public final class HUDRenderer {
     /// Draws the frame for `state` and returns what changed (empty if nothing did).
     @discardableResult
     public func render(_ state: HUDFrameState) -> DamageRegion {
+        render(state, stoppingWhen: { false })!
+    }
+
+    /// Pixels drawn between two looks at `stop` (a band of rows of a large frame): about 20 ms
+    /// of the slowest drawing (a gradient), so a quit is answered well within 250 ms on an 8K
+    /// canvas, while an 800x480 frame is one band.
+    static let pixelsPerBand = 1 << 20
+
+    /// Draws the frame for `state` in bands of rows, asking `stop` between them; returns what
+    /// changed, or nil when `stop` said so (the next render draws everything again).
+    public func render(_ state: HUDFrameState, stoppingWhen stop: () -> Bool) -> DamageRegion? {
         let damage = self.damage(for: state)
-        last = state
-        lastLayoutVersion = layoutVersion
-        guard !damage.isEmpty else { return damage }
+        guard !damage.isEmpty else { last = state; lastLayoutVersion = layoutVersion; lastBezel = bezelBox(state); return damage }
+        last = nil   // until the whole frame is drawn
         let bgOpacity = state.visible ? clamp01(state.opacity) : 0
-        if bgOpacity != backdropOpacity { rebuildBackdrop(opacity: bgOpacity) }
-        for r in damage.rects {
-            canvas.withClip(r) {
-                if let b = backdrop { canvas.copy(from: b.surface, rect: r) } else { canvas.clear(r, to: backdropColor ?? .black) }
+        if bgOpacity != backdropOpacity {
+            guard rebuildBackdrop(opacity: bgOpacity, stoppingWhen: stop) else { return nil }
+        }
+        for band in bands(damage.rects) {
+            if stop() { return nil }
+            canvas.withClip(band) {
+                if let b = backdrop { canvas.copy(from: b.surface, rect: band) } else { canvas.clear(band, to: backdropColor ?? .black) }
                 drawBezel(state)
             }
         }
         canvas.damage.removeAll()
+        last = state
+        lastLayoutVersion = layoutVersion
+        lastBezel = bezelBox(state)
         return damage
+    }
+
+    /// `rects` cut into bands of at most `pixelsPerBand` pixels (whole rows).
+    func bands(_ rects: [IntRect]) -> [IntRect] {
+        var out: [IntRect] = []
+        for r in rects {
+            let rows = max(1, HUDRenderer.pixelsPerBand / max(1, r.width))
+            var y = r.minY
+            while y < r.maxY {
+                out.append(IntRect(x: r.x, y: y, width: r.width, height: min(rows, r.maxY - y)))
+                y += rows
+            }
+        }
+        return out
     }
 
     /// Draws the whole frame for `state`, regardless of what changed.
@@ -142,7 +175,7 @@ public final class HUDRenderer {
         let moved = lastLayoutVersion != layoutVersion || pOp != sOp || p.scale != s.scale
             || motion(p) != motion(s)
         if moved {
-            d.add(bezelBox(p)); d.add(bezelBox(s))
+            d.add(lastBezel); d.add(bezelBox(s))
             return d
         }
         guard s.visible && sOp > 0 else { return d }
@@ -157,8 +190,11 @@ public final class HUDRenderer {
         return d.clipped(to: full)
     }
 
+    /// The motion offset in whole pixels; NaN and anything beyond the largest offset a style can
+    /// ask for (`HUDStyle.maxOffset`) never reach an integer conversion.
     func motion(_ s: HUDFrameState) -> (Int, Int) {
-        (Int(s.motionX.isFinite ? s.motionX.rounded() : 0), Int(s.motionY.isFinite ? s.motionY.rounded() : 0))
+        func px(_ v: Double) -> Int { v.isFinite ? Int(min(max(v, -HUDStyle.maxOffset), HUDStyle.maxOffset).rounded()) : 0 }
+        return (px(s.motionX), px(s.motionY))
     }
 
     func grow(_ r: IntRect, _ dx: Int, _ dy: Int) -> IntRect {
@@ -178,8 +214,9 @@ public final class HUDRenderer {
 
     // MARK: Drawing
 
-    private func rebuildBackdrop(opacity: Double) {
-        backdropOpacity = opacity
+    /// Builds what lies under the bezel at `opacity`; false (and not built) when `stop` said so.
+    private func rebuildBackdrop(opacity: Double, stoppingWhen stop: () -> Bool) -> Bool {
+        backdropOpacity = -1
         blurCache = nil
         // One plain colour: the underlay's, with a dim over it (blended by the same SrcOver as
         // everything else, on one pixel).
@@ -191,22 +228,26 @@ public final class HUDRenderer {
             backdropColor = Color(r: Double((p >> 16) & 0xFF) / 255, g: Double((p >> 8) & 0xFF) / 255,
                                   b: Double(p & 0xFF) / 255)
             backdrop = nil
-            return
+            backdropOpacity = opacity
+            return true
         }
         backdropColor = nil
         if backdrop == nil { backdrop = try? Bitmap(width: width, height: height, format: shadow.format) }
-        guard let backdrop else { return }
+        guard let backdrop else { backdropOpacity = opacity; return true }
         let c = Canvas(backdrop.surface)
-        if let underlay { c.copy(from: underlay.surface) } else { c.clear(to: underlayColor) }
-        switch style.background {
-        case .none: break
-        case let .dim(color): c.fill(c.surface.bounds, .solid(color), opacity: opacity)
-        case .gradient:
-            let g = RadialGradient(center: Point(Double(width) / 2, Double(height) / 2),
-                                   radius: Double(min(width, height)),
-                                   stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
-            c.fill(c.surface.bounds, .radial(g), opacity: opacity)
+        let g = RadialGradient(center: Point(Double(width) / 2, Double(height) / 2), radius: Double(min(width, height)),
+                               stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
+        for band in bands([c.surface.bounds]) {
+            if stop() { return false }
+            if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
+            switch style.background {
+            case .none: break
+            case let .dim(color): c.fill(band, .solid(color), opacity: opacity)
+            case .gradient: c.fill(band, .radial(g), opacity: opacity)
+            }
         }
+        backdropOpacity = opacity
+        return true
     }
 
     private func drawBezel(_ s: HUDFrameState) {

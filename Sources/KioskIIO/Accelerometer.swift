@@ -72,7 +72,7 @@ public final class IIOAccelerometer {
         // run deinit.
         var opened: [FileDescriptor] = []
         do {
-            for p in paths { opened.append(try FileDescriptor.open(p, O_RDONLY)) }
+            for p in paths { opened.append(try FileDescriptor.openRegularFile(p).0) }
         } catch {
             for fd in opened { try? fd.close() }
             throw .sys(error)

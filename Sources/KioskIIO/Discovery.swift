@@ -1,5 +1,6 @@
 // Finding accelerometers: IIO devices with in_accel_{x,y,z}_raw, their name, label and udev
 // properties, and which one to use.
+import Glibc
 import KioskSys
 
 /// Where an accelerometer sits, from its `label` attribute (`accel-display`, `accel-base`) or
@@ -47,8 +48,9 @@ public struct IIODevice: Sendable, Equatable, CustomStringConvertible {
 
 /// Looks for accelerometers under `IIORoot.devicesDirectory`.
 public enum IIODiscovery {
-    /// Every `iio:deviceN` with `in_accel_x_raw`, `_y_raw` and `_z_raw`, by N.
-    public static func accelerometers(root: IIORoot) -> [IIODevice] {
+    /// Every `iio:deviceN` with `in_accel_x_raw`, `_y_raw` and `_z_raw`, by N. `log` hears about
+    /// a udev database file that is there but cannot be used (too large, not a regular file).
+    public static func accelerometers(root: IIORoot, log: (String) -> Void = { _ in }) -> [IIODevice] {
         let dir = root.devicesDirectory
         guard let names = listDirectory(dir) else { return [] }
         var out: [IIODevice] = []
@@ -59,7 +61,7 @@ public enum IIODiscovery {
             out.append(IIODevice(sysName: n, number: number, path: path,
                                  name: readAttribute(path + "/name").flatMap { $0.isEmpty ? nil : $0 },
                                  label: readAttribute(path + "/label").flatMap { $0.isEmpty ? nil : $0 },
-                                 udev: udevProperties(sysName: n, path: path, root: root)))
+                                 udev: udevProperties(sysName: n, path: path, root: root, log: log)))
         }
         return out.sorted { $0.number < $1.number }
     }
@@ -82,7 +84,7 @@ public enum IIODiscovery {
 
     /// udev's properties for a device: its database file `c<major>:<minor>` (from the `dev`
     /// attribute), else `+iio:<sysName>` (devices without a node). `E:KEY=VALUE` lines.
-    public static func udevProperties(sysName: String, path: String, root: IIORoot) -> [String: String] {
+    public static func udevProperties(sysName: String, path: String, root: IIORoot, log: (String) -> Void = { _ in }) -> [String: String] {
         var files: [String] = []
         if let dev = readAttribute(path + "/dev"), dev.split(separator: ":").count == 2,
            dev.allSatisfy({ $0 == ":" || $0.isASCII && $0.isNumber }) {
@@ -90,11 +92,20 @@ public enum IIODiscovery {
         }
         files.append("\(root.udevDataDirectory)/+iio:\(sysName)")
         for f in files {
-            guard let text = try? readSmallFile(f, limit: 65536) else { continue }
-            return parseUdevDatabase(text)
+            do throws(SysError) {
+                return parseUdevDatabase(try readSmallFile(f, limit: udevDatabaseLimit))
+            } catch where error.errno == ENOENT {
+                continue
+            } catch {
+                let why = error.errno == EFBIG ? "larger than \(udevDatabaseLimit / 1024) KiB" : "\(error)"
+                log("tilt: udev database \(f): \(why); its properties (mount matrix, location) are not used")
+            }
         }
         return [:]
     }
+
+    /// The largest udev database file read (they are a few hundred bytes).
+    public static let udevDatabaseLimit = 65536
 
     /// The `E:KEY=VALUE` lines of a udev database file.
     public static func parseUdevDatabase(_ text: String) -> [String: String] {

@@ -67,6 +67,8 @@ public final class IIOSampler {
     private var announced = false
     /// The last problem logged, so a device that keeps failing the same way is reported once.
     private var lastProblem: String?
+    /// Discovery warnings already logged (each once).
+    private var warned: Set<String> = []
 
     /// `log` gets one line per change worth knowing (no sensor, using a device, lost, cannot use).
     public init(settings: Settings, log: @escaping @Sendable (String) -> Void) {
@@ -136,7 +138,12 @@ public final class IIOSampler {
     }
 
     private func attach() {
-        let found = IIODiscovery.accelerometers(root: settings.root)
+        var warnings: [String] = []
+        let found = IIODiscovery.accelerometers(root: settings.root) { warnings.append($0) }
+        for w in warnings where !warned.contains(w) {
+            warned.insert(w)
+            log(w)
+        }
         guard let dev = IIODiscovery.choose(found, wanted: settings.accel) else {
             if case .failed = status { return }   // already said so; keep looking quietly
             status = .absent

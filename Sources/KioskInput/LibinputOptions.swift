@@ -84,6 +84,8 @@ public struct LibinputOptions {
     public var clock: Clock?
     /// Where log lines go (devices added/removed/ignored, libinput's own errors).
     public var log: (String) -> Void = { _ in }
+    /// A device was added (true) or removed; its name. Called while dispatching.
+    public var onDeviceChange: (String, Bool) -> Void = { _, _ in }
 
     public init(transform: DisplayTransform) { self.transform = transform }
 }

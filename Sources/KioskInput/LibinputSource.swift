@@ -247,6 +247,7 @@ public final class LibinputSource: InputSource {
                     + notes.map { "; " + $0 }.joined())
         records[dev] = DeviceRecord(id: nextDeviceID, info: info)
         nextDeviceID += 1
+        options.onDeviceChange(name, true)
     }
 
     /// Sets `options.calibration` on a touch device; says what happened, for the log.
@@ -273,6 +274,7 @@ public final class LibinputSource: InputSource {
         let now = UInt64(max(0, monotonicSeconds()) * 1e6)
         let released = translator.deviceRemoved(rec.id)
         for e in released { emit(now, e) }
+        options.onDeviceChange(rec.info.name, false)
         options.log("input: removed \(rec.info.sysname) \"\(rec.info.name)\""
                     + (released.isEmpty ? "" : "; released what libinput left held: \(released)"))
     }

@@ -40,6 +40,7 @@ public final class HUDSession {
     private var frameTimer: LoopToken?
     private var nextFrame: Seconds?
     private var frameQueued = false
+    private var lastTick = -Double.infinity
     private var hiding = false
     private var firstFrameSeen = false
     private var signalTokens: [LoopToken] = []
@@ -203,21 +204,32 @@ public final class HUDSession {
 
     // MARK: Frames
 
-    /// Draws a frame after the current handler (many changes in one turn make one frame).
+    /// Draws a frame after the current handler (many changes in one turn make one frame), or —
+    /// when the last frame was drawn less than a frame interval ago — at the next frame time,
+    /// so that a flood of updates draws at most one frame per display frame, not one per update.
     public func requestFrame() {
         guard !frameQueued, ended == nil else { return }
         frameQueued = true
-        loop.execute { [weak self] in
-            guard let self else { return }
-            self.frameQueued = false
-            self.tick()
+        let due = lastTick + screen.frameInterval
+        if clock.now >= due {
+            loop.execute { [weak self] in self?.queuedFrame() }
+        } else {
+            loop.schedule(at: due) { [weak self] in self?.queuedFrame() }
         }
+    }
+
+    private func queuedFrame() {
+        guard frameQueued else { return }
+        frameQueued = false
+        tick()
     }
 
     /// Fires due timers, draws what changed on every display, and arranges the next frame.
     private func tick() {
         guard ended == nil else { return }
         let now = clock.now
+        lastTick = now
+        frameQueued = false
         var next: Seconds?
         if let m = motion {
             let t = m.tracker.update(at: now)
@@ -226,9 +238,13 @@ public final class HUDSession {
         }
         if screen.isActive {
             frames += 1
+            // A quit that arrives during a long frame (an 8K canvas) stops it between bands.
+            let quit = configuration.quitSignals
+            let stop = { [loop] in !quit.isEmpty && loop.isSignalPending(quit) }
             for (d, h) in huds {
                 do {
-                    if let n = try h.tick().next { next = min(next ?? n, n) }
+                    if let n = try h.tick(stoppingWhen: stop).next { next = min(next ?? n, n) }
+                    if stop() { return }   // the loop reads the signal next and ends the session
                 } catch {
                     end(.failed("\(d.name): \(error)"))
                     return
@@ -304,6 +320,45 @@ public final class HUDSession {
         configuration.style = s
         requestFrame()
     }
+
+    /// Changes what the button does from now on.
+    public func setButtonAction(_ action: SessionAction) { configuration.onButton = action }
+
+    /// Changes the timing rules (grace time, minimum show time, animation) of every HUD.
+    public func update(timing: PresentationConfig) {
+        configuration.timing = timing
+        for h in huds { h.hud.presentationConfig = timing }
+        requestFrame()
+    }
+
+    /// Changes what lies under every HUD: a colour, and a picture scaled over it.
+    public func setUnderlay(color: Color, image: Bitmap?) {
+        configuration.underlayColor = color
+        configuration.underlay = image
+        for h in huds { h.hud.renderer.setUnderlay(color: color, image: image) }
+        requestFrame()
+    }
+
+    /// SVProgressHUD's activity count on every HUD: each push shows, the pop that brings it to
+    /// 0 hides.
+    public func pushActivity() {
+        hiding = false
+        for h in huds { h.hud.pushActivity() }
+        requestFrame()
+    }
+
+    public func popActivity() {
+        for h in huds { h.hud.popActivity() }
+        requestFrame()
+    }
+
+    /// Presses the button as a tap would, once (on the first display that shows it); false when
+    /// no display shows a button.
+    @discardableResult
+    public func pressButton() -> Bool { huds.contains { $0.hud.pressButton() } }
+
+    /// Whether any HUD is on screen (including a hide animation).
+    public var isVisible: Bool { huds.contains { $0.hud.isVisible } }
 
     /// Shows every HUD (after the grace time), animated or not.
     public func show(animated: Bool) {

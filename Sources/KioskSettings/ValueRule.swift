@@ -1,3 +1,15 @@
+/// A value from a structured document (a board file's TOML, a client's JSON) as a rule reads
+/// it: numbers (a float, or a whole number), booleans, strings and arrays.
+public protocol StructuredValue {
+    var double: Double? { get }
+    var int: Int? { get }
+    var bool: Bool? { get }
+    var string: String? { get }
+    var array: [Self]? { get }
+}
+
+extension TOMLValue: StructuredValue {}
+
 /// A value did not meet its rule: what was expected (e.g. "a number from 0 to 1").
 public struct RuleError: Error, Equatable, Sendable {
     public var expected: String
@@ -53,6 +65,11 @@ public struct ValueRule: Sendable {
     }
 
     // MARK: Common rules
+
+    /// A number in `range` (its lower end excluded with `minOpen`), described as `what`.
+    public static func number(_ range: ClosedRange<Double>, minOpen: Bool = false, _ what: String = "a number", unit: String? = nil) -> ValueRule {
+        number(range.lowerBound, range.upperBound, minOpen: minOpen, what, unit: unit)
+    }
 
     /// A number in [min, max] (or (min, max] with `minOpen`), described as `what` (e.g. "seconds").
     public static func number(_ min: Double, _ max: Double, minOpen: Bool = false, _ what: String = "a number", unit: String? = nil) -> ValueRule {
@@ -149,6 +166,12 @@ public struct ValueRule: Sendable {
 
     /// Several command-line values of a repeatable option, as one list value.
     public func parse(all values: [String]) throws(RuleError) -> SettingValue {
+        if case let .integers(_, _, maxCount) = kind {
+            var out: [Int] = []
+            for v in values { out += try parse(v).ints }
+            guard out.count <= maxCount else { throw RuleError(expected) }
+            return .integers(out)
+        }
         if case let .texts(maxCount, _) = kind {
             guard values.count <= maxCount else { throw RuleError(expected) }
             var out: [String] = []
@@ -158,8 +181,8 @@ public struct ValueRule: Sendable {
         return try parse(values.last ?? "")
     }
 
-    /// The value of a board file's TOML value, or why not.
-    public func check(_ v: TOMLValue) throws(RuleError) -> SettingValue {
+    /// The value of a board file's TOML value or a client's JSON value, or why not.
+    public func check<V: StructuredValue>(_ v: V) throws(RuleError) -> SettingValue {
         switch kind {
         case .number:
             if let x = v.double { return try number(x) }

@@ -24,6 +24,13 @@ public func unblockSignals(_ signals: [Int32]) {
     sigprocmask(SIG_UNBLOCK, &set, nil)
 }
 
+/// Whether one of `signals` is pending for this thread or the process (sigpending(2)).
+public func isSignalPending(_ signals: [Int32]) -> Bool {
+    var set = sigset_t()
+    guard sigpending(&set) == 0 else { return false }
+    return signals.contains { sigismember(&set, $0) == 1 }
+}
+
 /// A non-blocking, close-on-exec eventfd(2): a counter another thread adds to (`wake`), which
 /// makes it readable for a poll loop.
 public func eventCounter() throws(SysError) -> FileDescriptor {

@@ -77,13 +77,12 @@ public func fileStatus(_ path: String) throws(SysError) -> FileStatus {
     return FileStatus(st)
 }
 
-/// The bytes of the file at `path`; a file of more than `limit` bytes is refused (EFBIG).
+/// The bytes of the regular file at `path` (anything else — a FIFO, a device, a directory — is
+/// refused without blocking); a file of more than `limit` bytes is refused (EFBIG).
 public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8] {
-    let fd = try FileDescriptor.open(path, O_RDONLY)
+    let (fd, st) = try FileDescriptor.openRegularFile(path)
     defer { try? fd.close() }
-    var st = stat()
-    guard fstat(fd.rawValue, &st) == 0 else { throw SysError(call: "fstat", errno: Glibc.errno, target: path) }
-    let size = Int(st.st_size)
+    let size = st.size
     guard size <= limit else { throw SysError(call: "read", errno: EFBIG, target: path) }
     var bytes = [UInt8](repeating: 0, count: size + 1)  // one more: a file that grew is seen
     var done = 0
@@ -157,3 +156,42 @@ public func environmentValue(_ name: String) -> String? {
     guard let p = getenv(name), p.pointee != 0 else { return nil }
     return String(cString: p)
 }
+
+/// An exclusive lock on the file at `path` (created 0600 when missing), held while the returned
+/// descriptor stays open; EWOULDBLOCK when another process holds it.
+public func lockFile(_ path: String) throws(SysError) -> FileDescriptor {
+    let fd = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOCTTY, mode: 0o600)
+    if flock(fd.rawValue, LOCK_EX | LOCK_NB) == -1 {
+        let e = Glibc.errno
+        try? fd.close()
+        throw SysError(call: "flock", errno: e, target: path)
+    }
+    return fd
+}
+
+/// chmod(2).
+public func setMode(_ path: String, _ mode: mode_t) throws(SysError) {
+    if chmod(path, mode) == -1 { throw SysError(call: "chmod", errno: Glibc.errno, target: path) }
+}
+
+/// chown(2) to `uid` (nil: unchanged) and `gid`.
+public func setOwner(_ path: String, uid: UInt32?, gid: UInt32) throws(SysError) {
+    if chown(path, uid ?? UInt32.max, gid) == -1 { throw SysError(call: "chown", errno: Glibc.errno, target: path) }
+}
+
+/// mkfifo(2) with `mode`; an existing FIFO is fine, anything else at `path` is an error.
+public func makeFIFO(_ path: String, mode: mode_t) throws(SysError) {
+    if mkfifo(path, mode) == 0 { return }
+    let e = Glibc.errno
+    if e == EEXIST, let st = try? fileStatus(path), st.kind == .fifo { return }
+    throw SysError(call: "mkfifo", errno: e, target: path, detail: e == EEXIST ? "exists and is not a FIFO" : nil)
+}
+
+/// The group `name`'s id (getgrnam), or nil when there is no such group.
+public func groupID(_ name: String) -> UInt32? {
+    guard let g = getgrnam(name) else { return nil }
+    return g.pointee.gr_gid
+}
+
+/// The process's effective user id.
+public func effectiveUserID() -> UInt32 { geteuid() }

@@ -47,6 +47,8 @@ public protocol Kernel: AnyObject {
     func signalDescriptor(_ signals: [Int32], updating fd: Int32?) throws(SysError) -> Int32
     /// Unblocks `signals` again.
     func unblockSignals(_ signals: [Int32])
+    /// Whether one of `signals` is pending (blocked and not read yet: sigpending).
+    func isPending(_ signals: [Int32]) -> Bool
     /// A non-blocking eventfd(2): another thread's write makes it readable.
     func eventDescriptor() throws(SysError) -> Int32
     /// A non-blocking netlink socket for kernel uevents.
@@ -61,6 +63,9 @@ public protocol Kernel: AnyObject {
     func accept(_ fd: Int32) throws(SysError) -> Int32?
     /// SO_PEERCRED of a connected Unix socket.
     func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials
+    /// One send(2) with MSG_NOSIGNAL (a gone peer is EPIPE, not SIGPIPE); may be short; a full
+    /// non-blocking socket throws EAGAIN.
+    func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int
 
     // MARK: Processes
     /// kill(2): `pid` > 0 a process, < 0 a process group.
@@ -78,6 +83,18 @@ public protocol Kernel: AnyObject {
 extension Kernel {
     /// open(2) with no creation mode.
     public func open(_ path: String, flags: Int32) throws(SysError) -> Int32 { try open(path, flags: flags, mode: 0) }
+
+    /// One read(2) into `buffer` (from its start); the bytes read.
+    public func read(_ fd: Int32, into buffer: inout [UInt8]) throws(SysError) -> Int {
+        let r: Result<Int, SysError> = buffer.withUnsafeMutableBytes { b in Result { () throws(SysError) in try read(fd, into: b) } }
+        return try r.get()
+    }
+
+    /// One send(2) of `bytes` (MSG_NOSIGNAL); the bytes sent.
+    public func send(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(SysError) -> Int {
+        let r: Result<Int, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try send(fd, b) } }
+        return try r.get()
+    }
 }
 
 /// The real kernel, through KioskSys's wrappers (each system call is made in one place).
@@ -124,6 +141,8 @@ public final class LinuxKernel: Kernel {
 
     public func unblockSignals(_ signals: [Int32]) { KioskSys.unblockSignals(signals) }
 
+    public func isPending(_ signals: [Int32]) -> Bool { KioskSys.isSignalPending(signals) }
+
     public func eventDescriptor() throws(SysError) -> Int32 { try eventCounter().rawValue }
 
     public func ueventDescriptor() throws(SysError) -> Int32 { try ueventSocket().rawValue }
@@ -138,6 +157,10 @@ public final class LinuxKernel: Kernel {
 
     public func peerCredentials(_ fd: Int32) throws(SysError) -> PeerCredentials {
         try FileDescriptor(rawValue: fd).peerCredentials()
+    }
+
+    public func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try FileDescriptor(rawValue: fd).sendNoSignal(bytes)
     }
 
     public func kill(_ pid: Int32, _ signal: Int32) throws(SysError) { try sendSignal(signal, to: pid) }

@@ -125,6 +125,8 @@ public final class PollEventLoop: EventLoop {
 
     public func stop() { stopping = true }
 
+    public func isSignalPending(_ signals: [Int32]) -> Bool { kernel.isPending(signals) }
+
     /// Whether `token` is still registered.
     public func isRegistered(_ token: LoopToken) -> Bool {
         timers[token.id] != nil || watches.contains { $0.id == token.id } || signalHandlers.contains { $0.id == token.id }

@@ -72,3 +72,26 @@ extension FileDescriptor {
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 }
+
+extension FileDescriptor {
+    /// send(2) with MSG_NOSIGNAL: a peer that has gone is EPIPE, never a SIGPIPE that would end
+    /// the process; one call, which may be short (EAGAIN when a non-blocking socket is full).
+    public func sendNoSignal(_ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try retrying("send") { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
+
+/// The listening sockets systemd passed (socket activation: LISTEN_PID is this process,
+/// LISTEN_FDS of them from descriptor 3 on), made non-blocking and close-on-exec; the variables
+/// are removed so a child does not take them for its own.
+public func activationSockets() -> [FileDescriptor] {
+    guard let pid = environmentValue("LISTEN_PID").flatMap({ Int32($0) }), pid == getpid(),
+          let n = environmentValue("LISTEN_FDS").flatMap({ Int32($0) }), n > 0, n < 64 else { return [] }
+    unsetenv("LISTEN_PID"); unsetenv("LISTEN_FDS"); unsetenv("LISTEN_FDNAMES")
+    return (0..<n).map { i in
+        let fd = 3 + i
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return FileDescriptor(rawValue: fd)
+    }
+}

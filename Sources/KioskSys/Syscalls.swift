@@ -12,12 +12,15 @@ public struct SysError: Error, Equatable, CustomStringConvertible, Sendable {
     public var errno: Int32
     /// The path or device concerned, if any.
     public var target: String?
+    /// Why, when errno alone would mislead (e.g. "not a regular file (a FIFO)").
+    public var detail: String?
 
-    public init(call: String, errno: Int32, target: String? = nil) {
-        self.call = call; self.errno = errno; self.target = target
+    public init(call: String, errno: Int32, target: String? = nil, detail: String? = nil) {
+        self.call = call; self.errno = errno; self.target = target; self.detail = detail
     }
 
     public var description: String {
+        if let detail { return "\(target ?? call): \(detail)" }
         let what = target.map { " \($0)" } ?? ""
         return "\(call)\(what) failed: \(reason) (errno \(errno))"
     }
@@ -56,6 +59,22 @@ public struct FileDescriptor: Hashable, Sendable {
     /// find no data).
     public static func openForReading(_ path: String) throws(SysError) -> FileDescriptor {
         try open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+    }
+
+    /// A regular file opened for reading without ever blocking in open (a FIFO or a device given
+    /// where a file is expected is refused: "not a regular file (a FIFO)"), and its status.
+    public static func openRegularFile(_ path: String) throws(SysError) -> (FileDescriptor, FileStatus) {
+        let fd = try openForReading(path)
+        do throws(SysError) {
+            let st = try fd.status()
+            guard st.kind == .regular else {
+                throw SysError(call: "open", errno: EINVAL, target: path, detail: "not a regular file (\(st.kind))")
+            }
+            return (fd, st)
+        } catch {
+            try? fd.close()
+            throw SysError(call: error.call, errno: error.errno, target: path, detail: error.detail)
+        }
     }
 
     /// fstat(2): what the descriptor is and its size.
@@ -129,7 +148,7 @@ public func poll(_ fds: inout [pollfd], timeoutMs: Int32) throws(SysError) -> In
 /// The whole of a small text file (sysfs attributes, board profiles), or a SysError naming the
 /// path; a file of `limit` bytes or more is refused (EFBIG), never silently cut.
 public func readSmallFile(_ path: String, limit: Int = 4096) throws(SysError) -> String {
-    let fd = try FileDescriptor.open(path, O_RDONLY)
+    let (fd, _) = try FileDescriptor.openRegularFile(path)
     defer { try? fd.close() }
     var buf = [UInt8](repeating: 0, count: limit)
     let r: Result<Int, SysError> = buf.withUnsafeMutableBytes { b in Result { () throws(SysError) in try fd.pread(into: b, at: 0) } }

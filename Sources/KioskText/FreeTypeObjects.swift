@@ -29,7 +29,8 @@ final class FontFace {
 
     /// Opens face 0 of `path` (the first face of a .ttc collection).
     init(library: FreeTypeLibrary, path: String) throws(TextError) {
-        guard KioskSys.fileExists(path) else { throw .fontNotFound(path) }
+        guard let st = try? fileStatus(path) else { throw .fontNotFound(path) }
+        guard st.kind == .regular else { throw TextError(.notARegularFile(path: path, kind: st.kind.description)) }
         var face: FT_Face?
         // On failure FreeType frees whatever it allocated and leaves `face` nil.
         try ftCheck(kiosk_FT_New_Face(library.raw, path, 0, &face), "FT_New_Face", path: path)

@@ -9,6 +9,9 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A font file that must exist (the primary of a chain) does not.
         case fontNotFound(path: String)
+        /// A font path that names something other than a regular file (a FIFO would block
+        /// FreeType's open for ever); what it is, e.g. "a FIFO".
+        case notARegularFile(path: String, kind: String)
         /// A FreeType call returned a non-zero error code.
         case freetype(call: String, code: Int32, path: String?)
         /// An argument is out of range (e.g. a pixel size ≤ 0, no font paths).
@@ -46,7 +49,7 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The font path involved, if any.
     public var path: String? {
         switch kind {
-        case .fontNotFound(let path): path
+        case .fontNotFound(let path), .notARegularFile(let path, _): path
         case .freetype(_, _, let path): path
         case .invalidArgument, .unavailable: nil
         }
@@ -57,6 +60,8 @@ public struct TextError: Error, CustomStringConvertible, Sendable, Equatable {
         switch kind {
         case .fontNotFound(let path):
             return "font file not found: \(path)"
+        case .notARegularFile(let path, let kind):
+            return "font \(path): not a regular file (\(kind))"
         case .freetype(let call, let code, let path):
             let message = String(cString: kiosk_ft_error_string(FT_Error(code)))
             let where_ = path.map { " [\($0)]" } ?? ""

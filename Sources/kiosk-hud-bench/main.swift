@@ -25,9 +25,15 @@ var only: String?
 /// With --count N, each operation runs exactly N times untimed (for instruction counts under
 /// valgrind --tool=callgrind, which are repeatable where times on a shared machine are not).
 var fixedCount: Int?
+var daemonLoad: Double?
+var loadClients = 32
+var runMegabytes: Int?
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
+    case "--daemon-load": daemonLoad = Double(args.popFirst() ?? "") ?? 10
+    case "--run-passthrough": runMegabytes = Int(args.popFirst() ?? "") ?? 100
+    case "--clients": loadClients = Int(args.popFirst() ?? "") ?? loadClients
     case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
     case "--peer": peerDir = args.popFirst()
     case "--only": only = args.popFirst()
@@ -39,10 +45,18 @@ while let a = args.popFirst() {
         }
     case "-h", "--help":
         print("usage: kiosk-hud-bench [--seconds S] [--peer DIR-with-hud_cairo-hud_pixman-floor] [--sizes WxH,…]")
+        print("       kiosk-hud-bench --daemon-load SECONDS [--clients N]   (the daemon under N clients sending updates)")
+        print("       kiosk-hud-bench --run-passthrough MB   (kiosk-hud run passing MB of output through, against cat)")
         exit(0)
     default:
         print("kiosk-hud-bench: unknown argument \(a)"); exit(2)
     }
+}
+
+if let mb = runMegabytes { exit(runPassThrough(megabytes: mb) ? 0 : 1) }
+
+if let seconds = daemonLoad {
+    exit(runDaemonLoad(seconds: seconds, clients: loadClients) ? 0 : 1)
 }
 
 /// Median ns per call.

@@ -1,31 +1,22 @@
-/// A deterministic random stream: xoshiro256** seeded through SplitMix64 from the run's seed and
-/// the case's index, so case `i` of seed `s` is the same input on every machine and in every
-/// run, whatever ran before it (a failure is reproduced with `--seed s --case i`).
+import KioskTestSupport
+
+/// A deterministic random stream: the tests' `SeededGenerator` (SplitMix64), started at a point
+/// hashed from the run's seed and the case's index, so case `i` of seed `s` is the same input on
+/// every machine and in every run, whatever ran before it (a failure is reproduced with
+/// `--seed s --case i`). The starting point is hashed so that neighbouring cases do not share a
+/// shifted stream.
 struct Rng {
-    private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
+    private var g: SeededGenerator
 
     /// The stream of case `index` of run `seed`.
     init(seed: UInt64, index: UInt64) {
-        var x = seed &+ index &* 0x9E37_79B9_7F4A_7C15 &+ 0xD1B5_4A32_D192_ED03
-        func splitmix() -> UInt64 {
-            x &+= 0x9E37_79B9_7F4A_7C15
-            var z = x
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        s0 = splitmix(); s1 = splitmix(); s2 = splitmix(); s3 = splitmix()
+        var run = SeededGenerator(seed: seed)
+        var start = SeededGenerator(seed: run.next() &+ index)
+        g = SeededGenerator(seed: start.next())
     }
 
     /// 64 random bits.
-    mutating func next() -> UInt64 {
-        let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
-        let t = s1 << 17
-        s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
-        s2 ^= t
-        s3 = s3 << 45 | s3 >> 19
-        return result
-    }
+    mutating func next() -> UInt64 { g.next() }
 
     /// A number in 0..<n (0 when n ≤ 0).
     mutating func below(_ n: Int) -> Int {

@@ -12,7 +12,10 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "show": subcommands = [ShowCommand.spec]
     case "tilt": subcommands = [TiltCommand.spec]
     case "touch": subcommands = [TouchCommand.spec]
-    default: subcommands = [RenderCommand.spec, ShowCommand.spec, TiltCommand.spec, TouchCommand.spec]
+    case "daemon": subcommands = [DaemonCommand.spec]
+    case "run": subcommands = [RunCommand.spec]
+    case "ctl": subcommands = [CtlCommand.spec]
+    default: subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, TiltCommand.spec, TouchCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud",
@@ -41,11 +44,14 @@ enum KioskHUDMain {
                 writeText(helpText(root: root, path: command), to: 1)
             case let .run(command, values):
                 path = command
-                switch command.last {
+                switch command.count > 1 ? command[1] : "" {
                 case "render": try RenderCommand(values).run()
                 case "show": try ShowCommand(values).run()
                 case "tilt": try TiltCommand(values).run()
                 case "touch": try TouchCommand(values).run()
+                case "daemon": try DaemonCommand.run(values)
+                case "run": try RunCommand.run(values)
+                case "ctl" where command.count == 3: try CtlCommand.run(command[2], values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }

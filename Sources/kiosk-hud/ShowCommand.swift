@@ -41,32 +41,12 @@ struct ShowCommand {
         outside the bezel (--on-tap-outside exit); 64 bad options. The display is restored (or \
         retained with --retain) the same way for each.
         """,
-        groups: [
-            OptionGroup([SettingOptions.board] + SettingOptions.options(group: SettingGroup.hud)
-                + SettingOptions.options(SettingOptions.canvas.union(SettingOptions.screen)) + [
-                OptionSpec("on-button", value: "action", rule: .choice(["exit", "hide", "none"]),
-                           help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),
-                OptionSpec("on-tap-outside", value: "action", rule: .choice(["exit", "none"]),
-                           help: "On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none)."),
-                .flag("fractional-scale", help: "Automatic scale in quarter steps (1…2) instead of 1 or 2."),
-                .flag("retain", help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
-                OptionSpec("duration", rule: .number(0, 31_536_000, "seconds"), help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
-                OptionSpec("fbdev", rule: .path, help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
-                OptionSpec("offscreen", value: "DIR", rule: .path, help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
-                .flag("animate", help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
-                OptionSpec("glyph-cache", value: "DIR", rule: .path, help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
-                .flag("no-frame-cache", help: "Do not show a cached first frame at start, and do not keep one."),
-                .flag("no-hotplug", help: "Do not follow connector hotplug."),
-                .flag("no-vt", help: "Do not take part in VT switching."),
-                .flag("check-scanout", help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
-                .flag("bench-copy", help: "Time the copy to a scanout-like buffer for each rotation.", hidden: true),
-            ]),
-            OptionGroup("Input", SettingOptions.options(SettingOptions.input) + [.flag("no-input", help: "No touch, pointer or keys.")]),
-            OptionGroup("Tilt", SettingOptions.options(group: SettingGroup.tilt)),
-        ])
+        groups: displayGroups)
 
     let arguments: ParsedArguments
-    init(_ a: ParsedArguments) { arguments = a }
+    /// What a command adds to the display run (the daemon's control socket); nil for `show`.
+    var extras: ShowExtras?
+    init(_ a: ParsedArguments, extras: ShowExtras? = nil) { arguments = a; self.extras = extras }
     var offscreen: String? { arguments.string("offscreen") }
     var noInput: Bool { arguments.flag("no-input") }
 
@@ -74,12 +54,20 @@ struct ShowCommand {
         StartMarks.mark(.cli)
         let a = arguments
         if a.flag("bench-copy") { try runCopyBench(); return }
+        try checkBackendOptions()
         let settings = try SettingOptions.resolve(a)
         let (content, underlay) = try loadPictures(settings)
         let duration = try a.double("duration")
         let profile = settings.profile
         StartMarks.mark(.profile)
-        let buttonAction = action(a.string("on-button") ?? (content.showsButton ? "exit" : "none"), exitCode: 10)
+        // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
+        // comes while the screen opens or the first frame is drawn stops the drawing and ends the
+        // run through the same clean-up as any other (the session's own handler ends it).
+        let clock = SystemClock()
+        let loop = PollEventLoop(clock: clock)
+        for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
+        // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
+        let buttonAction = action(a.string("on-button") ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
         let tapAction = action(a.string("on-tap-outside") ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
         // The input options checked now (cheap); libinput starts after the first frame.
         _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
@@ -92,18 +80,17 @@ struct ShowCommand {
         do {
             screen = try openScreen(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
         } catch let e as UsageError { throw e } catch {
-            throw ShowError("cannot open the display: \(error)")
+            throw DisplayUnavailable(description: "cannot open the display: \(error)")
         }
         StartMarks.mark(.display)
-        let clock = SystemClock()
-        let loop = PollEventLoop(clock: clock)
         let displayRotation = profile.display.rotation ?? screen.displays.first?.transform.rotation ?? .none
         let session = HUDSession(
             loop: loop, screen: screen, fonts: fonts, clock: clock,
             configuration: SessionConfiguration(
                 style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
                 scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string("on-tap-outside") == "exit",
-                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: [SIGINT, SIGTERM, SIGHUP]),
+                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
+                startHidden: extras?.startHidden ?? false),
             log: showLog)
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()
@@ -117,6 +104,7 @@ struct ShowCommand {
         if let duration { loop.schedule(after: duration) { timedOut = true; session.end(.exit(0)) } }
         var failure: Error?
         do {
+            try extras?.attach(session: session, loop: loop, screen: screen, settings: settings)
             try session.start { StartMarks.mark(.layout) }
             try loop.run()
         } catch {
@@ -124,7 +112,7 @@ struct ShowCommand {
         }
         if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay { try? writePNG(o.screen, to: dir + "/last.png") }
         devices.stop()
-        screen.close(retain: a.flag("retain"))
+        screen.close(retain: extras?.detach() ?? a.flag("retain"))
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         let code: Int32? = { if !timedOut, case let .exit(c) = session.ended { return c } else { return nil } }()
         showLog("done " + screen.summary + (code.map { " exit=\($0)" } ?? ""))
@@ -133,19 +121,17 @@ struct ShowCommand {
         if let code, code != 0 { throw ExitCode(code) }
     }
 
-    /// `--on-button`/`--on-tap-outside` (checked by their rules): exit (with `exitCode`), hide, or none.
-    func action(_ name: String, exitCode: Int32) -> SessionAction {
-        switch name {
-        case "exit": .exit(exitCode)
-        case "hide": .hide
-        default: .none
-        }
-    }
+    static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
     /// else the user's cache directory; nil for 'none' or when there is no place. The C
     /// constructor's rule (the early frame looks there before this code runs).
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
+}
+
+/// No display could be opened (`run` then runs its command without a HUD).
+struct DisplayUnavailable: Error, CustomStringConvertible {
+    var description: String
 }
 
 struct ShowError: Error, CustomStringConvertible {

@@ -18,6 +18,8 @@ struct ShowDevices {
             do {
                 var opts = try settings.libinputOptions(transform: d.transform, output: d.name, log: { showLog($0) })
                 opts.clock = clock
+                let extras = show.extras
+                opts.onDeviceChange = { name, added in extras?.inputChanged(name, added: added) }
                 let s = try LibinputSource(options: opts)
                 s.align(to: clock)
                 try session.attachInput(s)

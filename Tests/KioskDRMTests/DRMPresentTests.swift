@@ -288,22 +288,4 @@ import Testing
         #expect(log.contains("no flip-complete event"))
         s.close(retain: false)
     }
-
-    /// Signals reach the loop's handlers through the one signalfd (the fake kernel's), and
-    /// only the signals with handlers are read.
-    @Test func signalsReachTheLoop() throws {
-        let k = FakeKernel.card()
-        let loop = PollEventLoop(kernel: k, clock: SystemClock())
-        var got: [Int32] = []
-        let term = loop.onSignal(SIGTERM) { got.append(SIGTERM) }
-        loop.onSignal(SIGUSR1) { got.append(SIGUSR1) }
-        #expect(k.signalsRead == [SIGUSR1, SIGTERM])
-        k.signalsQueued = [SIGTERM, SIGUSR1]
-        try loop.run(for: 0.05)
-        #expect(got == [SIGTERM, SIGUSR1])
-        loop.cancel(term)
-        #expect(k.signalsRead == [SIGUSR1])
-        loop.close()
-        #expect(k.leaks.isEmpty)
-    }
 }

@@ -61,6 +61,25 @@ import Testing
         #expect(log[7].1 > 0 && log[7].1 < 45 * 45)
     }
 
+    /// A shorter label, no details, no button: the old, larger bezel is painted over (it was
+    /// left on screen when the damage took the new layout's box for both frames).
+    @Test func aSmallerBezelPaintsOverTheOldOne() throws {
+        var long = Self.content
+        long.label = "Verifying the downloaded image"
+        long.details = "Step 3 of 3: checking the image"
+        var short = long
+        short.label = "Done"
+        short.details = ""
+        var noButton = short
+        noButton.buttonTitle = ""
+        var text = noButton
+        text.mode = .text
+        _ = try replay(style: HUDStyle(), steps: [
+            (long, HUDFrameState()), (short, HUDFrameState()), (noButton, HUDFrameState()), (text, HUDFrameState()),
+            (long, HUDFrameState(motionX: 3)), (short, HUDFrameState(motionX: -2)),
+        ])
+    }
+
     @Test func dimBackgroundFadesWholeScreen() throws {
         var style = HUDStyle()
         style.background = .dim(Color(white: 0, a: 0.5))

@@ -56,6 +56,17 @@ import Testing
         #expect(IIODiscovery.choose(IIODiscovery.accelerometers(root: fs.root))?.sysName == "iio:device0")
     }
 
+    /// A udev database file over the limit is not silently ignored: it is said, once.
+    @Test func anOversizedUdevDatabaseIsSaid() {
+        let fs = FakeSysfs()
+        fs.addAccelerometer(0, extra: ["dev": "251:0\n"])
+        fs.setUdev(file: "c251:0", ["ACCEL_LOCATION": "display", "PAD": String(repeating: "x", count: 70_000)])
+        var lines: [String] = []
+        let found = IIODiscovery.accelerometers(root: fs.root) { lines.append($0) }
+        #expect(found.first?.udev.isEmpty == true)
+        #expect(lines.count == 1 && lines[0].contains("c251:0: larger than 64 KiB; its properties (mount matrix, location) are not used"), "\(lines)")
+    }
+
     @Test func wantedBySysNameLabelOrName() {
         let fs = FakeSysfs()
         fs.addAccelerometer(0, name: "kxcjk1013", label: "accel-base")

@@ -197,6 +197,8 @@ let withButton = HUDContent(mode: .annular, progress: 0.3, label: "Updating", bu
         #expect(r.hud.style == before)
         try r.session.update(content: { $0.label = "Step 2" })
         r.loop.run()
+        #expect(r.display.presentCount == 1, "drawn again within a frame interval")
+        r.loop.advance(by: 1.0 / 60)
         #expect(r.hud.content.label == "Step 2" && r.display.presentCount == 2)
     }
 

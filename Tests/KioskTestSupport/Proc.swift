@@ -42,8 +42,18 @@ public enum Proc {
         let cargs = args.map { strdup($0) } + [nil]
         let cenv = environment.map { strdup($0) } + [nil]
         defer { for p in cargs { free(p) }; for p in cenv { free(p) } }
+        // A clean signal state: a test thread may have blocked signals for its event loop, and a
+        // child must not inherit that.
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none); sigfillset(&all)
+        posix_spawnattr_setsigmask(&attr, &none)
+        posix_spawnattr_setsigdefault(&attr, &all)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let r = posix_spawnp(&pid, args[0], &actions, nil, cargs, cenv)
+        let r = posix_spawnp(&pid, args[0], &actions, &attr, cargs, cenv)
         return r == 0 ? pid : nil
     }
 

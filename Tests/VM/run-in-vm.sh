@@ -24,6 +24,10 @@
 #   --udev-autoload          let udev modprobe drivers for devices (off by default)
 #   --udev-full              replay add events for all devices, not just the
 #                            drm graphics input misc iio i2c-dev subsystems
+#   --systemd                boot systemd: CMD is the set-up, run in the guest's root
+#                            before systemd starts there as PID 1 (exit 0 boots; other
+#                            codes are ours at once); the boot's own units must write
+#                            $KIOSK_VM_CTL/rc and power off (guest udev: systemd's own)
 #   --console                print the guest console (kernel log) to stderr afterwards
 #   --keep                   keep the per-run control dir (path printed to stderr)
 #   -v, --verbose            print boot timing and the QEMU command line
@@ -61,9 +65,9 @@ REPO=$(cd "$HERE/../.." && pwd)
 CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
 
 GPU=bochs OUTPUTS=1 OUT='' QMP_USER='' TABLET=0 MEM=2048 SMP=1 TIMEOUT=600 ACCEL=${KIOSK_VM_ACCEL:-}
-UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' CONSOLE=0 KEEP=0 VERBOSE=0
+UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' BOOT='' CONSOLE=0 KEEP=0 VERBOSE=0
 ENV_ARGS=()
-usage() { sed -n "2,55p" "$0" >&2; exit "${1:-125}"; }
+usage() { sed -n "2,60p" "$0" >&2; exit "${1:-125}"; }
 need() { [ $# -ge 2 ] || { echo "run-in-vm: $1 needs a value" >&2; exit 125; }; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -80,6 +84,7 @@ while [ $# -gt 0 ]; do
     --no-udev) UDEV=0; shift ;;
     --udev-autoload) AUTOLOAD=1; shift ;;
     --udev-full) UDEV_TRIGGER=all; shift ;;
+    --systemd) BOOT=systemd; shift ;;
     --console) CONSOLE=1; shift ;;
     --keep) KEEP=1; shift ;;
     -v|--verbose) VERBOSE=1; shift ;;
@@ -135,6 +140,8 @@ if [ -n "$OUT" ]; then
   mkdir -p "$OUT" || exit 125
   OUT=$(realpath "$OUT")
   case $OUT in *,*) echo "run-in-vm: --out path must not contain a comma (QEMU option syntax)" >&2; exit 125 ;; esac
+  # A booted systemd empties /tmp (systemd-tmpfiles' D /tmp): the out share must live elsewhere.
+  case $BOOT/$OUT/ in systemd//tmp/*) echo "run-in-vm: with --systemd, --out must not be under /tmp (use /var/tmp)" >&2; exit 125 ;; esac
   HOST_OUT=$OUT GUEST_OUT=$OUT
 else
   HOST_OUT=$CTL/out GUEST_OUT=/run/kiosk-vm/out
@@ -160,7 +167,7 @@ fi
 {
   printf 'KMOD_DIR=%q\n' "$KMOD_DIR"
   printf 'OUT_DIR=%q\n' "$OUT"
-  printf 'UDEV=%s\nUDEV_AUTOLOAD=%s\nUDEV_TRIGGER=%s\n' "$UDEV" "$AUTOLOAD" "$UDEV_TRIGGER"
+  printf 'UDEV=%s\nUDEV_AUTOLOAD=%s\nUDEV_TRIGGER=%s\nBOOT=%s\n' "$UDEV" "$AUTOLOAD" "$UDEV_TRIGGER" "$BOOT"
 } > "$CTL/vm.conf"
 : > "$CTL/stdout"; : > "$CTL/stderr"
 

@@ -11,6 +11,16 @@ int kiosk_accept(int fd);
 int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid);
 /// eventfd(2), non-blocking and close-on-exec.
 int kiosk_eventfd(void);
+/// pipe2(2) with O_CLOEXEC (a GNU extension).
+int kiosk_pipe_cloexec(int fds[2]);
+/// prctl(PR_SET_CHILD_SUBREAPER, 1) (prctl is variadic).
+int kiosk_set_child_subreaper(void);
+int kiosk_pidfd_open(int pid);
+#include <stddef.h>
+const void *kiosk_memrchr(const void *s, int c, size_t n);
+const void *kiosk_memmem(const void *h, size_t hn, const void *n, size_t nn);
+#include <spawn.h>
+int kiosk_spawn_closefrom(posix_spawn_file_actions_t *actions, int from);
 
 /// CLOCK_MONOTONIC nanoseconds when the program's constructors ran (after dynamic loading).
 unsigned long long kiosk_process_start_ns(void);

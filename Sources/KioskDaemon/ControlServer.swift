@@ -1,0 +1,235 @@
+import Glibc
+import KioskDevices
+import KioskProtocol
+import KioskSys
+
+/// Who may talk to the daemon: root, its own user, members of `group`, and `allowedUIDs`.
+public struct AccessRule: Sendable {
+    public var group: UInt32?
+    public var allowedUIDs: Set<UInt32>
+    public init(group: UInt32?, allowedUIDs: Set<UInt32> = []) { self.group = group; self.allowedUIDs = allowedUIDs }
+}
+
+/// The control socket's clients on the event loop: reading lines, answering each request in
+/// order, pushing events to subscribers, and dropping whoever breaks the limits.
+public final class ControlServer {
+    /// A request line (its newline excluded) may be this long.
+    public static let maxLine = 65536
+    /// At most this many clients at once; the next gets one refusal line.
+    public static let maxClients = 32
+    /// A client whose unread replies and events reach this is dropped.
+    public static let maxQueued = 256 * 1024
+
+    let kernel: Kernel
+    let loop: EventLoop
+    let listener: Int32
+    let daemon: Daemon
+    let access: AccessRule
+    let log: (String) -> Void
+    private var listenToken: LoopToken?
+    private var clients: [Int32: Client] = [:]
+    /// Counters for the log and `status`.
+    public private(set) var served = 0, refused = 0, dropped = 0
+    /// Hears each request object once it is answered (measurements: request → frame latency).
+    public var onAnswered: ((JSONObject) -> Void)?
+
+    final class Client {
+        let fd: Int32
+        let credentials: PeerCredentials
+        var token: LoopToken?
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var sent = 0
+        /// nil: not subscribed; an empty set never happens (nil events = all).
+        var subscription: Set<DaemonEvent>?
+        /// Close once the output is written (after a refusal or a line too long).
+        var closing = false
+        init(fd: Int32, credentials: PeerCredentials) { self.fd = fd; self.credentials = credentials }
+        var pending: Int { output.count - sent }
+    }
+
+    public init(kernel: Kernel, loop: EventLoop, listener: Int32, daemon: Daemon, access: AccessRule, log: @escaping (String) -> Void) {
+        self.kernel = kernel; self.loop = loop; self.listener = listener; self.daemon = daemon; self.access = access; self.log = log
+        listenToken = loop.watch(listener, .readable) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// Stops listening and closes every client (the listening descriptor stays the owner's).
+    public func close() {
+        if let t = listenToken { loop.cancel(t) }
+        listenToken = nil
+        for c in clients.values { drop(c, why: nil) }
+    }
+
+    public var clientCount: Int { clients.count }
+
+    // MARK: Accepting
+
+    private func acceptAll() {
+        while true {
+            let fd: Int32?
+            do { fd = try kernel.accept(listener) } catch {
+                log("control socket: \(error)")
+                return
+            }
+            guard let fd else { return }
+            let cred: PeerCredentials
+            do { cred = try kernel.peerCredentials(fd) } catch {
+                kernel.close(fd)
+                continue
+            }
+            let c = Client(fd: fd, credentials: cred)
+            if let why = refusal(cred) {
+                refused += 1
+                log("control socket: refused pid \(cred.pid) uid \(cred.uid): \(why)")
+                refuse(c, why)
+                continue
+            }
+            clients[fd] = c
+            c.token = loop.watch(fd, .readable) { [unowned self, unowned c] events in self.ready(c, events) }
+        }
+    }
+
+    /// Why this peer may not talk to the daemon, or nil.
+    func refusal(_ cred: PeerCredentials) -> String? {
+        if clients.count >= ControlServer.maxClients { return "too many clients (\(ControlServer.maxClients))" }
+        if cred.uid == 0 || cred.uid == effectiveUserID() || access.allowedUIDs.contains(cred.uid) { return nil }
+        if let g = access.group, cred.gid == g || supplementaryGroups(cred.pid).contains(g) { return nil }
+        return "permission denied: uid \(cred.uid) is not root, in the daemon's group, or allowed (--allow-uid)"
+    }
+
+    private func supplementaryGroups(_ pid: Int32) -> [UInt32] {
+        guard let status = kernel.readTextFile("/proc/\(pid)/status"),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") }) else { return [] }
+        return line.dropFirst(7).split(separator: " ").compactMap { UInt32($0) }
+    }
+
+    /// One refusal line, written now (best effort: the socket is new and empty), then closed.
+    private func refuse(_ c: Client, _ why: String) {
+        let line = Array((JSON.encode(.object(JSONObject([("v", .number(Double(protocolVersion))), ("ok", .bool(false)),
+                                                          ("error", .string(why))]))) + "\n").utf8)
+        _ = line.withUnsafeBytes { try? kernel.send(c.fd, $0) }
+        kernel.close(c.fd)
+    }
+
+    // MARK: Reading and answering
+
+    private func ready(_ c: Client, _ events: LoopEvents) {
+        if events.contains(.writable) { flush(c) }
+        guard clients[c.fd] === c else { return }
+        if events.contains(.readable) || events.contains(.hangup) || events.contains(.error) { read(c) }
+    }
+
+    /// Reads what is there (a few chunks at most per turn, so one busy client cannot starve
+    /// the others: poll reports it again next turn).
+    private func read(_ c: Client) {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        var chunks = 0
+        while clients[c.fd] === c, !c.closing, chunks < 4 {
+            chunks += 1
+            let n: Int
+            do throws(SysError) {
+                n = try kernel.read(c.fd, into: &buffer)
+            } catch where error.errno == EAGAIN {
+                return
+            } catch {
+                drop(c, why: nil)
+                return
+            }
+            if n == 0 { drop(c, why: nil); return }   // gone (half a line, if any, is forgotten)
+            c.input += buffer[..<n]
+            lines(c)
+        }
+    }
+
+    /// Answers every whole line in `c`'s input; a line over the limit ends the connection.
+    private func lines(_ c: Client) {
+        while let nl = c.input.firstIndex(of: 0x0A) {
+            let line = Array(c.input[..<nl])
+            c.input.removeSubrange(...nl)
+            guard line.count <= ControlServer.maxLine else { tooLong(c); return }
+            answer(c, line)
+            if c.closing || clients[c.fd] !== c { return }
+        }
+        if c.input.count > ControlServer.maxLine { tooLong(c) }
+    }
+
+    private func tooLong(_ c: Client) {
+        c.input = []
+        reply(c, id: nil, error: "request longer than \(ControlServer.maxLine) bytes; closing the connection")
+        c.closing = true
+        if c.pending == 0 { drop(c, why: nil) }
+    }
+
+    private func answer(_ c: Client, _ line: [UInt8]) {
+        served += 1
+        let value: JSONValue
+        do { value = try JSON.parse(line.last == 0x0D ? line.dropLast() : line[...]) } catch {
+            reply(c, id: nil, error: "not JSON: \(error)")
+            return
+        }
+        guard case let .object(object) = value else { reply(c, id: nil, error: "a request is a JSON object"); return }
+        let id = object["id"]
+        do {
+            let request = try DaemonRequest(object)
+            if case let .subscribe(events) = request {
+                c.subscription = events ?? Set(DaemonEvent.allCases)
+            }
+            let fields = try daemon.handle(request)
+            send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(true))] + (id.map { [("id", $0)] } ?? []) + fields)
+        } catch {
+            reply(c, id: id, error: error.description)
+        }
+        onAnswered?(object)
+    }
+
+    private func reply(_ c: Client, id: JSONValue?, error: String) {
+        send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(false))] + (id.map { [("id", $0)] } ?? []) + [("error", .string(error))])
+    }
+
+    /// Queues one line for `c` and writes what the socket takes now.
+    private func send(_ c: Client, _ fields: [(String, JSONValue)]) {
+        c.output += Array((JSON.encode(.object(JSONObject(fields))) + "\n").utf8)
+        if c.pending > ControlServer.maxQueued {
+            dropped += 1
+            drop(c, why: "does not read its replies (\(c.pending) bytes waiting)")
+            return
+        }
+        flush(c)
+    }
+
+    private func flush(_ c: Client) {
+        while c.pending > 0 {
+            let n: Int
+            do throws(SysError) {
+                n = try kernel.send(c.fd, c.output[c.sent...])
+            } catch where error.errno == EAGAIN {
+                if let t = c.token { loop.setEvents(t, [.readable, .writable]) }
+                return
+            } catch {
+                drop(c, why: nil)
+                return
+            }
+            c.sent += n
+        }
+        c.output.removeAll(keepingCapacity: c.output.capacity <= 65536)
+        c.sent = 0
+        if let t = c.token { loop.setEvents(t, .readable) }
+        if c.closing { drop(c, why: nil) }
+    }
+
+    private func drop(_ c: Client, why: String?) {
+        guard clients.removeValue(forKey: c.fd) === c else { return }
+        if let why { log("control socket: dropped pid \(c.credentials.pid): \(why)") }
+        if let t = c.token { loop.cancel(t) }
+        kernel.close(c.fd)
+    }
+
+    // MARK: Events
+
+    /// Pushes `event` (with `fields`) to every subscriber that asked for it.
+    public func publish(_ event: DaemonEvent, _ fields: [(String, JSONValue)] = []) {
+        for c in clients.values where c.subscription?.contains(event) == true && !c.closing {
+            send(c, [("v", .number(Double(protocolVersion))), ("event", .string(event.rawValue))] + fields)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Glibc
+import KioskSys
+
+/// The daemon's listening socket: systemd's (socket activation), or one of its own at `path`
+/// with a lock beside it, so that exactly one daemon serves a path.
+public struct ControlSocket {
+    /// The listening descriptor.
+    public let fd: Int32
+    /// The socket file we made (removed on close), nil when systemd passed the socket.
+    public let path: String?
+    private let lock: FileDescriptor?
+
+    /// The default path.
+    public static let defaultPath = "/run/kiosk-hud/control.sock"
+
+    /// Opens the socket: the one systemd passed if any, else `path`, made 0660 and owned by
+    /// `group` (nil: the daemon's own group). Refuses when another daemon holds the lock for `path`; a socket file left by a
+    /// crashed daemon is replaced.
+    public static func open(_ path: String, group: UInt32?) throws(SysError) -> ControlSocket {
+        if let s = activationSockets().first { return ControlSocket(fd: s.rawValue, path: nil, lock: nil) }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
+        let lock: FileDescriptor
+        do { lock = try lockFile(path + ".lock") } catch where error.errno == EWOULDBLOCK {
+            throw SysError(call: "flock", errno: error.errno, target: path, detail: "another kiosk-hud daemon is serving this socket")
+        }
+        // We hold the lock: whatever socket file is there was left by a daemon that is gone.
+        if fileExists(path) {
+            if let st = try? fileStatus(path), st.kind != .socket {
+                try? lock.close()
+                throw SysError(call: "bind", errno: EEXIST, target: path, detail: "exists and is not a socket (\(st.kind))")
+            }
+            try? removeFile(path)
+        }
+        do throws(SysError) {
+            let fd = try unixListener(path, backlog: 64)
+            do throws(SysError) {
+                if let group { try setOwner(path, uid: nil, gid: group) }
+                try setMode(path, 0o660)
+            } catch {
+                try? fd.close(); try? removeFile(path)
+                throw error
+            }
+            return ControlSocket(fd: fd.rawValue, path: path, lock: lock)
+        } catch {
+            try? lock.close()
+            throw error
+        }
+    }
+
+    /// Closes the socket, removes the file we made, and releases the lock.
+    public func close() {
+        try? FileDescriptor(rawValue: fd).close()
+        if let path { try? removeFile(path) }
+        try? lock?.close()
+    }
+}

@@ -1,0 +1,154 @@
+import KioskBoards
+import KioskDevices
+import KioskHUD
+import KioskProtocol
+import KioskRaster
+import KioskSession
+import KioskSettings
+
+/// What the daemon does with requests: it drives the session's HUDs and answers with a reply
+/// object. Owned by the loop's thread (as everything here).
+public final class Daemon {
+    public let session: HUDSession
+    /// The settings in effect (what `status` reports; `update` and `style` change them).
+    public private(set) var settings: HUDSettings
+    /// Reads a picture for `update`'s image within the screen's limit (KioskPNG, by the owner).
+    public var loadPicture: (String) throws -> Bitmap
+    /// The daemon is asked to quit (retain the last frame or not), after the reply is sent.
+    public var onQuit: (Bool) -> Void = { _ in }
+    /// Extra state for `status` (input devices, the tilt), filled by the owner.
+    public var statusExtras: () -> [(String, JSONValue)] = { [] }
+    private var noticeTimer: LoopToken?
+
+    public init(session: HUDSession, settings: HUDSettings, loadPicture: @escaping (String) throws -> Bitmap) {
+        self.session = session; self.settings = settings; self.loadPicture = loadPicture
+    }
+
+    /// Handles one request; the reply's fields (besides "v", "ok" and "id", which the server
+    /// adds). Throws `RequestError` for an error reply.
+    public func handle(_ r: DaemonRequest) throws(RequestError) -> [(String, JSONValue)] {
+        switch r {
+        case .ping: return [("version", .number(Double(protocolVersion)))]
+        case let .show(animated): cancelNotice(); session.show(animated: animated)
+        case let .hide(animated, delay): cancelNotice(); session.hide(animated: animated, afterDelay: delay)
+        case let .update(fields, animated): try update(fields, animated: animated)
+        case let .style(fields): try style(fields)
+        case let .notice(kind, text, duration): try notice(kind, text, duration)
+        case .push: session.pushActivity()
+        case .pop: session.popActivity()
+        case .press:
+            guard session.pressButton() else { throw RequestError("press: no button on screen") }
+        case .status: return status()
+        case .subscribe: break   // the server keeps the subscription
+        case let .quit(retain): session.loop.execute { [weak self] in self?.onQuit(retain) }
+        }
+        return []
+    }
+
+    // MARK: Content and style
+
+    private func update(_ fields: [(Setting<HUDSettings>, SettingValue)], animated: Bool) throws(RequestError) {
+        var next = settings
+        for (s, v) in fields { s.set(&next, v) }
+        if next.content.mode == .custom && next.image == nil { throw RequestError("mode custom needs an image") }
+        var content = next.content
+        if let image = next.image, content.mode == .custom {
+            if fields.contains(where: { $0.0.key == "image" }) || settings.content.mode != .custom {
+                do { content.image = HUDImage(bitmap: try loadPicture(image)) } catch { throw RequestError("image \(error)") }
+            } else {
+                content.image = session.configuration.content.image
+            }
+        } else {
+            content.image = nil
+        }
+        let progress = content.progress
+        if fields.allSatisfy({ $0.0.key == "progress" }) {
+            session.setProgress(progress, animated: animated)
+        } else {
+            // With "animated", the rest changes at once and the progress eases to its value.
+            if animated { content.progress = session.configuration.content.progress }
+            do { try session.update(content: { $0 = content }) } catch { throw RequestError("\(error)") }
+            if animated { session.setProgress(progress, animated: true) }
+        }
+        settings = next
+    }
+
+    private func style(_ fields: [(Setting<HUDSettings>, SettingValue)]) throws(RequestError) {
+        var next = settings
+        for (s, v) in fields { s.set(&next, v) }
+        let p = next.profile
+        do { try session.update(style: { $0 = p.style }) } catch { throw RequestError("\(error)") }
+        if p.timing != settings.profile.timing { session.update(timing: p.timing) }
+        if p.motion.reduceMotion != settings.profile.motion.reduceMotion { session.tiltTracker?.config.reduceMotion = p.motion.reduceMotion }
+        if p.underlayColor != settings.profile.underlayColor || next.underlay != settings.underlay {
+            var picture: Bitmap?
+            if let u = next.underlay {
+                do { picture = try loadPicture(u) } catch { throw RequestError("underlay_image \(error)") }
+            }
+            session.setUnderlay(color: p.underlayColor, image: picture)
+        }
+        settings = next
+    }
+
+    // MARK: success / error / info
+
+    /// SVProgressHUD's display time for a message: 0.06 s a character plus 0.5 s, at least 5 s.
+    public static func displayDuration(for text: String) -> Double { max(Double(text.count) * 0.06 + 0.5, 5) }
+
+    private func notice(_ kind: NoticeKind, _ text: String, _ duration: Double?) throws(RequestError) {
+        let mode: HUDMode = kind == .success ? .success : kind == .error ? .error : .text
+        do {
+            try session.update(content: { c in
+                c.mode = mode; c.label = text; c.details = ""; c.buttonTitle = ""; c.buttonHasAction = false; c.image = nil
+            })
+        } catch { throw RequestError("\(error)") }
+        settings.content = session.configuration.content
+        settings.image = nil
+        cancelNotice()
+        session.show(animated: true)
+        let wait = duration ?? Daemon.displayDuration(for: text)
+        noticeTimer = session.loop.schedule(after: wait) { [weak self] in
+            self?.noticeTimer = nil
+            self?.session.hide(animated: true)
+        }
+    }
+
+    private func cancelNotice() {
+        if let t = noticeTimer { session.loop.cancel(t) }
+        noticeTimer = nil
+    }
+
+    // MARK: Status
+
+    /// Everything the HUD shows now (visible or not), its look, the displays and the devices.
+    public func status() -> [(String, JSONValue)] {
+        var content: [(String, JSONValue)] = []
+        var look: [(String, JSONValue)] = []
+        for s in HUDSettings.table.settings where s.live {
+            guard let v = s.get(settings) else { continue }
+            if DaemonRequest.contentKeys.contains(s.key) { content.append((s.key, v.json)) } else { look.append((s.key, v.json)) }
+        }
+        let displays: [JSONValue] = session.displays.map { (d, _) -> JSONValue in
+            .object(JSONObject([("name", .string(d.name)), ("width", .number(Double(d.width))), ("height", .number(Double(d.height))),
+                                ("rotation", .number(Double(d.transform.rotation.rawValue))), ("scale", .number(d.scale))]))
+        }
+        return [("visible", .bool(session.isVisible)), ("content", .object(JSONObject(content))), ("style", .object(JSONObject(look))),
+                ("displays", .array(displays)), ("active", .bool(session.screen.isActive))] + statusExtras()
+    }
+}
+
+extension SettingValue {
+    /// As a client reads it: numbers and booleans as such, lists as arrays, the rest as the text
+    /// the option takes.
+    public var json: JSONValue {
+        switch self {
+        case let .number(v): .number(v)
+        case let .integer(i): .number(Double(i))
+        case let .bool(b): .bool(b)
+        case let .text(s): .string(s)
+        case let .texts(t): .array(t.map { .string($0) })
+        case let .integers(i): .array(i.map { .number(Double($0)) })
+        default: .string(text)
+        }
+    }
+}

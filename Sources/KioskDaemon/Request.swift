@@ -1,0 +1,163 @@
+import KioskBoards
+import KioskProtocol
+import KioskSettings
+
+extension JSONValue: StructuredValue {}
+
+/// The protocol's version: requests carry `"v": 1`, replies and events say it too.
+public let protocolVersion = 1
+
+/// What a success/error/info request shows.
+public enum NoticeKind: String, Sendable, CaseIterable {
+    case success, error, info
+}
+
+/// The events a subscriber can ask for.
+public enum DaemonEvent: String, Sendable, CaseIterable {
+    case button, tapOutside = "tap_outside", hidden, displayLost = "display_lost", displayRegained = "display_regained"
+    case displaysChanged = "displays_changed", inputAdded = "input_added", inputRemoved = "input_removed"
+}
+
+/// One request, checked: every field known and every value within its rule.
+public enum DaemonRequest {
+    case ping
+    case show(animated: Bool)
+    case hide(animated: Bool, delay: Double)
+    /// Content settings (mode, progress, label, details, button, image) and whether progress eases.
+    case update([(Setting<HUDSettings>, SettingValue)], animated: Bool)
+    /// Live settings of the look (theme, colours, background, bezel, sizes, timing, tilt).
+    case style([(Setting<HUDSettings>, SettingValue)])
+    case notice(NoticeKind, text: String, duration: Double?)
+    case push, pop
+    /// Presses the HUD's button as a tap would.
+    case press
+    case status
+    /// nil: every event.
+    case subscribe(Set<DaemonEvent>?)
+    case quit(retain: Bool)
+
+    /// The ops, as clients name them.
+    public static let ops = ["ping", "show", "hide", "update", "style", "success", "error", "info", "push", "pop", "press", "status",
+                             "subscribe", "quit"]
+
+    /// The settings `update` takes; `style` takes every other live setting.
+    public static let contentKeys: Set<String> = ["mode", "progress", "label", "details", "button", "image"]
+
+    /// Reads a request object. Throws `RequestError` with a message for the client.
+    public init(_ object: JSONObject) throws(RequestError) {
+        var fields = Fields(object)
+        guard let v = fields.take("v") else { throw RequestError("missing \"v\" (the protocol version, 1)") }
+        guard v.int == protocolVersion else { throw RequestError("unsupported protocol version \(shown(JSON.encode(v))); this daemon speaks 1") }
+        guard let opValue = fields.take("op") else { throw RequestError("missing \"op\" (one of \(listed(Self.ops)))") }
+        guard let op = opValue.string, Self.ops.contains(op) else {
+            throw RequestError("unknown op \(shown(JSON.encode(opValue))); expected \(listed(Self.ops))")
+        }
+        _ = fields.take("id")   // echoed by the reply
+        switch op {
+        case "ping": self = .ping
+        case "show": self = .show(animated: try fields.bool("animated") ?? true)
+        case "hide": self = .hide(animated: try fields.bool("animated") ?? true, delay: try fields.seconds("delay") ?? 0)
+        case "update":
+            let animated = try fields.bool("animated") ?? false
+            self = .update(try fields.settings { DaemonRequest.contentKeys.contains($0.key) }, animated: animated)
+        case "style":
+            self = .style(try fields.settings { !DaemonRequest.contentKeys.contains($0.key) })
+        case "success", "error", "info":
+            guard let text = try fields.text("text", maxBytes: 1024) else { throw RequestError("\(op): missing \"text\"") }
+            self = .notice(NoticeKind(rawValue: op)!, text: text, duration: try fields.seconds("duration"))
+        case "push": self = .push
+        case "pop": self = .pop
+        case "press": self = .press
+        case "status": self = .status
+        case "subscribe":
+            var events: Set<DaemonEvent>?
+            if let list = fields.take("events") {
+                guard let a = list.array, a.count <= 16 else { throw RequestError("events: expected a list of \(listed(DaemonEvent.allCases.map(\.rawValue)))") }
+                events = []
+                for e in a {
+                    guard let name = e.string, let ev = DaemonEvent(rawValue: name) else {
+                        throw RequestError("events: \(shown(JSON.encode(e))) is not one of \(listed(DaemonEvent.allCases.map(\.rawValue)))")
+                    }
+                    events?.insert(ev)
+                }
+            }
+            self = .subscribe(events)
+        default: self = .quit(retain: try fields.bool("retain") ?? false)
+        }
+        try fields.finish(op)
+    }
+}
+
+/// Why a request was refused, for the client.
+public struct RequestError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A request's fields, taken one by one; what is left at the end is unknown.
+struct Fields {
+    let object: JSONObject
+    var taken: Set<String> = []
+    init(_ object: JSONObject) { self.object = object }
+
+    mutating func take(_ key: String) -> JSONValue? {
+        taken.insert(key)
+        return object[key]
+    }
+
+    mutating func bool(_ key: String) throws(RequestError) -> Bool? {
+        guard let v = take(key) else { return nil }
+        guard let b = v.bool else { throw RequestError("\(key) \(shown(JSON.encode(v))): expected true or false") }
+        return b
+    }
+
+    mutating func seconds(_ key: String) throws(RequestError) -> Double? {
+        guard let v = take(key) else { return nil }
+        guard let d = v.double, d.isFinite, d >= 0, d <= 86_400 else { throw RequestError("\(key) \(shown(JSON.encode(v))): expected seconds from 0 to 86400") }
+        return d
+    }
+
+    mutating func text(_ key: String, maxBytes: Int) throws(RequestError) -> String? {
+        guard let v = take(key) else { return nil }
+        guard let s = v.string, s.utf8.count <= maxBytes, !s.utf8.contains(0) else {
+            throw RequestError("\(key): expected text of at most \(maxBytes) bytes, without NUL characters")
+        }
+        return s
+    }
+
+    /// Every remaining field that is a live setting `allowed` takes, checked by its rule.
+    mutating func settings(_ allowed: (Setting<HUDSettings>) -> Bool) throws(RequestError) -> [(Setting<HUDSettings>, SettingValue)] {
+        var out: [(Setting<HUDSettings>, SettingValue)] = []
+        for key in object.keys where !taken.contains(key) {
+            guard let s = HUDSettings.table.setting(key: key), s.live, allowed(s), let v = object[key] else { continue }
+            taken.insert(key)
+            do throws(RuleError) { out.append((s, try s.rule.check(v))) } catch {
+                throw RequestError("\(key) \(shown(JSON.encode(v))): expected \(error.expected)")
+            }
+        }
+        return out
+    }
+
+    /// Throws for the first field nobody took.
+    func finish(_ op: String) throws(RequestError) {
+        if let k = object.keys.first(where: { !taken.contains($0) }) {
+            throw RequestError("\(op): unknown field \(shown(JSON.encode(.string(k))))")
+        }
+    }
+}
+
+extension DaemonRequest {
+    /// The fields `update` and `style` take, as a Markdown table made from the settings table
+    /// (docs/protocol.md holds this text; a test checks they agree).
+    public static func fieldTable() -> String {
+        let defaults = HUDSettings.defaults
+        var out = "| request | field | value | default |\n|---|---|---|---|\n"
+        for op in ["update", "style"] {
+            for s in HUDSettings.table.settings where s.live && (contentKeys.contains(s.key) == (op == "update")) {
+                let d = s.get(defaults).map { "`\(JSON.encode($0.json))`" } ?? "—"
+                out += "| \(op) | `\(s.key)` | \(s.rule.expected) | \(d) |\n"
+            }
+        }
+        return out
+    }
+}

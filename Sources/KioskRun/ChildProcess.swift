@@ -1,0 +1,186 @@
+import Glibc
+import KioskDevices
+import KioskSys
+
+/// The command `run` starts: in a process group of its own, stdin from /dev/null (unless asked),
+/// stdout and stderr through pipes that the loop reads — passed through byte for byte and
+/// handed to the progress reader — and its end seen through SIGCHLD on the loop. `run` is the
+/// child subreaper, so a grandchild that detached (setsid, a daemon's double fork) is still
+/// found among our descendants and ended with the rest.
+public final class ChildProcess {
+    public let pid: Int32
+    let loop: PollEventLoop
+    private var pipes: [(fd: FileDescriptor, target: Int32, token: LoopToken)] = []
+    private var signalToken: LoopToken?
+    /// The command's pidfd, when the kernel has them: its end is seen even when another thread
+    /// of a program took the SIGCHLD (signals go to any thread that does not block them).
+    private var processFD: (fd: FileDescriptor, token: LoopToken)?
+    private let onOutput: (Int32, ArraySlice<UInt8>) -> Void
+    private var onExit: ((ChildExit) -> Void)?
+    public private(set) var exit: ChildExit?
+    /// Bytes passed through, by target (1, 2).
+    public private(set) var passed: [Int32: Int] = [1: 0, 2: 0]
+
+    /// Starts `arguments`. `onOutput(target, bytes)` hears each chunk after it is written to
+    /// our own descriptor `target` (1 or 2); `onExit` hears the command's end once its output
+    /// is drained.
+    ///
+    /// With `ownsEveryChild` (the `run` command, whose only children are the command and what is
+    /// reparented to it) this process becomes a child subreaper, and every descendant of it is
+    /// the command's; else (a program with children of its own) the command's are the ones seen
+    /// below it (`notice()`, on each SIGCHLD), and only they are reaped.
+    public init(_ arguments: [String], stdin: Bool, ownsEveryChild: Bool = false, loop: PollEventLoop,
+                onOutput: @escaping (Int32, ArraySlice<UInt8>) -> Void, onExit: @escaping (ChildExit) -> Void) throws(SysError) {
+        self.loop = loop; self.onOutput = onOutput; self.onExit = onExit; self.ownsEveryChild = ownsEveryChild
+        if ownsEveryChild {
+            try becomeChildSubreaper()
+            // What was ours before the command (a shell's process substitution on our stderr,
+            // say) is not the command's, nor is what it starts.
+            preexisting = Set(descendants(of: processID()))
+        }
+        let out = try makePipe()
+        let err: (read: FileDescriptor, write: FileDescriptor)
+        do { err = try makePipe() } catch { try? out.read.close(); try? out.write.close(); throw error }
+        let null = stdin ? nil : try? FileDescriptor.open("/dev/null", O_RDONLY)
+        var request = SpawnRequest(arguments: arguments)
+        request.stdin = null?.rawValue
+        request.stdout = out.write.rawValue
+        request.stderr = err.write.rawValue
+        // A clean start: no signal blocked (whatever our parent or our loop blocks), every
+        // action the default (spawnProcess), so SIGTERM and SIGINT reach the command.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        request.signalMask = empty
+        // SIGCHLD is read by the loop from before the child can end (the handler finds this
+        // object through a box, as `self` cannot be captured before `pid` is set).
+        var spawned: Int32 = -1
+        let box = WeakBox()
+        let token = loop.onSignal(SIGCHLD) { box.child?.reap() }
+        do { spawned = try spawnProcess(request) } catch {
+            loop.cancel(token)
+            for f in [out.read, out.write, err.read, err.write] { try? f.close() }
+            try? null?.close()
+            throw error
+        }
+        pid = spawned
+        signalToken = token
+        box.child = self
+        try? out.write.close(); try? err.write.close(); try? null?.close()
+        if let fd = try? openProcessDescriptor(spawned) {
+            processFD = (fd, loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.reap() })
+        }
+        for (fd, target) in [(out.read, Int32(1)), (err.read, Int32(2))] {
+            _ = fcntl(fd.rawValue, F_SETFL, O_NONBLOCK)
+            let t = loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.drain(fd, target: target) }
+            pipes.append((fd, target, t))
+        }
+    }
+
+    deinit { close() }
+
+    /// Sends `signal` to the command's process group (and so to what it started there).
+    public func signalGroup(_ signal: Int32) { try? sendSignal(signal, to: -pid) }
+
+    /// Sends `signal` to the group and to every descendant that left it (setsid, daemons).
+    public func signalAll(_ signal: Int32) {
+        // Who is there is read first: once the group has the signal, the command may be gone
+        // and what it started moved out of our sight.
+        let all = family()
+        signalGroup(signal)
+        for p in all { try? sendSignal(signal, to: p) }
+    }
+
+    /// Whether anything started by the command is still alive.
+    public var anyAlive: Bool { !family().isEmpty }
+
+    public let ownsEveryChild: Bool
+    private var preexisting: Set<Int32> = []
+    /// The command and its descendants as they were seen, with their start times (a pid is
+    /// used again once its process has gone).
+    private var seen: [Int32: UInt64] = [:]
+
+    /// Remembers the command's descendants as they are now (called on each SIGCHLD and before
+    /// each signal sent to them all).
+    public func notice() {
+        // Below the command while it runs; once it has ended its pid may name another process.
+        guard exit == nil else { return }
+        for p in [pid] + descendants(of: pid) where seen[p] == nil {
+            if let t = processStartTime(p) { seen[p] = t }
+        }
+    }
+
+    /// Everything the command started that still runs: with `ownsEveryChild`, every descendant
+    /// of ours (the orphans come to us as subreaper); else the ones seen, wherever they went
+    /// (an orphan goes to init, out of our tree).
+    private func family() -> [Int32] {
+        if ownsEveryChild {
+            let all = descendants(of: processID())
+            guard !preexisting.isEmpty else { return all }
+            var theirs = preexisting
+            for p in preexisting { theirs.formUnion(descendants(of: p)) }
+            return all.filter { !theirs.contains($0) }
+        }
+        notice()
+        let alive = seen.filter { processStartTime($0.key) == $0.value }
+        seen = alive
+        return Array(alive.keys)
+    }
+
+    private func drain(_ fd: FileDescriptor, target: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        // A few chunks per turn: the loop stays responsive to a button while a command floods.
+        for _ in 0..<4 {
+            let n: Int
+            do { n = try loop.kernel.read(fd.rawValue, into: &buffer) } catch where error.errno == EAGAIN { return } catch {
+                closePipe(fd); return
+            }
+            if n == 0 { closePipe(fd); finishIfDone(); return }
+            let chunk = buffer[..<n]
+            let written = chunk.withUnsafeBytes { (try? FileDescriptor(rawValue: target).write($0)) != nil }
+            if written { passed[target, default: 0] += n }
+            onOutput(target, chunk)
+        }
+    }
+
+    private func closePipe(_ fd: FileDescriptor) {
+        guard let i = pipes.firstIndex(where: { $0.fd == fd }) else { return }
+        loop.cancel(pipes[i].token)
+        try? pipes[i].fd.close()
+        pipes.remove(at: i)
+    }
+
+    private func closePipes() { for p in pipes { loop.cancel(p.token); try? p.fd.close() }; pipes = [] }
+
+    private func reap() {
+        let ended: [(pid: Int32, exit: ChildExit)]
+        if ownsEveryChild { ended = reapChildren() } else {
+            notice()
+            ended = reapChild(pid).map { [(pid, $0)] } ?? []
+        }
+        for (p, e) in ended where p == pid && exit == nil { exit = e }
+        if exit != nil, let p = processFD { loop.cancel(p.token); try? p.fd.close(); processFD = nil }
+        guard exit != nil, !pipes.isEmpty || onExit != nil else { return }
+        // The command ended: what is left in the pipes is read now; a descendant that keeps
+        // them open (a daemon it started) does not hold the end back.
+        for p in pipes { drain(p.fd, target: p.target) }
+        closePipes()
+        finishIfDone()
+    }
+
+    private func finishIfDone() {
+        guard let exit, pipes.isEmpty, let done = onExit else { return }
+        onExit = nil
+        done(exit)
+    }
+
+    /// Stops watching (the pipes and SIGCHLD); what is left of the command is no longer reaped here.
+    public func close() {
+        closePipes()
+        if let t = signalToken { loop.cancel(t) }
+        signalToken = nil
+        if let p = processFD { loop.cancel(p.token); try? p.fd.close() }
+        processFD = nil
+    }
+}
+
+private final class WeakBox { weak var child: ChildProcess? }

@@ -1,0 +1,117 @@
+import Glibc
+import KioskBoards
+import KioskCLI
+import KioskDaemon
+import KioskDevices
+import KioskHUD
+import KioskRun
+import KioskSession
+import KioskSettings
+import KioskSys
+
+/// `kiosk-hud run -- CMD ARGS…`: a long command with a progress HUD and a Cancel that really
+/// stops it. The HUD is a running daemon's when its socket answers, else run's own display (as
+/// `show`), else none (the command still runs: the HUD never stands in the way of the work).
+struct RunCommand {
+    static let spec = CommandSpec(
+        "run", abstract: "Run a command with a progress HUD and a Cancel button that stops it.",
+        discussion: """
+        The HUD is the running daemon's when its socket answers (--socket; the daemon's style and \
+        board then apply, and its content is put back afterwards), else run owns the display as show \
+        does (the display options below), else — no display — the command runs without a HUD (one log \
+        line). --hud chooses instead.
+
+        The command runs in its own process group with stdin from /dev/null (--stdin: ours); run is \
+        its child subreaper, so what it starts (even with setsid or a daemon's double fork) is ended \
+        with it, and nothing is left behind. Its stdout and stderr are passed through unchanged and \
+        read for progress, line by line ("\\r" ends a line too): PROGRESS n (0-100) and MSG text \
+        (psplash's words; MSG sets the details), --progress-regex's capture, curl's meter, dd's \
+        "N bytes … copied" against --total-bytes, else the last n% (rsync --info=progress2, apt, \
+        wget) or n/m on the line. With no progress seen the HUD stays indeterminate; the first turns \
+        it into --mode (bar, annular or determinate; default bar). Progress never goes back unless \
+        --allow-backwards.
+
+        The button (--cancel-title, default Cancel; --no-cancel: none) sends SIGTERM to everything \
+        the command started, shows "Cancelling…", SIGKILL after --kill-after seconds, then \
+        "Cancelled". --confirm-cancel wants a second tap within 3 s. SIGINT, SIGTERM and SIGHUP \
+        sent to run are passed to the command's group (a second one of the same: SIGKILL).
+
+        Exit codes: the command's own (0 after the success notice; 128+n when a signal ended it), \
+        130 cancelled from the HUD, 127 the command was not found, 126 it could not be run, 1 \
+        another error, 64 bad options.
+        """,
+        groups: ShowCommand.displayGroups.map { g in
+            var g = g
+            // Parsed (to say why they do not apply) but not shown: the task owns the button and the end.
+            for i in g.options.indices where refused.contains(g.options[i].name) { g.options[i].hidden = true }
+            return g
+        } + [OptionGroup("Run", [
+            OptionSpec("hud", value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
+                       help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
+            OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
+            .flag("stdin", help: "Give the command our stdin (default: /dev/null)."),
+            OptionSpec("progress-regex", value: "ERE", rule: .text(1024, nonEmpty: true, "a regular expression"),
+                       help: "A POSIX extended regular expression whose first capture is a percentage or n/m, tried on each output line before the known formats."),
+            OptionSpec("total-bytes", value: "N", rule: .number(1, 1e18, "a byte count"), help: "The total size for dd's \"N bytes copied\" lines (dd status=progress)."),
+            .flag("details-from-output", help: "Show each output line that is not progress as the details."),
+            .flag("allow-backwards", help: "Let the progress go down when the output says so."),
+            OptionSpec("cancel-title", value: "TEXT", rule: .text(256, nonEmpty: true), help: "The Cancel button's title (default: Cancel)."),
+            .flag("no-cancel", help: "No Cancel button."),
+            .flag("confirm-cancel", help: "A first tap only asks \"Tap again to cancel\"; a second within 3 s cancels."),
+            OptionSpec("kill-after", rule: .number(0, 3600, "seconds"), help: "Seconds from SIGTERM to SIGKILL (default: 5)."),
+            OptionSpec("success-text", value: "TEXT", rule: .text(256, nonEmpty: true), help: "The text shown when the command succeeds (default: Done)."),
+            OptionSpec("notice-duration", rule: .number(0, 60, "seconds"),
+                       help: "How long the end (success, failure) stays (default: SVProgressHUD's time for its text, at least 5 s; Cancelled 1.5 s)."),
+        ])],
+        positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
+
+    /// show's options that run has no use for: the task owns the button and decides the end.
+    static let refused: Set<String> = ["duration", "on-button", "button"]
+
+    static func run(_ a: ParsedArguments) throws {
+        for o in ["duration", "on-button", "button"] where a.given(o) {
+            throw UsageError("--\(o) does not go with run" + (o == "button" ? " (--cancel-title names the button)" : ""))
+        }
+        var command = CommandTask.Options(arguments: a.positionals)
+        command.stdin = a.flag("stdin")
+        command.killAfter = try a.double("kill-after") ?? 5
+        command.ownsEveryChild = true
+        command.progress.totalBytes = try a.double("total-bytes")
+        command.progress.detailsFromOutput = a.flag("details-from-output")
+        if let pattern = a.string("progress-regex") {
+            let re: PosixRegex
+            do { re = try PosixRegex(pattern) } catch { throw UsageError("--progress-regex \(shown(pattern)): \(error.detail ?? "not a valid regular expression")") }
+            command.progress.pattern = { re.firstCapture(in: $0) }
+        }
+        var task = LongTask.Options()
+        task.cancelTitle = a.flag("no-cancel") ? nil : a.string("cancel-title") ?? "Cancel"
+        task.confirmCancel = a.flag("confirm-cancel")
+        task.allowBackwards = a.flag("allow-backwards")
+        task.successText = a.string("success-text") ?? "Done"
+        task.noticeDuration = try a.double("notice-duration")
+        let settings = try SettingOptions.resolve(a)
+        var content = settings.content
+        if [.determinate, .annular, .bar].contains(content.mode) { task.progressMode = content.mode } else { task.progressMode = .bar }
+        if content.mode != .text { content.mode = .indeterminate }
+        let parts = RunParts(command: command, task: task, content: content)
+
+        let hud = a.string("hud") ?? "auto"
+        if hud == "auto" || hud == "daemon" {
+            let path = a.string("socket") ?? ControlSocket.defaultPath
+            let loop = PollEventLoop(clock: SystemClock())
+            do {
+                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop)
+                return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) })
+            } catch let e as DaemonClient.Failure {
+                if hud == "daemon" { throw ShowError("no daemon on \(path): \(e)") }
+            }
+        }
+        if hud == "none" { return try parts.runAlone() }
+        do {
+            try ShowCommand(a, extras: parts).run()
+        } catch let e as DisplayUnavailable where hud == "auto" && !parts.started {
+            showLog("\(e.description); running the command without a HUD")
+            try parts.runAlone()
+        }
+    }
+}

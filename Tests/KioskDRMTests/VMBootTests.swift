@@ -1,0 +1,229 @@
+import KioskTestSupport
+import Glibc
+import KioskPNG
+import KioskSys
+import Testing
+
+/// Real boot: kiosk-hud as the boot splash of a Debian 12 system with systemd as PID 1, under
+/// QEMU on bochs-drm at 800x480, end to end (`run-in-vm.sh --systemd`, Tests/VM/boot).
+///
+/// The guest's root is the host's Debian 12 (the harness's read-only 9p root under a tmpfs
+/// overlay: no image to build) with /etc/systemd/system emptied but for Debian's getty on tty1
+/// and an empty /tmp, booted by its own systemd 252 and udev. Tests/VM/boot/setup.sh installs the kiosk-hud this test run built and
+/// dist/ exactly as dist/README.md says (the units, the udev rule, `systemctl enable
+/// kiosk-hud.socket`, /etc/default/kiosk-hud) and a kiosk app: dist's example unit, unedited
+/// but for drop-ins, running a C stand-in (Tests/VM/ref/kiosk-app.c), with six 1.5 s oneshots as what it waits for
+/// (the handover ordered after them by the drop-in dist/README.md describes). Checked:
+/// - the udev rule starts the daemon and the follower (the connector's device unit wants them;
+///   nothing touched the socket before), the HUD shows on the connector at 800x480;
+/// - while the boot runs, watch.py samples `status`, `ping`, a screendump, `status`: the progress
+///   never goes back and takes at least 3 values, and each screendump taken while the daemon
+///   reported one progress before and after equals `kiosk-hud render` of that state pixel for
+///   pixel;
+/// - the handover: kiosk-hud-quit.service runs, the daemon has exited when the app starts; the app
+///   is DRM master; screendumps after the handover (before the app's program) and with the app
+///   master (before its first picture) still show the splash's last frame (the full bar) — no
+///   black flash; then the app's colour; the --retain keeper exits; the app writes its markers
+///   to the serial console;
+/// - the boot finishes "running"; none of our units failed; their journal has no failure.
+/// Logged (info): kernel start → systemd → udev → daemon exec → first frame (the journal's time
+/// and the daemon's exec_ms), and the handover's steps, on the guest's boot clock (TCG: compare,
+/// do not quote as a board's). If the VM cannot run, the test FAILS, loudly, unless
+/// KIOSK_VM_ALLOW_SKIP=1.
+@Suite struct VMBootTests {
+    /// The guest's checks that must pass (setup.sh, watch.py, app.sh, end.sh).
+    static let checks = [
+        "setup-installed", "daemon-started", "hud-visible", "hud-display", "samples-until-work-done",
+        "app-after-handover", "app-master", "app-drawn", "boot-finished",
+        "not-failed-kiosk-hud.socket", "not-failed-kiosk-hud.service", "not-failed-kiosk-hud-progress.service",
+        "not-failed-kiosk-hud-quit.service", "not-failed-kiosk-app.service",
+        "state-kiosk-hud.socket", "state-kiosk-hud.service", "state-kiosk-hud-progress.service",
+        "state-kiosk-hud-quit.service", "state-kiosk-app.service",
+        "handover-ran", "started-by-udev", "follower-by-udev", "journal-clean", "journal-no-failed",
+        "daemon-first-frame", "daemon-done", "follower-started", "keeper-exited",
+    ]
+    /// The HUD's options in /etc/default/kiosk-hud (setup.sh), as `render` takes them.
+    static let label = "Starting up"
+    /// The stand-in app's colour (kiosk-app.c's default).
+    static let appColour: [UInt8] = [0x20, 0x60, 0xa0]
+    static let (width, height) = (800, 480)
+
+    static let problem: String? = {
+        var missing: [String] = VMDisplayTests.problem.map { [$0] } ?? []
+        if !Proc.exists("/lib/systemd/systemd") { missing.append("/lib/systemd/systemd (apt-get install systemd)") }
+        if !Proc.exists("/usr/bin/python3") { missing.append("/usr/bin/python3 (apt-get install python3)") }
+        if !Proc.executable("gcc") { missing.append("gcc") }
+        return missing.isEmpty ? nil : missing.joined(separator: ", ")
+    }()
+
+    @Test(.timeLimit(.minutes(10)))
+    func bootWithSystemd() async throws {
+        if let p = Self.problem {
+            if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+        // Not under /tmp: the booted guest's systemd-tmpfiles empties /tmp.
+        let out = Self.makeDirectory("/var/tmp/kiosk-vm-boot.XXXXXX")
+        let app = out + "/kiosk-app"
+        let gcc = Proc.run(["sh", "-c", "gcc -O2 -Wall -Wextra -o '\(app)' '\(Proc.root)/Tests/VM/ref/kiosk-app.c' $(pkg-config --cflags --libs libdrm)"])
+        guard gcc.status == 0 else {
+            if let issue = VMGate.cannotRun("VM BOOT TESTS", "gcc kiosk-app.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+
+        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "480", "--console", "-v", "--",
+                    "bash", Proc.root + "/Tests/VM/boot/setup.sh", Proc.kioskHUD, app]
+        let t0 = monotonicSeconds()
+        let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(Self.width) -global VGA.yres=\(Self.height)", out: out)
+        let wall = monotonicSeconds() - t0
+        print("[boot] VM run took \(Int(wall)) s (prepare.sh's cache, boot, checks), exit \(status); files in \(out)")
+        if (status == 124 || status == 125) && !stdout.contains("ok ") {
+            if let issue = VMGate.cannotRun("VM BOOT TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") {
+                Issue.record(Comment(rawValue: issue))
+            }
+            return
+        }
+        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
+        var clean = status == 0
+
+        // The guest's own checks.
+        var oks: Set<String> = []
+        for line in stdout.split(separator: "\n") {
+            if line.hasPrefix("ok ") { oks.insert(String(line.dropFirst(3).prefix { $0 != ":" })) }
+            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
+            else if line.hasPrefix("info ") { print("[boot] \(line)") }
+        }
+        for name in Self.checks where !oks.contains(name) {
+            Issue.record("no 'ok \(name)' from the guest:\n\(stdout)\n\(stderr.suffix(2000))")
+            clean = false
+        }
+        // The app's markers on the serial console (run-in-vm.sh --console prints it).
+        for marker in ["kiosk-app: master at_open=", "kiosk-app: drawn "] {
+            #expect(stderr.contains(marker), "the serial console has no '\(marker)'")
+        }
+
+        let manifest = Proc.readFile(out + "/manifest") ?? ""
+        #expect(manifest.hasSuffix("end\n"), "the guest did not finish: \(manifest)")
+        let m = Manifest(manifest)
+        if try !checkShots(m, out: out) { clean = false }
+        logTimes(m, harness: stderr)
+        if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[boot] kept \(out) for inspection") }
+    }
+
+    /// The screendumps: those of the boot against renders of the progress the daemon reported,
+    /// the handover's (the last frame, a full bar), the app's (its colour). True when all agree.
+    func checkShots(_ m: Manifest, out: String) throws -> Bool {
+        let refs = Refs(dir: out)
+        var clean = true
+        var compared = 0, moving = 0, between = 0
+        var progress: [Double] = []
+        for s in m.shots where s.file.hasPrefix("boot-") && s.fields.count >= 5 {
+            guard let ppm = PPM(path: out + "/" + s.file) else { Issue.record("\(s.file): not a PPM"); clean = false; continue }
+            let (p1, p2, mode, label, details) = (s.fields[0], s.fields[1], s.fields[2], s.fields[3], s.fields[4])
+            progress += [Double(p1) ?? -1, Double(p2) ?? -1]
+            func diff(_ p: String) throws -> Int {
+                var state = ["--mode", mode, "--progress", p, "--label", label, "--scale", "1"]
+                if !details.isEmpty { state += ["--details", details] }
+                return VMDisplayTests().diff(ppm, try refs.render(state, width: ppm.width, height: ppm.height, phase: nil), .none)
+            }
+            if p1 == p2 {
+                let d = try diff(p1)
+                #expect(d == 0, "\(s.file) at \(s.time) s: \(d) pixels differ from `kiosk-hud render` of mode \(mode), progress \(p1), label \(label)")
+                if d != 0 { clean = false }
+                compared += 1
+            } else {
+                // An update came between the two statuses: the picture shows one of them, or a
+                // progress in between that no status reported (not an error; counted).
+                moving += 1
+                if try diff(p1) != 0 && diff(p2) != 0 { between += 1 }
+            }
+        }
+        let distinct = Set(progress).sorted()
+        print("[boot] HUD during the boot: \(compared + moving) screendumps, \(compared) taken between two equal statuses, each equal to " +
+              "`kiosk-hud render` of that progress; \(moving) taken while an update came (\(between) of them showing neither status's progress); " +
+              "progress \(distinct.map { String(Int(($0 * 100).rounded())) + "%" }.joined(separator: " → "))")
+        #expect(compared >= 3, "only \(compared) screendumps could be compared (at least 3)")
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0 <= $1 }, "the progress went back: \(progress)")
+        #expect(distinct.count >= 3 && distinct.allSatisfy { $0 >= 0 && $0 < 1 }, "progress values seen: \(distinct)")
+        if compared < 3 || distinct.count < 3 { clean = false }
+
+        // The handover: the frame the daemon left (the follower stopped, the bar filled), after
+        // the daemon's end before the app runs ("gap"), and once the app is master ("handover").
+        for (file, when) in [("boot-gap.ppm", "after the handover, before the app's program"),
+                             ("boot-handover.ppm", "with the app master, before its first picture")] {
+            guard let s = m.shots.first(where: { $0.file == file }), let ppm = PPM(path: out + "/" + s.file) else {
+                Issue.record("no screendump \(when) (\(file))"); clean = false; continue
+            }
+            let state = ["--mode", "bar", "--progress", "1", "--label", Self.label, "--scale", "1"]
+            let d = VMDisplayTests().diff(ppm, try refs.render(state, width: ppm.width, height: ppm.height, phase: nil), .none)
+            #expect(d == 0, "\(when): \(d) pixels differ from the splash's last frame (`kiosk-hud render \(state.joined(separator: " "))`)")
+            if d != 0 { clean = false }
+        }
+        if let s = m.shots.first(where: { $0.file == "boot-app.ppm" }), let ppm = PPM(path: out + "/" + s.file) {
+            var other = 0
+            for i in stride(from: 0, to: ppm.rgb.count, by: 3) where Array(ppm.rgb[i..<(i + 3)]) != Self.appColour { other += 1 }
+            #expect(ppm.width == Self.width && ppm.height == Self.height && other == 0, "the app's picture: \(ppm.width)x\(ppm.height), \(other) pixels not its colour")
+            if other != 0 { clean = false }
+        } else {
+            Issue.record("no screendump of the app's picture"); clean = false
+        }
+        return clean
+    }
+
+    /// The boot's times (the guest's CLOCK_MONOTONIC: 0 is the kernel's start).
+    /// `harness`: run-in-vm.sh's stderr, whose -v line has the initramfs's marks ("guest uptime
+    /// at: init 2.53 modules 3.40 mounts 3.66 cmd-start 3.67 cmd-end 10.62 systemd 10.63 | …").
+    func logTimes(_ m: Manifest, harness: String) {
+        var m = m
+        // (Anywhere in a line: the console printed before it may end without a newline.)
+        if let r = harness.range(of: "run-in-vm: guest uptime at:") {
+            let f = harness[r.upperBound...].prefix { $0 != "|" && $0 != "\n" }.split(separator: " ").map(String.init)
+            for i in stride(from: 0, to: f.count - 1, by: 2) { if let v = Double(f[i + 1]) { m.times["vm-" + f[i]] = v } }
+        }
+        func t(_ k: String) -> String { m.times[k].map { String(format: "%.2f s", $0) } ?? "?" }
+        func d(_ a: String, _ b: String) -> String {
+            guard let x = m.times[a], let y = m.times[b] else { return "?" }
+            return String(format: "%+.2f s", y - x)
+        }
+        let exec = m.values["first-frame-exec-ms"].map { String(format: "%.0f ms", $0) } ?? "?"
+        print("[boot] kernel start → the harness's /init at \(t("vm-init")), its set-up (setup.sh) \(d("vm-cmd-start", "vm-cmd-end")) → " +
+              "systemd as PID 1 at \(t("systemd")) → udev's coldplug trigger done at \(t("udev-trigger-done")) → " +
+              "kiosk-hud.service exec at \(t("daemon-exec")) (the connector's uevent processed) → " +
+              "HUD first frame at \(t("first-frame-logged")) (the journal's time of the daemon's first-frame line; its exec_ms=\(exec)); " +
+              "systemd start → first frame \(d("systemd", "first-frame-logged")) (TCG guest on a shared host: compare, do not quote)")
+        print("[boot] boot → handover: basic.target at \(t("basic-target")); the app's stand-in dependencies done at \(t("work-done")); " +
+              "kiosk-hud-quit.service started at \(t("handover-start")), the daemon exited \(d("handover-start", "daemon-ended")) later, " +
+              "the handover done \(d("handover-start", "handover-done")); kiosk-app exec \(d("handover-done", "app-exec")) after it (the test's screendump between), " +
+              "master at \(t("app-master")), its first picture at \(t("app-drawn")) (after the test's screendump); the boot finished at \(t("boot-finished"))")
+        print("[boot] the HUD was on screen from \(t("first-frame-logged")) to the app's picture at \(t("app-drawn")): " +
+              "\(d("first-frame-logged", "app-drawn")); kernel start → handover done \(t("handover-done"))")
+    }
+
+    /// mkdtemp with a full template.
+    static func makeDirectory(_ template: String) -> String {
+        var t = Array(template.utf8CString)
+        return t.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+}
+
+/// What the guest listed in $VM_OUT/manifest: "shot<TAB>FILE<TAB>T[<TAB>FIELD…]", "time NAME
+/// SECONDS" and "value NAME NUMBER" (tabs or spaces), "end".
+struct Manifest {
+    struct Shot { var file: String, time: String, fields: [String] }
+    var shots: [Shot] = []
+    var times: [String: Double] = [:]
+    var values: [String: Double] = [:]
+
+    init(_ text: String) {
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("shot\t") {
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                if f.count >= 3 { shots.append(Shot(file: f[1], time: f[2], fields: Array(f.dropFirst(3)))) }
+                continue
+            }
+            let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard f.count == 3, let v = Double(f[2]) else { continue }
+            if f[0] == "time" { times[f[1]] = v } else if f[0] == "value" { values[f[1]] = v }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+#!/bin/bash
+# setup.sh KIOSK_HUD KIOSK_APP [WORK_STEPS [WORK_SECONDS]] — the set-up of the boot test
+# (Tests/KioskDRMTests/VMBootTests.swift), run by `run-in-vm.sh --systemd` in the guest's root
+# before systemd boots it as PID 1. That root is the host's Debian 12 (9p, read-only) under a
+# tmpfs overlay, so what is written here lasts for this boot only.
+#
+# It installs kiosk-hud the way dist/README.md says — the binary as /usr/bin/kiosk-hud, dist's
+# units in /etc/systemd/system, the udev rule as /etc/udev/rules.d/70-kiosk-hud.rules,
+# `systemctl enable kiosk-hud.socket`, /etc/default/kiosk-hud — and a kiosk app from
+# dist/systemd/kiosk-app.service.example, unedited, whose /usr/local/bin/kiosk-app is app.sh
+# (around KIOSK_APP, the C stand-in ref/kiosk-app.c). Then what makes it a test:
+#   kiosk-vm-work1..N.service  WORK_STEPS (default 6) oneshots of WORK_SECONDS (default 1.5)
+#        in a row: stand-ins for what a kiosk app waits for (the network, a mount); the app and
+#        kiosk-hud-quit.service are ordered after the last, with drop-ins, as dist/README.md says.
+#        The first waits until watch.py sees the HUD (at most 240 s), so that the HUD is on
+#        screen while they work whatever the guest's speed (udev's coldplug alone takes 10-70 s
+#        to reach the connector here)
+#   kiosk-vm-watch.service     watch.py: the HUD while the boot runs (status + screendumps),
+#        ordered before the handover so that it never talks to the socket after it
+#   kiosk-app.service.d/gap.conf  a screendump (shot.sh) after the handover, before the app's
+#        program starts
+#   kiosk-vm-end.service       end.sh: once the app has drawn, the checks, the journal, rc, and
+#        the power off
+# The host's own unit enablement (/etc/systemd/system) is not this system's: it starts empty but
+# for a getty on tty1 (Debian's preset), with multi-user.target as the default, as a kiosk
+# image has it. /var/cache/kiosk-hud starts empty too (a first boot: no frame or glyph cache).
+# Prints "ok NAME" / "FAIL NAME: why" / "info NAME: ...".
+set -euo pipefail
+HUD=$1 APP=$2 STEPS=${3:-6} SECONDS_EACH=${4:-1.5}
+BOOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$BOOT/../../.." && pwd)
+DIST=$REPO/dist
+: "${VM_OUT:?}" "${KIOSK_VM_CTL:?}" "${KIOSK_VM_GUEST:?}"
+U=/etc/systemd/system
+
+# --- a clean system: the distribution's static units, the getty on tty1 its presets enable (the
+# VT the splash draws on), multi-user.target by default, a fixed machine id -----------------------
+rm -rf "${U:?}"/* /var/cache/kiosk-hud /var/log/journal/*
+systemctl set-default multi-user.target >/dev/null 2>&1
+systemctl enable getty@tty1.service 2>/dev/null
+echo 6b696f736b6875642d626f6f74766d31 > /etc/machine-id   # not a first boot (systemd-firstboot)
+echo kiosk-vm > /etc/hostname
+
+# --- kiosk-hud, as dist/README.md installs it --------------------------------------------------
+install -m 0755 "$HUD" /usr/bin/kiosk-hud
+for f in kiosk-hud.socket kiosk-hud.service kiosk-hud-progress.service kiosk-hud-quit.service; do
+  install -m 0644 "$DIST/systemd/$f" "$U/$f"
+done
+mkdir -p /etc/udev/rules.d
+install -m 0644 "$DIST/udev/70-kiosk-hud.rules" /etc/udev/rules.d/70-kiosk-hud.rules
+systemctl enable kiosk-hud.socket
+# The HUD's options; the label is quoted, as the unit's comment says a value with spaces is.
+# --scale 1: `kiosk-hud render` draws the same picture (the panel's EDID size would choose
+# another scale on the display).
+echo "KIOSK_HUD_ARGS=\"--mode bar --label 'Starting up' --scale 1\"" > /etc/default/kiosk-hud
+
+# --- the kiosk app: the example unit as it is, the stand-in program at its ExecStart -----------------
+install -m 0644 "$DIST/systemd/kiosk-app.service.example" "$U/kiosk-app.service"
+install -d /usr/local/bin
+install -m 0755 "$BOOT/app.sh" /usr/local/bin/kiosk-app
+install -m 0755 "$APP" /usr/local/bin/kiosk-app-draw
+systemctl enable kiosk-app.service
+
+# --- what the test adds ---------------------------------------------------------------------------
+# The environment of the test's scripts (the app's too: its unit is the example, unchanged).
+cat > /etc/kiosk-vm.env <<EOF
+VM_OUT=$VM_OUT
+KIOSK_VM_CTL=$KIOSK_VM_CTL
+KIOSK_VM_GUEST=$KIOSK_VM_GUEST
+KIOSK_VM_BOOT=$BOOT
+KIOSK_VM_WORK_STEPS=$STEPS
+EOF
+# Their output goes to the harness's stdout and stderr (streamed to the host).
+OUTPUT="StandardOutput=append:$KIOSK_VM_CTL/stdout
+StandardError=append:$KIOSK_VM_CTL/stderr"
+
+# The app's other dependencies: a chain of oneshots; the last one marks that it is done.
+prev=
+for i in $(seq "$STEPS"); do
+  cat > "$U/kiosk-vm-work$i.service" <<EOF
+# A stand-in for what a kiosk app waits for (the network, a mount): $SECONDS_EACH s of work.
+[Unit]
+Description=Kiosk app dependency $i of $STEPS
+${prev:+After=$prev}
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+TimeoutStartSec=300
+$([ "$i" = 1 ] && echo "ExecStartPre=-/usr/bin/timeout 240 /bin/sh -c 'until [ -e /run/kiosk-vm-watching ]; do sleep 0.5; done'")
+ExecStart=/bin/sleep $SECONDS_EACH
+$([ "$i" = "$STEPS" ] && echo "ExecStartPost=/usr/bin/touch /run/kiosk-vm-work.done")
+
+[Install]
+WantedBy=multi-user.target
+EOF
+  prev=kiosk-vm-work$i.service
+done
+# The drop-ins dist/README.md asks for when the app waits for more than basic.target.
+for u in kiosk-app.service kiosk-hud-quit.service; do
+  mkdir -p "$U/$u.d"
+  printf '[Unit]\nWants=%s\nAfter=%s\n' "$prev" "$prev" > "$U/$u.d/after.conf"
+done
+# A screendump once the handover is done, before the app's program runs: the splash's last
+# frame must be on screen (its keeper holds it; nothing may take the CRTC back meanwhile).
+printf '[Service]\nExecStartPre=/bin/bash %s/shot.sh boot-gap\n' "$BOOT" > "$U/kiosk-app.service.d/gap.conf"
+
+cat > "$U/kiosk-vm-watch.service" <<EOF
+# The test's eyes during the boot: watch.py. Before the handover, so that its one connection to
+# the daemon is closed before kiosk-hud-quit.service runs (a connection after it would start
+# the daemon again through the socket).
+[Unit]
+Description=Boot test: the HUD during the boot
+DefaultDependencies=no
+Before=kiosk-hud-quit.service
+
+[Service]
+Type=oneshot
+EnvironmentFile=/etc/kiosk-vm.env
+ExecStart=/usr/bin/python3 $BOOT/watch.py
+TimeoutStartSec=330
+$OUTPUT
+
+[Install]
+WantedBy=multi-user.target
+EOF
+cat > "$U/kiosk-vm-end.service" <<EOF
+# The end of the test: end.sh, once the app runs. Type=exec and no default dependencies: it
+# waits for the boot to finish, so it must not be part of what the boot waits for.
+[Unit]
+Description=Boot test: checks and power off
+DefaultDependencies=no
+After=kiosk-app.service
+
+[Service]
+Type=exec
+EnvironmentFile=/etc/kiosk-vm.env
+ExecStart=/bin/bash $BOOT/end.sh
+$OUTPUT
+
+[Install]
+WantedBy=multi-user.target
+EOF
+systemctl enable kiosk-vm-watch.service kiosk-vm-end.service $(seq -f 'kiosk-vm-work%g.service' "$STEPS") 2>/dev/null
+
+# --- what was installed --------------------------------------------------------------------------
+ok() { echo "ok $1"; }
+[ -x /usr/bin/kiosk-hud ] && [ -L "$U/sockets.target.wants/kiosk-hud.socket" ] &&
+  [ -L "$U/multi-user.target.wants/kiosk-app.service" ] && ok setup-installed ||
+  echo "FAIL setup-installed: $(ls -R "$U" | tr '\n' ' ')"
+echo "info setup: kiosk-hud $(stat -c %s /usr/bin/kiosk-hud) bytes; units: $(cd "$U" && echo *.service *.socket)"
