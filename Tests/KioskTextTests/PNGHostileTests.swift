@@ -15,9 +15,10 @@ private func hugeHeader(interlaced: Bool = false) -> [UInt8] {
                   idat: PNGForge.zlibStored([UInt8](repeating: 0, count: 2 * (1 + 30000 / 8))))
 }
 
-/// 16384x16384 1-bit gray, all black: 33.5 MB of zeros in a ~32 KB zlib stream (made once).
-private let bombPNG = PNGForge.file(width: 16384, height: 16384, bitDepth: 1, colorType: 0,
-                                    idat: PNGForge.zeroBomb(count: 16384 * (1 + 16384 / 8)))
+/// 8192x8192 1-bit gray, all black (the most pixels PNGReadLimit.maxWorkBytes lets through):
+/// 8.4 MB of zeros in a ~8 KB zlib stream (made once).
+private let bombPNG = PNGForge.file(width: 8192, height: 8192, bitDepth: 1, colorType: 0,
+                                    idat: PNGForge.zeroBomb(count: 8192 * (1 + 8192 / 8)))
 private func zeroBomb() -> [UInt8] { bombPNG }
 
 /// The large-but-real image: smooth, so a box average is well defined whatever the box's edges.
@@ -109,7 +110,7 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(h == PNGHeader(width: 30000, height: 30000, bitDepth: 1, colorType: 0, interlaced: true))
         let s = Scratch()
         let file = try PNG.header(path: s.write("bomb.png", zeroBomb()))
-        #expect(file.width == 16384 && file.height == 16384 && !file.interlaced && file.pixels == 1 << 28)
+        #expect(file.width == 8192 && file.height == 8192 && !file.interlaced && file.pixels == 1 << 26)
     }
 
     @Test func sizesFromTheLimit() throws {
@@ -123,27 +124,31 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(size(1600, 960) == "1600x960")          // exactly 4x the canvas: as is
         #expect(size(1200, 1280, interlaced: true) == "1200x1280")  // under the pixel limit: as is
         #expect(size(4000, 3000) == "1280x960")
-        #expect(size(30000, 30000) == "960x960")
+        #expect(size(8192, 8192) == "960x960")
+        #expect(size(30000, 30000) == "image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
         #expect(size(20000, 1) == "20000x1")              // few pixels: as is, however wide
         #expect(size(40000, 40) == "1600x2")
         #expect(size(40, 40000) == "1x960")
-        #expect(size(16384, 16384) == "960x960")
-        #expect(size(30000, 30000, interlaced: true)
-                == "image is 30000x30000 (900000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
+        #expect(size(16384, 16384) == "image is 16384x16384 (268435456 pixels); at most 67108864 pixels are decoded")
+        #expect(size(8000, 8000, interlaced: true)
+                == "image is 8000x8000 (64000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
         #expect(size(70000, 10) == "image is 70000x10 (700000 pixels); at most 65535 pixels on a side and 2147483648 in all")
         #expect(size(65535, 65535).hasPrefix("image is 65535x65535 (4294836225 pixels); at most"))
     }
 
     @Test func hugeHeaderFailsFastWithoutAllocating() throws {
         let start = monotonicSeconds()
-        // Not interlaced: streamed and scaled, and the two rows of data run out.
+        // More work than PNGReadLimit.maxWorkBytes (interlaced or not): refused from the header.
         let streamed = message { _ = try PNG.decode(hugeHeader(), limit: canvasLimit) }
-        #expect(streamed == "PNG decode failed: cannot decode: Not enough image data")
-        // Interlaced: refused from the header.
+        #expect(streamed == "PNG decode failed: image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
         let s = Scratch()
         let path = s.write("huge.png", hugeHeader(interlaced: true))
         #expect(message { _ = try PNG.read(path: path, limit: canvasLimit) }
-                == "\(path): image is 30000x30000 (900000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
+                == "\(path): image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
+        // 16-bit RGBA costs twice as much a pixel: half as many.
+        let deep = PNGForge.file(width: 8192, height: 8192, bitDepth: 16, colorType: 6, idat: PNGForge.zlibStored([0]))
+        #expect(message { _ = try PNG.decode(deep, limit: canvasLimit) }
+                == "PNG decode failed: image is 8192x8192 (67108864 pixels); at most 33554432 pixels are decoded at 16 bits a sample with 4 channels")
         // Over the hard cap: refused whatever the limit.
         let wide = PNGForge.file(width: 70000, height: 70000, bitDepth: 1, colorType: 0, idat: PNGForge.zlibStored([0]))
         #expect(message { _ = try PNG.decode(wide, limit: PNGReadLimit(maxPixels: .max, maxWidth: 100, maxHeight: 100)) }?
