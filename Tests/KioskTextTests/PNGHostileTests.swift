@@ -448,4 +448,24 @@ extension Proc {
         }
         print("kiosk-hud render peak RSS:\n  " + report.joined(separator: "\n  "))
     }
+
+    /// A large frame costs the frame and little more: render keeps no backdrop beside it and
+    /// writes the PNG row by row (found by kiosk-hud-fuzz cli: 8192x8192 took 950 MB, the frame
+    /// 256 MB; now 270 MB). At 2048x2048 the frame is 16 MB; at most 8 MB more than 800x480 (it
+    /// was 37 MB more: the backdrop, an RGBA copy and the encoded file).
+    @Test func largeFrameCostsTheFrame() throws {
+        try #require(Proc.exists(binary), "kiosk-hud is built by swift test: \(binary)")
+        try #require(Proc.executable("python3"), "python3 measures the peak RSS")
+        let s = Scratch()
+        let out = s.path("out.png")
+        let small = Proc.runMeasured([binary, "render", "--size", "800x480", "--out", out], timeout: 60)
+        #expect(small.status == 0, "\(small.err)")
+        for extra in [["--background", "gradient"], ["--bezel", "blur", "--blur-radius", "51", "--underlay-color", "#336699"]] {
+            let big = Proc.runMeasured([binary, "render", "--size", "2048x2048", "--out", out] + extra, timeout: 120)
+            #expect(big.status == 0, "\(big.err)")
+            let over = big.maxRSSKB - small.maxRSSKB - 2048 * 2048 * 4 / 1024
+            #expect(over < 8 * 1024, "render --size 2048x2048 \(extra): \(big.maxRSSKB) kB, \(over) kB over 800x480 and the frame")
+            #expect(try PNG.header(path: out) == PNGHeader(width: 2048, height: 2048, bitDepth: 8, colorType: 2, interlaced: false))
+        }
+    }
 }
