@@ -87,12 +87,13 @@ extension Color {
 
 /// The libinput calibration matrix: six numbers, or a rotation preset (`rotate-90` …).
 let touchMatrixRule: ValueRule = {
-    let expected = "six numbers a,b,c,d,e,f or rotate-90, rotate-180, rotate-270"
+    // The error line already shows the value (cut at 80): the reason names the part only, and
+    // says what is expected briefly, so the line stays within 200 characters.
     return ValueRule(.custom(parse: { (text) throws(RuleError) in
         do throws(CalibrationMatrix.ParseError) {
             return .numbers(try CalibrationMatrix(parsing: text).values.map(Double.init))
-        } catch { throw RuleError("\(expected) (\(error.reason))") }
-    }), expected: expected)
+        } catch { throw RuleError("six numbers or rotate-90/180/270 (\(error.brief))") }
+    }), expected: "six numbers a,b,c,d,e,f or rotate-90, rotate-180, rotate-270")
 }()
 
 /// The accelerometer's mount matrix: "x1, y1, z1; x2, y2, z2; x3, y3, z3".
