@@ -156,6 +156,22 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(monotonicSeconds() - start < 5)
     }
 
+    /// What follows the last row in the zlib stream is never inflated: a bomb after the pixels
+    /// (found by kiosk-hud-fuzz png: a 1 MB file with a 4000x3000 image then ~1 GB of zeros
+    /// took 2.3 s; a 64 MiB one would take minutes) is not read, so a file that ends inside it
+    /// still gives its complete image — as is, interlaced, and scaled while streaming.
+    @Test func dataAfterTheLastRowIsNotInflated() throws {
+        for (w, h, interlaced) in [(100, 60, false), (100, 60, true), (4000, 500, false)] {
+            let needed = interlaced ? 60 * 101 : h * (1 + w)   // Adam7's rows of a 100x60 image fit in 60 full rows
+            var stream = PNGForge.zeroBomb(count: needed + (1 << 28))
+            stream.removeSubrange((stream.count / 2)...)   // the file ends inside what follows the image
+            let png = PNGForge.file(width: w, height: h, bitDepth: 8, colorType: 0, interlaced: interlaced, idat: stream)
+            let image = try PNG.decode(png, limit: canvasLimit)
+            #expect(image.width == min(w, 1600) && image.rgba.count == image.width * image.height * 4, "\(w)x\(h) interlaced \(interlaced)")
+            #expect(image.rgba[0] == 0 && image.rgba[3] == 255)
+        }
+    }
+
     @Test func zeroBombIsScaledWhileStreaming() throws {
         let bomb = zeroBomb()
         #expect(bomb.count < 40_000)

@@ -48,6 +48,8 @@ const char *kiosk_png_load(void);
     F(png_byte, png_get_channels, (png_const_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
     F(png_byte, png_get_bit_depth, (png_const_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
     V(void, png_read_row, (png_structrp png_ptr, png_bytep row, png_bytep display_row), (png_ptr, row, display_row)) \
+    F(png_uint_32, png_get_current_row_number, (png_const_structrp png_ptr), (png_ptr)) \
+    F(png_byte, png_get_current_pass_number, (png_const_structrp png_ptr), (png_ptr)) \
     F(png_structp, png_create_write_struct, (png_const_charp user_png_ver, png_voidp error_ptr, png_error_ptr error_fn, png_error_ptr warn_fn), (user_png_ver, error_ptr, error_fn, warn_fn)) \
     V(void, png_destroy_write_struct, (png_structpp png_ptr_ptr, png_infopp info_ptr_ptr), (png_ptr_ptr, info_ptr_ptr)) \
     V(void, png_set_write_fn, (png_structrp png_ptr, png_voidp io_ptr, png_rw_ptr write_data_fn, png_flush_ptr output_flush_fn), (png_ptr, io_ptr, write_data_fn, output_flush_fn)) \
