@@ -48,7 +48,7 @@ extension PNG {
             }
         } catch {
             if let encodeFailure { throw PNGError(operation: "write", message: encodeFailure, path: path) }
-            throw PNGError(operation: "write", message: "cannot write: \(error.call) \(error.target ?? path): \(error.reason)", path: path)
+            throw PNGError(operation: "write", message: cannotWrite(error, path), path: path)
         }
     }
 }
@@ -63,4 +63,12 @@ private final class RowSink {
     init(fd: FileDescriptor, width: Int, alpha: Bool, row: @escaping (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
         self.fd = fd; self.width = width; self.alpha = alpha; self.row = row
     }
+}
+
+/// "cannot write: open x.png.123.tmp: Permission denied" — the new file beside `path` named by
+/// its last part only when `path` is long (the message shows `path` already).
+func cannotWrite(_ error: SysError, _ path: String) -> String {
+    var target = error.target ?? path
+    if target.hasPrefix(path), path.unicodeScalars.count > 40 { target = "…" + String(target.dropFirst(path.count)) }
+    return "cannot write: \(error.call) \(shownPath(target)): \(error.reason)"
 }

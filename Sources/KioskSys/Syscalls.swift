@@ -20,13 +20,24 @@ public struct SysError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     public var description: String {
-        if let detail { return "\(target ?? call): \(detail)" }
-        let what = target.map { " \($0)" } ?? ""
+        if let detail { return "\(target.map(shownPath) ?? call): \(detail)" }
+        let what = target.map { " \(shownPath($0))" } ?? ""
         return "\(call)\(what) failed: \(reason) (errno \(errno))"
     }
 
     /// errno's text, e.g. "No such file or directory".
     public var reason: String { String(cString: strerror(errno)) }
+}
+
+/// A path for an error message: as given up to 80 characters, then "…" (a 4 KB path must not
+/// make a 4 KB line; the rule every message of kiosk-hud follows for the values it echoes).
+public func shownPath(_ path: String) -> String {
+    var out = String.UnicodeScalarView()
+    for (i, u) in path.unicodeScalars.enumerated() {
+        if i == 80 { return String(out) + "…" }
+        out.append(u)
+    }
+    return path
 }
 
 /// Runs `body` until it does not fail with EINTR; a result of -1 throws `SysError(call, errno)`.
