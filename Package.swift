@@ -124,7 +124,7 @@ let package = Package(
         ])]),
         .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded",
                                                                  "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
-        // The fuzz harness (README's "Robustness"; the design at the top of KioskHUDFuzz.swift):
+        // The fuzz harness (README's "Fuzzing"; the design at the top of KioskHUDFuzz.swift):
         // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
         .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
             "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",

@@ -2,7 +2,7 @@
 //
 // Design
 // - Seeded generated inputs, no libFuzzer: case i of seed s is made from its own random stream
-//   (Random.swift: xoshiro256** seeded from s and i), so any case is reproduced alone with
+//   (Random.swift: KioskTestSupport's SeededGenerator started at a hash of s and i), so any case is reproduced alone with
 //   `--seed s --case i`, on any machine, whatever ran before it. Inputs are built from what
 //   the project declares rather than from random bytes alone: the settings table gives every
 //   option's and board key's rule (RuleValues.swift: valid, boundary, wrong-type and hostile
@@ -38,7 +38,7 @@
 //   `--save DIR` (the input file, or the case's directory and a command.sh that reruns it), and
 //   are grouped in the summary; any failure makes the exit status 1.
 // - Short mode (the default counts) is what CI runs (Tests/KioskFuzzTests); long mode is
-//   `--long` (10^5 inputs per target, 10^5 frames for the soak); README's "Robustness".
+//   `--long` (10^5 inputs per target, 10^5 frames for the soak); README's "Fuzzing".
 // - No Foundation: Glibc for the few system calls, and the project's own modules.
 import Glibc
 import KioskBoards
@@ -77,7 +77,7 @@ struct FuzzOptions {
         """
 
     /// Short mode: what CI runs on every change (debug build, 2 cores, well under a minute).
-    static let shortCounts = ["cli": 120, "iio": 150, "toml": 700, "png": 600, "soak": 2000]
+    static let shortCounts = ["cli": 60, "iio": 120, "toml": 400, "png": 300, "soak": 600]
     static let longCount = 100_000
 
     init(_ args: [String]) {
