@@ -64,9 +64,18 @@ public struct FileStatus: Sendable, Equatable {
     public var kind: FileKind
     /// st_size in bytes (meaningful for regular files).
     public var size: Int
+    /// A device's numbers (st_rdev), for character and block devices; 0 otherwise.
+    public var deviceMajor = 0, deviceMinor = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
-    init(_ st: stat) { self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size)) }
+    init(_ st: stat) {
+        self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size))
+        if kind == .characterDevice || kind == .blockDevice {
+            let d = UInt64(st.st_rdev)  // glibc's gnu_dev_major/minor
+            deviceMajor = Int((d >> 8) & 0xFFF | (d >> 32) & ~0xFFF)
+            deviceMinor = Int(d & 0xFF | (d >> 12) & ~0xFF)
+        }
+    }
 }
 
 /// stat(2) of `path`, symbolic links followed: what is there, without opening it (a FIFO or a

@@ -116,7 +116,7 @@ enum KnownFailures {
         "large-canvas": "cli: --size above 2048 on a side: show keeps the frame and the screen (two canvases); render at 8192x8192 takes ~2 s",
         "slow-png": "png, cli: PNGs of tens of megapixels (within PNGReadLimit.maxWorkBytes) take over 2 s in a debug build",
         "iio-fifo": "(fixed; kept to compare) iio: a FIFO standing for an IIO attribute or udev file blocks the tilt sampler in open(2), silently",
-        "input-udev": "cli: --input naming a character device udev has not initialised blocks show's loop ~2 s (libinput waits for udev)",
+        "input-udev": "(fixed; kept to compare) cli: --input naming a character device udev has not initialised blocks show's loop ~2 s (libinput waits for udev)",
     ]
 
     /// The kinds left out in this run (set once, from the command line, before any case is made).

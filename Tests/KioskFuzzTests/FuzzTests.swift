@@ -12,7 +12,6 @@ import Testing
 let knownFailures = [
     "large-canvas",   // --size above 2048: show keeps the frame and the screen (2 canvases); render at 8192x8192 takes ~2 s
     "slow-png",       // PNGs of tens of megapixels (within PNGReadLimit.maxWorkBytes) take over 2 s in a debug build
-    "input-udev",     // --input naming a device udev has not initialised: libinput blocks show's loop ~2 s
 ]
 
 @Suite(.serialized) struct FuzzTests {
