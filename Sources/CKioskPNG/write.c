@@ -46,6 +46,12 @@ static void encode(struct writer *w) {
     kiosk_png_set_write_fn(w->png, w, write_data, flush_data);
     kiosk_png_set_IHDR(w->png, w->info, q->width, q->height, 8, q->alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                        PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (q->fast) {
+        // One filter (Sub) instead of libpng's try-all-five per row, and zlib's run-length
+        // strategy: a HUD frame is mostly runs of one colour.
+        kiosk_png_set_filter(w->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+        kiosk_png_set_compression_strategy(w->png, 3 /* Z_RLE */);
+    }
     kiosk_png_write_info(w->png, w->info);
     for (png_uint_32 y = 0; y < q->height; y++) {
         q->row(q->context, y, w->row);

@@ -56,7 +56,10 @@ const char *kiosk_png_load(void);
     V(void, png_set_IHDR, (png_const_structrp png_ptr, png_inforp info_ptr, png_uint_32 width, png_uint_32 height, int bit_depth, int color_type, int interlace_method, int compression_method, int filter_method), (png_ptr, info_ptr, width, height, bit_depth, color_type, interlace_method, compression_method, filter_method)) \
     V(void, png_write_info, (png_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
     V(void, png_write_row, (png_structrp png_ptr, png_const_bytep row), (png_ptr, row)) \
-    V(void, png_write_end, (png_structrp png_ptr, png_inforp info_ptr), (png_ptr, info_ptr))
+    V(void, png_write_end, (png_structrp png_ptr, png_inforp info_ptr), (png_ptr, info_ptr)) \
+    V(void, png_set_filter, (png_structrp png_ptr, int method, int filters), (png_ptr, method, filters)) \
+    V(void, png_set_compression_level, (png_structrp png_ptr, int level), (png_ptr, level)) \
+    V(void, png_set_compression_strategy, (png_structrp png_ptr, int strategy), (png_ptr, strategy))
 
 #define KIOSK_PNG_DECLARE(ret, name, params, args) ret kiosk_##name params;
 KIOSK_PNG_FUNCTIONS(KIOSK_PNG_DECLARE, KIOSK_PNG_DECLARE)
@@ -122,6 +125,8 @@ struct kiosk_png_write_request {
     png_uint_32 width, height;
     /// RGBA when set, RGB otherwise.
     int alpha;
+    /// Speed over size: the Sub filter only and zlib's Z_RLE (large frames).
+    int fast;
     kiosk_png_row_fn row;
     kiosk_png_write_fn write;
     void *context;
