@@ -88,6 +88,30 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// open(2) for writing (O_WRONLY | `flags`) of a file that must be a regular file — a
+    /// sysfs attribute, a small state file — that cannot block whatever `path` is: opened with
+    /// O_NONBLOCK | O_NOCTTY (a FIFO without a reader fails at once, with one it opens) and
+    /// refused by fstat unless regular: "not a regular file (a FIFO)".
+    public static func openRegularFileForWriting(_ path: String, _ flags: Int32 = 0) throws(SysError) -> FileDescriptor {
+        let fd: FileDescriptor
+        do throws(SysError) { fd = try open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | flags) } catch {
+            if error.errno == ENXIO, let st = try? fileStatus(path), st.kind != .regular {
+                throw SysError(call: "open", errno: EINVAL, target: path, detail: "not a regular file (\(st.kind))")
+            }
+            throw error
+        }
+        do throws(SysError) {
+            let st = try fd.status()
+            guard st.kind == .regular else {
+                throw SysError(call: "open", errno: EINVAL, target: path, detail: "not a regular file (\(st.kind))")
+            }
+            return fd
+        } catch {
+            try? fd.close()
+            throw SysError(call: error.call, errno: error.errno, target: path, detail: error.detail)
+        }
+    }
+
     /// fstat(2): what the descriptor is and its size.
     public func status() throws(SysError) -> FileStatus {
         var st = stat()
@@ -173,7 +197,7 @@ public func readSmallFile(_ path: String, limit: Int = 4096) throws(SysError) ->
 
 /// Writes a small text file (a sysfs attribute).
 public func writeSmallFile(_ path: String, _ text: String) throws(SysError) {
-    let fd = try FileDescriptor.open(path, O_WRONLY)
+    let fd = try FileDescriptor.openRegularFileForWriting(path)
     defer { try? fd.close() }
     let bytes = Array(text.utf8)
     let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
