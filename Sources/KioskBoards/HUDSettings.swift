@@ -101,7 +101,8 @@ let mountMatrixRule: ValueRule = {
     let expected = "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\""
     return ValueRule(.custom(parse: { (text) throws(RuleError) in
         do throws(MountMatrix.ParseError) { return .numbers(try MountMatrix.parse(text).m) } catch {
-            throw RuleError("\(expected) (\(error.reason))")
+            // The line shows the value already (cut at 80): the reason names the place only.
+            throw RuleError("3 rows of 3 numbers (\(error.brief))")
         }
     }), expected: expected)
 }()
