@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
+        .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
     ],
     targets: [
         // Pure layers: no Glibc, no Foundation.
@@ -123,6 +124,12 @@ let package = Package(
         ])]),
         .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded",
                                                                  "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
+        // The fuzz harness (README's "Fuzzing"; the design at the top of KioskHUDFuzz.swift):
+        // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
+        .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
+            "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
+            "KioskBehavior", "KioskTestSupport",
+        ]),
 
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
         .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
@@ -151,6 +158,8 @@ let package = Package(
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
         // (the test links one with its own scratch path, .build-release-check).
         .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),
+        // Runs the kiosk-hud-fuzz binary built next to the tests in short mode, one test per target.
+        .testTarget(name: "KioskFuzzTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskHUDTests",
                     dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
                     exclude: ["Goldens", "Fixtures"]),

@@ -32,8 +32,11 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The text as given.
         public var text: String
-        /// What is wrong with it.
+        /// What is wrong with it (a value it names cut at 16 characters with "…").
         public var reason: String
+        /// The reason without the value it names, for a message that shows the text already.
+        public var brief: String
+        init(text: String, reason: String, brief: String? = nil) { self.text = text; self.reason = reason; self.brief = brief ?? reason }
         public var description: String { "malformed mount matrix \"\(text)\": \(reason) (expected \"x1, y1, z1; x2, y2, z2; x3, y3, z3\")" }
     }
 
@@ -42,7 +45,7 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
     /// newline as sysfs adds), finite, and an invertible matrix. Anything else — empty text, a
     /// missing or extra value, `nan`, hex, a stray character, a singular matrix — is an error.
     public static func parse(_ text: String) throws(ParseError) -> MountMatrix {
-        func fail(_ reason: String) -> ParseError { ParseError(text: text, reason: reason) }
+        func fail(_ reason: String, brief: String? = nil) -> ParseError { ParseError(text: text, reason: reason, brief: brief) }
         var body = Substring(text)
         if body.hasSuffix("\n") { body = body.dropLast() }
         if body.allSatisfy({ $0 == " " || $0 == "\t" }) { throw fail("it is empty") }
@@ -52,11 +55,12 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
         for (i, row) in rows.enumerated() {
             let fields = row.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 3 else { throw fail("row \(i + 1) has \(fields.count) value\(fields.count == 1 ? "" : "s"), not 3") }
-            for f in fields {
+            for (j, f) in fields.enumerated() {
                 let t = f.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
                 let s = String(t)
                 guard let v = parseDecimalNumber(s) else {
-                    throw fail("\"\(s)\" in row \(i + 1) is not a decimal number")
+                    let shown = s.unicodeScalars.count <= 16 ? s : String(String.UnicodeScalarView(s.unicodeScalars.prefix(16))) + "…"
+                    throw fail("\"\(shown)\" in row \(i + 1) is not a decimal number", brief: "value \(j + 1) in row \(i + 1) is not a decimal number")
                 }
                 entries.append(v)
             }

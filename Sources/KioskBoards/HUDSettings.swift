@@ -87,14 +87,15 @@ extension Color {
 
 /// The libinput calibration matrix: six numbers, or a rotation preset (`rotate-90` …).
 let touchMatrixRule: ValueRule = {
-    let expected = "six numbers a,b,c,d,e,f or rotate-90, rotate-180, rotate-270"
+    // The error line already shows the value (cut at 80): the reason names the part only, and
+    // says what is expected briefly, so the line stays within 200 characters.
     return ValueRule(.custom(parse: { (text) throws(RuleError) in
         do throws(CalibrationMatrix.ParseError) {
             // Each Float as the Double of its shortest spelling: -1.1041, not -1.1041000127792358
             // (a profile written out again reads as it was written).
             return .numbers(try CalibrationMatrix(parsing: text).values.map { Double("\($0)") ?? Double($0) })
-        } catch { throw RuleError("\(expected) (\(error.reason))") }
-    }), expected: expected)
+        } catch { throw RuleError("six numbers or rotate-90/180/270 (\(error.brief))") }
+    }), expected: "six numbers a,b,c,d,e,f or rotate-90, rotate-180, rotate-270")
 }()
 
 /// The accelerometer's mount matrix: "x1, y1, z1; x2, y2, z2; x3, y3, z3".
@@ -102,7 +103,8 @@ let mountMatrixRule: ValueRule = {
     let expected = "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\""
     return ValueRule(.custom(parse: { (text) throws(RuleError) in
         do throws(MountMatrix.ParseError) { return .numbers(try MountMatrix.parse(text).m) } catch {
-            throw RuleError("\(expected) (\(error.reason))")
+            // The line shows the value already (cut at 80): the reason names the place only.
+            throw RuleError("3 rows of 3 numbers (\(error.brief))")
         }
     }), expected: expected)
 }()

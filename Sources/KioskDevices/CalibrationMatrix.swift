@@ -49,8 +49,18 @@ public struct CalibrationMatrix: Sendable, Equatable, CustomStringConvertible {
     public struct ParseError: Error, Equatable, CustomStringConvertible, Sendable {
         /// The text given.
         public var text: String
-        /// What is wrong with it.
+        /// What is wrong with it (a value it names cut at 16 characters with "…").
         public var reason: String
+        /// The reason without the value it names ("value 6 is not a number"), for a message
+        /// that shows the whole text already (a board file's or an option's error line).
+        public var brief: String
+        init(text: String, reason: String) { self.text = text; self.reason = reason; brief = reason }
+        init(text: String, value n: Int, _ field: String, _ problem: String) {
+            self.text = text
+            let shown = field.unicodeScalars.count <= 16 ? field : String(String.UnicodeScalarView(field.unicodeScalars.prefix(16))) + "…"
+            reason = "value \(n) \"\(shown)\" \(problem)"
+            brief = "value \(n) \(problem)"
+        }
         public var description: String { "touch matrix \"\(text)\": \(reason); expected six numbers a,b,c,d,e,f (e.g. 0,-1,1,1,0,0)" }
     }
 
@@ -77,12 +87,12 @@ public struct CalibrationMatrix: Sendable, Equatable, CustomStringConvertible {
         guard fields.count == 6 else { throw ParseError(text: text, reason: "\(fields.count) value\(fields.count == 1 ? "" : "s"), not 6") }
         var values: [Float] = []
         for (n, f) in fields.enumerated() {
-            guard let v = Float(f) else { throw ParseError(text: text, reason: "value \(n + 1) \"\(f)\" is not a number") }
-            guard v.isFinite else { throw ParseError(text: text, reason: "value \(n + 1) \"\(f)\" is not finite") }
+            guard let v = Float(f) else { throw ParseError(text: text, value: n + 1, f, "is not a number") }
+            guard v.isFinite else { throw ParseError(text: text, value: n + 1, f, "is not finite") }
             values.append(v)
         }
         if values[0] * values[4] - values[1] * values[3] == 0 {
-            throw ParseError(text: text, reason: "degenerate (a·e − b·d = 0 maps the whole sensor onto a line)")
+            throw ParseError(text: text, reason: "degenerate: a·e − b·d = 0")
         }
         self.init(values)
     }

@@ -59,11 +59,17 @@ public final class HUDRenderer {
     /// a shorter label leaves the old, larger bezel to be painted over).
     private var lastBezel = IntRect.zero
     private var layoutVersion = 0, lastLayoutVersion = -1
+    /// False for a renderer that draws whole frames only (`render`'s one picture): no backdrop
+    /// bitmap is kept, the background is painted straight into the shadow and the bezel over
+    /// it, so the memory is the frame itself (an 8192x8192 frame: 256 MB, not 512).
+    public let keepsBackdrop: Bool
 
-    /// A renderer for a `width`×`height` frame in `format`.
+    /// A renderer for a `width`×`height` frame in `format`; `keepsBackdrop: false` for one that
+    /// redraws every frame whole (see `keepsBackdrop`).
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, fonts: FontLibrary,
-                style: HUDStyle = HUDStyle(), content: HUDContent = HUDContent()) throws {
+                style: HUDStyle = HUDStyle(), content: HUDContent = HUDContent(), keepsBackdrop: Bool = true) throws {
         self.width = width; self.height = height
+        self.keepsBackdrop = keepsBackdrop
         shadow = try Bitmap(width: width, height: height, format: format)
         canvas = Canvas(shadow.surface)
         engine = HUDLayoutEngine(fonts: fonts)
@@ -125,6 +131,7 @@ public final class HUDRenderer {
         guard !damage.isEmpty else { last = state; lastLayoutVersion = layoutVersion; lastBezel = bezelBox(state); return damage }
         last = nil   // until the whole frame is drawn
         let bgOpacity = state.visible ? clamp01(state.opacity) : 0
+        if !keepsBackdrop { return renderWhole(state, opacity: bgOpacity, stoppingWhen: stop) }
         // A new background opacity (each frame of a fade), or the first frame. A frame redrawn
         // whole, with no blur reading the backdrop, gets a picture's or a gradient's background
         // drawn straight into the frame: one pass over the pixels instead of two (into the
@@ -308,6 +315,36 @@ public final class HUDRenderer {
         return true
     }
 
+
+    /// A whole frame without a backdrop bitmap (`keepsBackdrop` false): the background into the
+    /// shadow band by band, the blurred bezel's source taken from it, then the bezel.
+    private func renderWhole(_ state: HUDFrameState, opacity: Double, stoppingWhen stop: () -> Bool) -> DamageRegion? {
+        let full = IntRect(x: 0, y: 0, width: width, height: height)
+        backdrop = nil; backdropColor = nil; blurCache = nil
+        let plan = backgroundPlan(opacity: opacity)
+        for band in bands([full]) {
+            if stop() { return nil }
+            canvas.withClip(band) { drawBackground(plan, into: canvas, band) }
+        }
+        backdropOpacity = opacity
+        let plain = underlay == nil && style.background != .gradient  // blurs to itself: no blur (as rebuildBackdrop)
+        if case let .blur(radius) = style.bezelStyle, radius > 0, !plain, state.visible, state.opacity > 0 {
+            let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
+            let box = layout.bezel.offsetBy(dx: Double(motion(state).0), dy: Double(motion(state).1)).enclosingPixels
+            _ = blurredBackdrop(box, radius: Int((radius * sc).rounded()), from: shadow)
+        }
+        for band in bands([full]) {
+            if stop() { return nil }
+            canvas.withClip(band) { drawBezel(state) }
+        }
+        canvas.damage.removeAll()
+        blurCache = nil
+        last = state
+        lastLayoutVersion = layoutVersion
+        lastBezel = bezelBox(state)
+        return DamageRegion([full])
+    }
+
     private func drawBezel(_ s: HUDFrameState) {
         guard s.visible, s.opacity > 0 else { return }
         let (mx, my) = motion(s)
@@ -381,12 +418,12 @@ public final class HUDRenderer {
         }
     }
 
-    private func blurredBackdrop(_ box: IntRect, radius: Int) -> Bitmap? {
+    private func blurredBackdrop(_ box: IntRect, radius: Int, from source: Bitmap? = nil) -> Bitmap? {
         // A plain-colour backdrop blurs to itself, and it is already under the bezel.
-        guard let backdrop else { return nil }
-        let clipped = box.intersection(backdrop.surface.bounds)
+        let clipped = box.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard !clipped.isEmpty else { return nil }
         if let c = blurCache, c.box == clipped, c.opacity == backdropOpacity { return c.bitmap }
+        guard let backdrop = source ?? backdrop else { return nil }
         guard let bm = try? Bitmap(width: clipped.width, height: clipped.height, format: .argb8888) else { return nil }
         for y in 0..<clipped.height {
             for x in 0..<clipped.width {

@@ -50,9 +50,11 @@ func parseInteger(_ bytes: UnsafeRawBufferPointer) -> Int? {
 }
 
 /// Writes an attribute: open(O_WRONLY | O_TRUNC), one write (sysfs ignores the truncation; a
-/// plain file — a test's fake tree — is replaced, not overwritten in part).
+/// plain file — a test's fake tree — is replaced, not overwritten in part). Never blocks: a FIFO
+/// standing for the attribute is refused, not waited on (found by kiosk-hud-fuzz iio: a FIFO
+/// at sampling_frequency held the tilt sampler in open(2) for good, silently).
 func writeAttribute(_ path: String, _ text: String) throws(SysError) {
-    let fd = try FileDescriptor.open(path, O_WRONLY | O_TRUNC)
+    let fd = try FileDescriptor.openRegularFileForWriting(path, O_TRUNC)
     defer { try? fd.close() }
     let bytes = Array(text.utf8)
     let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }

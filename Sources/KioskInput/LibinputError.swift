@@ -1,4 +1,5 @@
 import Glibc
+import KioskSys
 
 /// A libinput or udev call that failed: which call, on what, and why.
 public struct LibinputError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -21,7 +22,7 @@ public struct LibinputError: Error, Equatable, CustomStringConvertible, Sendable
     }
 
     public var description: String {
-        "\(call)\(target.map { " \($0)" } ?? "") failed: \(reason)"
+        "\(call)\(target.map { " \(shownPath($0))" } ?? "") failed: \(reason)"
     }
 }
 

@@ -30,6 +30,10 @@ extension LibinputSource {
             for path in paths {
                 cb.lastOpenFailure = nil
                 cb.lastLibinputError = nil
+                if let refusal = notAnInputNode(path) {
+                    kiosk_libinput_unref(li)
+                    throw refusal
+                }
                 if kiosk_libinput_path_add_device(li, path) == nil {
                     let error = addDeviceError(path, cb)
                     kiosk_libinput_unref(li)
@@ -46,6 +50,25 @@ extension LibinputSource {
     static func loadLibraries() throws(LibinputError) {
         guard let why = kiosk_input_load() else { return }
         throw LibinputError(call: "kiosk_input_load", reason: "libinput is not available: \(String(cString: why))")
+    }
+
+    /// Why `path` is not worth giving to libinput_path_add_device, decided from stat and udev's
+    /// database without opening it: not a character device, not the input subsystem's (major
+    /// 13), or one udev has not initialised (no /run/udev/data/c13:N) — for which libinput
+    /// sleeps 10 ms at a time for 2 s before it gives up (found by kiosk-hud-fuzz cli: --input
+    /// naming a link to /dev/zero held show's start for 2 s). nil: let libinput try.
+    private static func notAnInputNode(_ path: String) -> LibinputError? {
+        guard let st = try? fileStatus(path) else { return nil }  // missing: libinput's error says so
+        let call = "libinput_path_add_device", prefix = "not an input device libinput handles"
+        guard st.kind == .characterDevice else { return LibinputError(call: call, target: path, reason: "\(prefix) (\(st.kind), not a character device)") }
+        let numbers = "\(st.deviceMajor):\(st.deviceMinor)"
+        guard st.deviceMajor == 13 else {
+            return LibinputError(call: call, target: path, reason: "\(prefix) (character device \(numbers), not the input subsystem's 13:N)")
+        }
+        guard fileExists("/run/udev/data/c\(numbers)") else {
+            return LibinputError(call: call, target: path, reason: "\(prefix) yet (udev has not initialised it: no /run/udev/data/c\(numbers))")
+        }
+        return nil
     }
 
     /// Why libinput_path_add_device returned NULL: open's errno, a missing node, or a device

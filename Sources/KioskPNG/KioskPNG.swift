@@ -25,5 +25,9 @@
 //   read-back); the bytes go to a new file beside the target, renamed over
 //   it (no half-written file; a FIFO or directory at the path is refused).
 //   Every png_image is released with png_image_free (`withPNGImage`).
+// - Large frames are written by rows (`write(width:height:alpha:path:row:)`, CKioskPNG/
+//   write.c: libpng's row API under its own setjmp, bytes straight to the new file): one row
+//   in memory whatever the size. kiosk-hud render --size 8192x8192 took 950 MB with the
+//   in-memory encoder (the frame, an RGBA copy, an RGB copy, the encoded file), 270 MB so.
 // - Errors: one line naming the file and why (`PNGError.description`).
 // - No Foundation; system calls only through KioskSys.

@@ -1,3 +1,4 @@
+import KioskSys
 /// A PNG read or write failure: what was being done, why, and the file.
 public struct PNGError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What was being done: "read", "decode", "write" or "encode".
@@ -18,7 +19,7 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Equatable {
     /// One line naming the file and why: `/tmp/x.png: not a regular file (a FIFO)`; without a
     /// file (or with an empty path), `PNG decode failed: not a PNG file`.
     public var description: String {
-        if let path, !path.isEmpty { return "\(path): \(message)" }
+        if let path, !path.isEmpty { return "\(shownPath(path)): \(message)" }
         return "PNG \(operation) failed: \(message)"
     }
 }

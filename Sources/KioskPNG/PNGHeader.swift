@@ -18,6 +18,13 @@ public struct PNGHeader: Sendable, Equatable {
     /// width × height.
     public var pixels: Int { width * height }
 
+    /// The bytes one pixel costs to decode: its size in the file (channels × bit depth / 8) or
+    /// as RGBA8 (4), whichever is more; `PNGReadLimit.maxWorkBytes` bounds pixels × this.
+    public var workBytesPerPixel: Int {
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 4
+        return max(4, channels * bitDepth / 8)
+    }
+
     /// The bytes a file needs for its signature and IHDR chunk.
     static let byteCount = 33
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

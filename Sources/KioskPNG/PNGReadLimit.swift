@@ -20,6 +20,14 @@ public struct PNGReadLimit: Sendable, Equatable {
     /// it too) and 2^31 pixels in all.
     public static let maxSide = 65535
     public static let maxTotalPixels = 1 << 31
+    /// The most work a read may do, whatever the limit: width × height × the bytes a pixel takes
+    /// in the file or as RGBA8, whichever is more (`PNGHeader.workBytesPerPixel`) — an
+    /// 8192 × 8192 image at 8 bits a channel (2^26 pixels), half that in 16-bit RGBA. Decoding
+    /// costs about that many bytes of libpng's transforms whether the image is kept as is or
+    /// box-filtered down (release build, one core: 2^28 pixels of 1-bit gray, a 32 KB zlib
+    /// bomb, took 2.3 s; 2^25 of 16-bit RGBA 1.2 s), so a header asking for more is refused
+    /// before any pixel is read, and every read ends in about a second.
+    public static let maxWorkBytes = 1 << 28
     /// The largest allocation libpng may make for one ancillary chunk (png_set_chunk_malloc_max).
     static let chunkMallocMax = 1 << 20
 
@@ -42,6 +50,12 @@ public struct PNGReadLimit: Sendable, Equatable {
         if w > Self.maxSide || h > Self.maxSide || pixels > Self.maxTotalPixels {
             return .failure(PNGError(operation: "read", message:
                 "\(size); at most \(Self.maxSide) pixels on a side and \(Self.maxTotalPixels) in all"))
+        }
+        let perPixel = header.workBytesPerPixel
+        if pixels > Self.maxWorkBytes / perPixel {
+            return .failure(PNGError(operation: "read", message:
+                "\(size); at most \(Self.maxWorkBytes / perPixel) pixels are decoded"
+                + (perPixel > 4 ? " at 16 bits a sample with \(perPixel / 2) channels" : "")))
         }
         if pixels <= maxPixels { return .success((w, h)) }
         if header.interlaced {

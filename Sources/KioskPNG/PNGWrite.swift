@@ -22,7 +22,7 @@ extension PNG {
             throw PNGError(operation: "write", message: error.message, path: path)
         }
         do { try replaceFile(path, with: bytes) } catch {
-            throw PNGError(operation: "write", message: "cannot write: \(error.call) \(error.target ?? path): \(error.reason)", path: path)
+            throw PNGError(operation: "write", message: cannotWrite(error, path), path: path)
         }
     }
 

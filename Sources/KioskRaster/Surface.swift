@@ -86,21 +86,31 @@ public final class Bitmap {
     public func rgbaBytes() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         out.withUnsafeMutableBufferPointer { o in
-            var i = 0
-            for y in 0..<height {
-                for x in 0..<width {
-                    let p = surface.pixel(x: x, y: y)
-                    let a = UInt32(p >> 24)
-                    func un(_ c: UInt32) -> UInt8 {
-                        a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a))
-                    }
-                    o[i] = un((p >> 16) & 0xFF); o[i + 1] = un((p >> 8) & 0xFF); o[i + 2] = un(p & 0xFF)
-                    o[i + 3] = UInt8(a)
-                    i += 4
-                }
-            }
+            for y in 0..<height { straightRow(y, alpha: true, into: UnsafeMutableBufferPointer(rebasing: o[(y * width * 4)...])) }
         }
         return out
+    }
+
+    /// True when every pixel is opaque (always for the formats without alpha).
+    public var isOpaque: Bool {
+        guard format == .argb8888 else { return true }
+        for y in 0..<height { for x in 0..<width where surface.pixel(x: x, y: y) >> 24 != 0xFF { return false } }
+        return true
+    }
+
+    /// Row `y` as straight (non-premultiplied) RGBA8 (`alpha`) or RGB8 bytes into `o`, which
+    /// holds at least width × 4 (or 3) bytes: a PNG written one row at a time.
+    public func straightRow(_ y: Int, alpha: Bool, into o: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        for x in 0..<width {
+            let p = surface.pixel(x: x, y: y)
+            let a = UInt32(p >> 24)
+            func un(_ c: UInt32) -> UInt8 {
+                a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a))
+            }
+            o[i] = un((p >> 16) & 0xFF); o[i + 1] = un((p >> 8) & 0xFF); o[i + 2] = un(p & 0xFF)
+            if alpha { o[i + 3] = UInt8(a); i += 4 } else { i += 3 }
+        }
     }
 
     /// A bitmap from straight RGBA bytes (e.g. a decoded PNG), premultiplied into ARGB8888.

@@ -64,9 +64,18 @@ public struct FileStatus: Sendable, Equatable {
     public var kind: FileKind
     /// st_size in bytes (meaningful for regular files).
     public var size: Int
+    /// A device's numbers (st_rdev), for character and block devices; 0 otherwise.
+    public var deviceMajor = 0, deviceMinor = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
-    init(_ st: stat) { self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size)) }
+    init(_ st: stat) {
+        self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size))
+        if kind == .characterDevice || kind == .blockDevice {
+            let d = UInt64(st.st_rdev)  // glibc's gnu_dev_major/minor
+            deviceMajor = Int((d >> 8) & 0xFFF | (d >> 32) & ~0xFFF)
+            deviceMinor = Int(d & 0xFF | (d >> 12) & ~0xFF)
+        }
+    }
 }
 
 /// stat(2) of `path`, symbolic links followed: what is there, without opening it (a FIFO or a
@@ -107,21 +116,30 @@ public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8
 /// file is removed on failure. The temporary file is made new (O_EXCL, after removing a stale
 /// one of the same name), so it is a regular file of ours, never a FIFO or a link put there.
 public func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SysError) {
+    try replaceFile(path, mode: mode) { (fd) throws(SysError) in
+        let written: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
+        try written.get()
+    }
+}
+
+/// `replaceFile(_:with:mode:)` for content written as it is made: `body` writes to the new
+/// file's descriptor (e.g. a PNG encoded row by row, never held whole); when it throws, the
+/// new file is removed and `path` is left as it was.
+public func replaceFile(_ path: String, mode: mode_t = 0o644, writing body: (FileDescriptor) throws(SysError) -> Void) throws(SysError) {
     let temporary = path + ".\(getpid()).tmp"
     unlink(temporary)
     let fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, mode: mode)
-    let written: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
     let failure: SysError?
-    switch written {
-    case .success:
+    do throws(SysError) {
+        try body(fd)
         do throws(SysError) { try fd.close(); failure = nil } catch { failure = error }
-    case let .failure(e):
+    } catch {
         try? fd.close()
-        failure = e
+        failure = error
     }
     if let failure {
         unlink(temporary)
-        throw SysError(call: failure.call, errno: failure.errno, target: temporary)
+        throw SysError(call: failure.call, errno: failure.errno, target: failure.target ?? temporary)
     }
     if rename(temporary, path) != 0 {
         let e = Glibc.errno

@@ -20,13 +20,24 @@ public struct SysError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     public var description: String {
-        if let detail { return "\(target ?? call): \(detail)" }
-        let what = target.map { " \($0)" } ?? ""
+        if let detail { return "\(target.map(shownPath) ?? call): \(detail)" }
+        let what = target.map { " \(shownPath($0))" } ?? ""
         return "\(call)\(what) failed: \(reason) (errno \(errno))"
     }
 
     /// errno's text, e.g. "No such file or directory".
     public var reason: String { String(cString: strerror(errno)) }
+}
+
+/// A path for an error message: as given up to 80 characters, then "…" (a 4 KB path must not
+/// make a 4 KB line; the rule every message of kiosk-hud follows for the values it echoes).
+public func shownPath(_ path: String) -> String {
+    var out = String.UnicodeScalarView()
+    for (i, u) in path.unicodeScalars.enumerated() {
+        if i == 80 { return String(out) + "…" }
+        out.append(u)
+    }
+    return path
 }
 
 /// Runs `body` until it does not fail with EINTR; a result of -1 throws `SysError(call, errno)`.
@@ -71,6 +82,30 @@ public struct FileDescriptor: Hashable, Sendable {
                 throw SysError(call: "open", errno: EINVAL, target: path, detail: "not a regular file (\(st.kind))")
             }
             return (fd, st)
+        } catch {
+            try? fd.close()
+            throw SysError(call: error.call, errno: error.errno, target: path, detail: error.detail)
+        }
+    }
+
+    /// open(2) for writing (O_WRONLY | `flags`) of a file that must be a regular file — a
+    /// sysfs attribute, a small state file — that cannot block whatever `path` is: opened with
+    /// O_NONBLOCK | O_NOCTTY (a FIFO without a reader fails at once, with one it opens) and
+    /// refused by fstat unless regular: "not a regular file (a FIFO)".
+    public static func openRegularFileForWriting(_ path: String, _ flags: Int32 = 0) throws(SysError) -> FileDescriptor {
+        let fd: FileDescriptor
+        do throws(SysError) { fd = try open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | flags) } catch {
+            if error.errno == ENXIO, let st = try? fileStatus(path), st.kind != .regular {
+                throw SysError(call: "open", errno: EINVAL, target: path, detail: "not a regular file (\(st.kind))")
+            }
+            throw error
+        }
+        do throws(SysError) {
+            let st = try fd.status()
+            guard st.kind == .regular else {
+                throw SysError(call: "open", errno: EINVAL, target: path, detail: "not a regular file (\(st.kind))")
+            }
+            return fd
         } catch {
             try? fd.close()
             throw SysError(call: error.call, errno: error.errno, target: path, detail: error.detail)
@@ -162,7 +197,7 @@ public func readSmallFile(_ path: String, limit: Int = 4096) throws(SysError) ->
 
 /// Writes a small text file (a sysfs attribute).
 public func writeSmallFile(_ path: String, _ text: String) throws(SysError) {
-    let fd = try FileDescriptor.open(path, O_WRONLY)
+    let fd = try FileDescriptor.openRegularFileForWriting(path)
     defer { try? fd.close() }
     let bytes = Array(text.utf8)
     let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }

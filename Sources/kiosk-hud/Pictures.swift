@@ -54,7 +54,11 @@ func writePNG(_ bitmap: Bitmap, to path: String, what: String? = nil) throws {
     let prefix = what.map { "\($0) " } ?? ""
     guard !path.isEmpty else { throw UsageError("\(what ?? "output"): empty path") }
     do {
-        try PNG.write(PNGImage(width: bitmap.width, height: bitmap.height, rgba: bitmap.rgbaBytes()), path: path)
+        // Row by row: one row in memory besides the bitmap, whatever its size.
+        let alpha = !bitmap.isOpaque
+        try PNG.write(width: bitmap.width, height: bitmap.height, alpha: alpha, path: path) { y, row in
+            bitmap.straightRow(y, alpha: alpha, into: row)
+        }
     } catch {
         throw PictureError(description: prefix + error.description)
     }

@@ -43,7 +43,9 @@ struct RenderCommand {
         let p = settings.profile
         let r: HUDRenderer
         do {
-            r = try HUDRenderer(width: p.width, height: p.height, format: p.format, fonts: fonts, style: p.style, content: content)
+            // One frame: no backdrop bitmap beside the frame (an 8192x8192 frame is 256 MB).
+            r = try HUDRenderer(width: p.width, height: p.height, format: p.format, fonts: fonts, style: p.style, content: content,
+                                keepsBackdrop: false)
         } catch { throw UsageError("\(error)") }
         r.setUnderlay(color: p.underlayColor, image: underlay)
         var motion = (0.0, 0.0)

@@ -394,4 +394,20 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
             #expect("\(error)".contains(key), "\(error)")
         }
     }
+
+    /// A bad touch matrix's error line stays within 200 characters however long the value
+    /// (found by kiosk-hud-fuzz toml: up to 621 characters, the offending number echoed whole
+    /// in the reason after the value cut at 80).
+    @Test func touchMatrixErrorsStayShort() {
+        let long = String(repeating: "9", count: 300) + ",1,0,0,1,0"
+        #expect(errorText("[touch]\nmatrix = \"\(long)\"\n", source: "board.toml")
+                == "board.toml:2:10: [touch] matrix = \"" + String(repeating: "9", count: 79)
+                + "…: expected six numbers or rotate-90/180/270 (value 1 is not finite)")
+        #expect(errorText("[touch]\nmatrix = \"-0.5, -0.5, 0, -0.5, -0.5, -0.5\"\n", source: "board.toml")
+                == "board.toml:2:10: [touch] matrix = \"-0.5, -0.5, 0, -0.5, -0.5, -0.5\": expected six numbers or rotate-90/180/270 (degenerate: a·e − b·d = 0)")
+        let words = "x1 " + String(repeating: "x", count: 200) + " 0 0 1 0"
+        let line = errorText("[touch]\nmatrix = \"\(words)\"\n", source: "board.toml")
+        #expect(line.hasSuffix("…: expected six numbers or rotate-90/180/270 (value 1 is not a number)"), "\(line)")
+        #expect(line.count <= 193, "\(line.count) characters")
+    }
 }

@@ -40,7 +40,12 @@ import Testing
         ("[motion]\nacel = \"x\"", "b.toml:2:1: [motion] acel: unknown key"),
         ("[motion]\naccel = \"\"", "[motion] accel = \"\": expected iio:deviceN"),
         ("[motion]\naccel = 3", "[motion] accel = 3: expected iio:deviceN"),
-        ("[motion]\nmount_matrix = \"1, 0, 0; 0, 1, 0\"", "[motion] mount_matrix = \"1, 0, 0; 0, 1, 0\": expected \"x1, y1, z1; x2, y2, z2; x3, y3, z3\" (2 rows, not 3)"),
+        ("[motion]\nmount_matrix = \"1, 0, 0; 0, 1, 0\"", "[motion] mount_matrix = \"1, 0, 0; 0, 1, 0\": expected 3 rows of 3 numbers (2 rows, not 3)"),
+        // A long bad number: the line shows the value cut at 80 and names the place only
+        // (found by kiosk-hud-fuzz cli: a 588-character --mount-matrix line).
+        ("[motion]\nmount_matrix = \"1, " + String(repeating: "9", count: 300) + "x, 0; 0, 1, 0; 0, 0, 1\"",
+         "b.toml:2:16: [motion] mount_matrix = \"1, " + String(repeating: "9", count: 76)
+         + "…: expected 3 rows of 3 numbers (value 2 in row 1 is not a decimal number)"),
         ("[motion]\nmount_matrix = \"0, 0, 0; 0, 1, 0; 0, 0, 1\"", "singular"),
         ("[motion]\ndepth = -1", "[motion] depth = -1: expected points from 0 to 100"),
         ("[motion]\nrate = 0", "[motion] rate = 0: expected samples per second from 0.1 to 1000"),

@@ -83,6 +83,21 @@ final class Hostile: @unchecked Sendable {
         }
     }
 
+    /// A long path is cut at 80 characters wherever a failed call names it (SysError,
+    /// PNGError, LibinputError; found by kiosk-hud-fuzz cli: lines of 307 to 576 characters for
+    /// --board, --underlay and --out naming a 300-character file, and --bind-touch).
+    @Test func longPathsAreCut() {
+        let name = String(repeating: "n", count: 300), cut = String(repeating: "n", count: 80) + "…"
+        let board = run(["render", "--out", "$D/a.png", "--board", name]), underlay = run(["render", "--out", "$D/a.png", "--underlay", name])
+        #expect(board.status == 64 && board.line == "Error: cannot read board profile: open \(cut) failed: File name too long (errno 36)")
+        #expect(underlay.status == 1 && underlay.line == "Error: --underlay \(cut): cannot open: File name too long")
+        let binding = run(["show", "--offscreen", "-", "--no-input", "--bind-touch", String(repeating: "n", count: 256)])
+        #expect(binding.status == 64 && binding.line == "Error: touch binding \(cut) failed: expected DEVICE=OUTPUT, e.g. ILITEK=DSI-1 or event5=HDMI-A-1", "\(binding.line)")
+        let out = run(["render", "--out", name])
+        #expect(out.status == 1)
+        #expect(out.line.hasPrefix("Error: --out \(cut): cannot write: open ….") && out.line.hasSuffix(".tmp: File name too long"), "\(out.line)")
+    }
+
     /// SIGTERM ends a running show through its clean-up at once, even while it draws a large
     /// frame (drawing stops between bands of rows).
     @Test func aRunningShowAnswersSIGTERMQuickly() throws {

@@ -142,6 +142,35 @@ import Testing
         ])
     }
 
+    /// A renderer without a backdrop bitmap (render's one frame) draws the same pixels as one
+    /// with it, for every background, a blurred bezel, an underlay picture, a fade and a zoom.
+    @Test func withoutBackdropSamePixels() throws {
+        let fonts = try FontLibrary()
+        let picture = try Bitmap(width: 64, height: 48, format: .argb8888)
+        for y in 0..<48 { for x in 0..<64 { picture.surface.row32(y)[x] = 0xFF00_0000 | UInt32(x * 4) << 16 | UInt32(y * 5) << 8 | 0x40 } }
+        let backgrounds: [HUDBackground] = [.none, .dim(Color(white: 0, a: 0.5)), .gradient]
+        for background in backgrounds {
+            for blur in [false, true] {
+                for image in [nil, picture] {
+                    for state in [HUDFrameState(), HUDFrameState(opacity: 0.6, scale: 0.7, motionX: -9, motionY: 9)] {
+                        var style = HUDStyle()
+                        style.background = background
+                        if blur { style.bezelStyle = .blur(radius: 6) }
+                        let with = try HUDRenderer(width: 320, height: 240, fonts: fonts, style: style, content: Self.content)
+                        let without = try HUDRenderer(width: 320, height: 240, fonts: fonts, style: style, content: Self.content,
+                                                      keepsBackdrop: false)
+                        for r in [with, without] {
+                            r.setUnderlay(color: Color(r: 0.2, g: 0.3, b: 0.4), image: image)
+                            r.render(state)
+                        }
+                        #expect(with.shadow.rgbaBytes() == without.shadow.rgbaBytes(),
+                                "\(background) blur \(blur) picture \(image != nil) opacity \(state.opacity)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func nothingChangedNothingDamaged() throws {
         let r = try HUDRenderer(width: 200, height: 150, fonts: FontLibrary(), content: Self.content)
         #expect(!r.render(HUDFrameState()).isEmpty)

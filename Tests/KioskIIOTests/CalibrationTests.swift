@@ -141,6 +141,16 @@ import Testing
         #expect(try open(4, 30).samplingNote?.hasPrefix("sampling_frequency not set (open") == true)
     }
 
+    /// A FIFO standing for sampling_frequency is refused, not waited on (found by kiosk-hud-fuzz
+    /// iio: the sampler blocked in open(2) for good, silently).
+    @Test func samplingFrequencyFIFOIsRefused() throws {
+        let fs = FakeSysfs()
+        fs.addAccelerometer(0, extra: ["sampling_frequency_available": "10 50\n"])
+        #expect(mkfifo(fs.devicePath(0) + "/sampling_frequency", 0o644) == 0)
+        let note = try IIOAccelerometer(device: IIODiscovery.accelerometers(root: fs.root)[0], rate: 30).samplingNote ?? ""
+        #expect(note.hasPrefix("sampling_frequency not set (") && note.hasSuffix("sampling_frequency: not a regular file (a FIFO))"), "\(note)")
+    }
+
     @Test func twelveBitExtremes() throws {
         let fs = FakeSysfs()
         fs.addAccelerometer(0, raw: (-2048, 2047, 0))

@@ -57,6 +57,7 @@ import Testing
         ("1;0;0;0;1;0", "1 value, not 6"),
         ("inf,0,0,0,1,0", "value 1 \"inf\" is not finite"),
         ("nan,0,0,0,1,0", "value 1 \"nan\" is not finite"),
+        ("1,0,0,0,1,99999999999999999999x", "value 6 \"9999999999999999…\" is not a number"),
         ("1,1,0,1,1,0", "degenerate"),
         ("0,0,0.5,0,0,0.5", "degenerate"),
     ])

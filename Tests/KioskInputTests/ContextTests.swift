@@ -33,6 +33,13 @@ import Testing
             #expect(error.call == "libinput_path_add_device")
             #expect(error.target == "/dev/null")
             #expect(error.reason.hasPrefix("not an input device libinput handles"), "\(error)")
+            #expect(error.description == "libinput_path_add_device /dev/null failed: not an input device libinput handles (character device 1:3, not the input subsystem's 13:N)")
+        }
+        // Decided before libinput is asked (it would wait 2 s for udev): a file, a directory.
+        for (path, kind) in [("/etc/hostname", "a regular file"), ("/tmp", "a directory")] {
+            do { _ = try LibinputSource(options: options(.path([path]))); Issue.record("\(path) was accepted") } catch {
+                #expect(error.description == "libinput_path_add_device \(path) failed: not an input device libinput handles (\(kind), not a character device)")
+            }
         }
     }
 

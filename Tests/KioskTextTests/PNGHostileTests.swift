@@ -15,9 +15,10 @@ private func hugeHeader(interlaced: Bool = false) -> [UInt8] {
                   idat: PNGForge.zlibStored([UInt8](repeating: 0, count: 2 * (1 + 30000 / 8))))
 }
 
-/// 16384x16384 1-bit gray, all black: 33.5 MB of zeros in a ~32 KB zlib stream (made once).
-private let bombPNG = PNGForge.file(width: 16384, height: 16384, bitDepth: 1, colorType: 0,
-                                    idat: PNGForge.zeroBomb(count: 16384 * (1 + 16384 / 8)))
+/// 8192x8192 1-bit gray, all black (the most pixels PNGReadLimit.maxWorkBytes lets through):
+/// 8.4 MB of zeros in a ~8 KB zlib stream (made once).
+private let bombPNG = PNGForge.file(width: 8192, height: 8192, bitDepth: 1, colorType: 0,
+                                    idat: PNGForge.zeroBomb(count: 8192 * (1 + 8192 / 8)))
 private func zeroBomb() -> [UInt8] { bombPNG }
 
 /// The large-but-real image: smooth, so a box average is well defined whatever the box's edges.
@@ -109,7 +110,7 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(h == PNGHeader(width: 30000, height: 30000, bitDepth: 1, colorType: 0, interlaced: true))
         let s = Scratch()
         let file = try PNG.header(path: s.write("bomb.png", zeroBomb()))
-        #expect(file.width == 16384 && file.height == 16384 && !file.interlaced && file.pixels == 1 << 28)
+        #expect(file.width == 8192 && file.height == 8192 && !file.interlaced && file.pixels == 1 << 26)
     }
 
     @Test func sizesFromTheLimit() throws {
@@ -123,32 +124,52 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(size(1600, 960) == "1600x960")          // exactly 4x the canvas: as is
         #expect(size(1200, 1280, interlaced: true) == "1200x1280")  // under the pixel limit: as is
         #expect(size(4000, 3000) == "1280x960")
-        #expect(size(30000, 30000) == "960x960")
+        #expect(size(8192, 8192) == "960x960")
+        #expect(size(30000, 30000) == "image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
         #expect(size(20000, 1) == "20000x1")              // few pixels: as is, however wide
         #expect(size(40000, 40) == "1600x2")
         #expect(size(40, 40000) == "1x960")
-        #expect(size(16384, 16384) == "960x960")
-        #expect(size(30000, 30000, interlaced: true)
-                == "image is 30000x30000 (900000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
+        #expect(size(16384, 16384) == "image is 16384x16384 (268435456 pixels); at most 67108864 pixels are decoded")
+        #expect(size(8000, 8000, interlaced: true)
+                == "image is 8000x8000 (64000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
         #expect(size(70000, 10) == "image is 70000x10 (700000 pixels); at most 65535 pixels on a side and 2147483648 in all")
         #expect(size(65535, 65535).hasPrefix("image is 65535x65535 (4294836225 pixels); at most"))
     }
 
     @Test func hugeHeaderFailsFastWithoutAllocating() throws {
         let start = monotonicSeconds()
-        // Not interlaced: streamed and scaled, and the two rows of data run out.
+        // More work than PNGReadLimit.maxWorkBytes (interlaced or not): refused from the header.
         let streamed = message { _ = try PNG.decode(hugeHeader(), limit: canvasLimit) }
-        #expect(streamed == "PNG decode failed: cannot decode: Not enough image data")
-        // Interlaced: refused from the header.
+        #expect(streamed == "PNG decode failed: image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
         let s = Scratch()
         let path = s.write("huge.png", hugeHeader(interlaced: true))
         #expect(message { _ = try PNG.read(path: path, limit: canvasLimit) }
-                == "\(path): image is 30000x30000 (900000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
+                == "\(path): image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
+        // 16-bit RGBA costs twice as much a pixel: half as many.
+        let deep = PNGForge.file(width: 8192, height: 8192, bitDepth: 16, colorType: 6, idat: PNGForge.zlibStored([0]))
+        #expect(message { _ = try PNG.decode(deep, limit: canvasLimit) }
+                == "PNG decode failed: image is 8192x8192 (67108864 pixels); at most 33554432 pixels are decoded at 16 bits a sample with 4 channels")
         // Over the hard cap: refused whatever the limit.
         let wide = PNGForge.file(width: 70000, height: 70000, bitDepth: 1, colorType: 0, idat: PNGForge.zlibStored([0]))
         #expect(message { _ = try PNG.decode(wide, limit: PNGReadLimit(maxPixels: .max, maxWidth: 100, maxHeight: 100)) }?
             .contains("image is 70000x70000 (4900000000 pixels); at most 65535 pixels on a side") == true)
         #expect(monotonicSeconds() - start < 5)
+    }
+
+    /// What follows the last row in the zlib stream is never inflated: a bomb after the pixels
+    /// (found by kiosk-hud-fuzz png: a 1 MB file with a 4000x3000 image then ~1 GB of zeros
+    /// took 2.3 s; a 64 MiB one would take minutes) is not read, so a file that ends inside it
+    /// still gives its complete image — as is, interlaced, and scaled while streaming.
+    @Test func dataAfterTheLastRowIsNotInflated() throws {
+        for (w, h, interlaced) in [(100, 60, false), (100, 60, true), (4000, 500, false)] {
+            let needed = interlaced ? 60 * 101 : h * (1 + w)   // Adam7's rows of a 100x60 image fit in 60 full rows
+            var stream = PNGForge.zeroBomb(count: needed + (1 << 28))
+            stream.removeSubrange((stream.count / 2)...)   // the file ends inside what follows the image
+            let png = PNGForge.file(width: w, height: h, bitDepth: 8, colorType: 0, interlaced: interlaced, idat: stream)
+            let image = try PNG.decode(png, limit: canvasLimit)
+            #expect(image.width == min(w, 1600) && image.rgba.count == image.width * image.height * 4, "\(w)x\(h) interlaced \(interlaced)")
+            #expect(image.rgba[0] == 0 && image.rgba[3] == 255)
+        }
     }
 
     @Test func zeroBombIsScaledWhileStreaming() throws {
@@ -442,5 +463,25 @@ extension Proc {
             #expect(r.maxRSSKB - baseline.maxRSSKB < 24 * 1024, "\(name): \(r.maxRSSKB - baseline.maxRSSKB) kB over the baseline")
         }
         print("kiosk-hud render peak RSS:\n  " + report.joined(separator: "\n  "))
+    }
+
+    /// A large frame costs the frame and little more: render keeps no backdrop beside it and
+    /// writes the PNG row by row (found by kiosk-hud-fuzz cli: 8192x8192 took 950 MB, the frame
+    /// 256 MB; now 270 MB). At 2048x2048 the frame is 16 MB; at most 8 MB more than 800x480 (it
+    /// was 37 MB more: the backdrop, an RGBA copy and the encoded file).
+    @Test func largeFrameCostsTheFrame() throws {
+        try #require(Proc.exists(binary), "kiosk-hud is built by swift test: \(binary)")
+        try #require(Proc.executable("python3"), "python3 measures the peak RSS")
+        let s = Scratch()
+        let out = s.path("out.png")
+        let small = Proc.runMeasured([binary, "render", "--size", "800x480", "--out", out], timeout: 60)
+        #expect(small.status == 0, "\(small.err)")
+        for extra in [["--background", "gradient"], ["--bezel", "blur", "--blur-radius", "51", "--underlay-color", "#336699"]] {
+            let big = Proc.runMeasured([binary, "render", "--size", "2048x2048", "--out", out] + extra, timeout: 120)
+            #expect(big.status == 0, "\(big.err)")
+            let over = big.maxRSSKB - small.maxRSSKB - 2048 * 2048 * 4 / 1024
+            #expect(over < 8 * 1024, "render --size 2048x2048 \(extra): \(big.maxRSSKB) kB, \(over) kB over 800x480 and the frame")
+            #expect(try PNG.header(path: out) == PNGHeader(width: 2048, height: 2048, bitDepth: 8, colorType: 2, interlaced: false))
+        }
     }
 }

@@ -41,6 +41,32 @@ import Glibc
         #expect(try PNG.read(path: path) == image)
     }
 
+    /// Written by rows, small (libpng's defaults) and large (the Sub filter and Z_RLE), with
+    /// and without alpha: read back the same.
+    @Test func rowsRoundTrip() throws {
+        let path = scratchPath("rows")
+        defer { unlink(path) }
+        for (w, h) in [(13, 11), (2100, 2001)] {
+            for alpha in [false, true] {
+                let channels = alpha ? 4 : 3
+                func value(_ x: Int, _ y: Int, _ c: Int) -> UInt8 { UInt8(truncatingIfNeeded: (x / 7) * 3 + (y / 5) * 5 + c * 80) }
+                try PNG.write(width: w, height: h, alpha: alpha, path: path) { y, row in
+                    for x in 0..<w { for c in 0..<channels { row[x * channels + c] = value(x, y, c) } }
+                }
+                let image = try PNG.read(path: path)
+                var same = image.width == w && image.height == h
+                for y in stride(from: 0, to: h, by: 97) where same {
+                    for x in 0..<w where same {
+                        let i = (y * w + x) * 4
+                        same = image.rgba[i] == value(x, y, 0) && image.rgba[i + 1] == value(x, y, 1) && image.rgba[i + 2] == value(x, y, 2)
+                            && image.rgba[i + 3] == (alpha ? value(x, y, 3) : 255)
+                    }
+                }
+                #expect(same, "\(w)x\(h) alpha \(alpha)")
+            }
+        }
+    }
+
     @Test func decodesGray() throws {
         let bytes = TinyPNG.make(width: 2, height: 2, bitDepth: 8, colorType: 0,
                                  rows: [[0, 128], [255, 64]])

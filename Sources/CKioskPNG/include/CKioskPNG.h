@@ -47,7 +47,19 @@ const char *kiosk_png_load(void);
     F(size_t, png_get_rowbytes, (png_const_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
     F(png_byte, png_get_channels, (png_const_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
     F(png_byte, png_get_bit_depth, (png_const_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
-    V(void, png_read_row, (png_structrp png_ptr, png_bytep row, png_bytep display_row), (png_ptr, row, display_row))
+    V(void, png_read_row, (png_structrp png_ptr, png_bytep row, png_bytep display_row), (png_ptr, row, display_row)) \
+    F(png_uint_32, png_get_current_row_number, (png_const_structrp png_ptr), (png_ptr)) \
+    F(png_byte, png_get_current_pass_number, (png_const_structrp png_ptr), (png_ptr)) \
+    F(png_structp, png_create_write_struct, (png_const_charp user_png_ver, png_voidp error_ptr, png_error_ptr error_fn, png_error_ptr warn_fn), (user_png_ver, error_ptr, error_fn, warn_fn)) \
+    V(void, png_destroy_write_struct, (png_structpp png_ptr_ptr, png_infopp info_ptr_ptr), (png_ptr_ptr, info_ptr_ptr)) \
+    V(void, png_set_write_fn, (png_structrp png_ptr, png_voidp io_ptr, png_rw_ptr write_data_fn, png_flush_ptr output_flush_fn), (png_ptr, io_ptr, write_data_fn, output_flush_fn)) \
+    V(void, png_set_IHDR, (png_const_structrp png_ptr, png_inforp info_ptr, png_uint_32 width, png_uint_32 height, int bit_depth, int color_type, int interlace_method, int compression_method, int filter_method), (png_ptr, info_ptr, width, height, bit_depth, color_type, interlace_method, compression_method, filter_method)) \
+    V(void, png_write_info, (png_structrp png_ptr, png_const_inforp info_ptr), (png_ptr, info_ptr)) \
+    V(void, png_write_row, (png_structrp png_ptr, png_const_bytep row), (png_ptr, row)) \
+    V(void, png_write_end, (png_structrp png_ptr, png_inforp info_ptr), (png_ptr, info_ptr)) \
+    V(void, png_set_filter, (png_structrp png_ptr, int method, int filters), (png_ptr, method, filters)) \
+    V(void, png_set_compression_level, (png_structrp png_ptr, int level), (png_ptr, level)) \
+    V(void, png_set_compression_strategy, (png_structrp png_ptr, int strategy), (png_ptr, strategy))
 
 #define KIOSK_PNG_DECLARE(ret, name, params, args) ret kiosk_##name params;
 KIOSK_PNG_FUNCTIONS(KIOSK_PNG_DECLARE, KIOSK_PNG_DECLARE)
@@ -99,5 +111,32 @@ struct kiosk_png_read_request {
 /// png_error runs under this function's setjmp, so no longjmp leaves it: the caller gets a
 /// status, and `message`. libpng must be loaded (kiosk_png_load).
 enum kiosk_png_read_status kiosk_png_read_rgba(struct kiosk_png_read_request *request);
+
+// MARK: - Writing by rows (write.c)
+
+/// Fills `row` (width × 3 or 4 bytes: straight RGB8 or RGBA8) with row `y`, top-down.
+typedef void (*kiosk_png_row_fn)(void *context, png_uint_32 y, unsigned char *row);
+/// Writes all `size` bytes of `buffer` to the destination; 0, or -1 on an error (the context
+/// keeps why).
+typedef int (*kiosk_png_write_fn)(void *context, const void *buffer, size_t size);
+
+/// One encode by rows: only one row is held, whatever the image's size.
+struct kiosk_png_write_request {
+    png_uint_32 width, height;
+    /// RGBA when set, RGB otherwise.
+    int alpha;
+    /// Speed over size: the Sub filter only and zlib's Z_RLE (large frames).
+    int fast;
+    kiosk_png_row_fn row;
+    kiosk_png_write_fn write;
+    void *context;
+    /// Why it failed (NUL-terminated).
+    char message[192];
+};
+
+/// Encodes the rows `request->row` gives as an 8-bit RGB or RGBA PNG through `request->write`,
+/// under one setjmp (no longjmp leaves it). KIOSK_PNG_READ_OK, _INVALID (libpng refused or ran
+/// out of memory: `message`) or _SOURCE_FAILED (`write` returned -1). libpng must be loaded.
+enum kiosk_png_read_status kiosk_png_write_rows(struct kiosk_png_write_request *request);
 
 #endif
