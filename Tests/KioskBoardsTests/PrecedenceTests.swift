@@ -23,7 +23,7 @@ import Testing
         "mount-matrix": ["--mount-matrix", "0, 1, 0; 1, 0, 0; 0, 0, 1"], "depth": ["--depth", "5"], "rate": ["--rate", "10"],
         "time-constant": ["--time-constant", "0.5"], "dead-zone": ["--dead-zone", "4"], "neutral": ["--neutral", "resting"],
         "reduce-motion": ["--no-reduce-motion"], "plymouth-status": ["--plymouth-status", "details"],
-        "wait-display": ["--wait-display", "3"], "display-switch": ["--display-switch", "wait-real"],
+        "display-switch": ["--display-switch", "wait-real"],
         "wait-real-timeout": ["--wait-real-timeout", "12"],
     ].merging(PlymouthMode.allCases.flatMap { m in
         [("plymouth-\(m.rawValue)-label", ["--plymouth-\(m.rawValue)-label", "Hold on"]),
