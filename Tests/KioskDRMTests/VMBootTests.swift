@@ -131,12 +131,14 @@ import Testing
         var compared = 0, moving = 0, between = 0
         var progress: [Double] = []
         var statuses: Set<String> = []   // the details lines seen: PID 1's units through Plymouth's socket
+        var lastSeen = ""
         for s in m.shots where s.file.hasPrefix("boot-") && s.fields.count >= 5 {
             guard let ppm = PPM(path: out + "/" + s.file) else { Issue.record("\(s.file): not a PPM"); clean = false; continue }
             let (p1, p2, mode, label, details) = (s.fields[0], s.fields[1], s.fields[2], s.fields[3], s.fields[4])
             let details2 = s.fields.count > 5 ? s.fields[5] : details
             progress += [Double(p1) ?? -1, Double(p2) ?? -1]
             statuses.formUnion([details, details2].filter { !$0.isEmpty })
+            lastSeen = details2
             func diff(_ p: String) throws -> Int {
                 var state = ["--mode", mode, "--progress", p, "--label", label, "--scale", "1"]
                 if !details.isEmpty { state += ["--details", details] }
@@ -177,9 +179,17 @@ import Testing
             guard let s = m.shots.first(where: { $0.file == file }), let ppm = PPM(path: out + "/" + s.file) else {
                 Issue.record("no screendump \(when) (\(file))"); clean = false; continue
             }
+            // The details line shows the last unit PID 1 reported before the quit: one of those
+            // that started from the end of the app's dependencies on (the journal), or the last
+            // one watch.py saw; the picture must be the last frame with one of them.
             let state = ["--mode", "bar", "--progress", "1", "--label", Self.label, "--scale", "1"]
-            let d = VMDisplayTests().diff(ppm, try refs.render(state, width: ppm.width, height: ppm.height, phase: nil), .none)
-            #expect(d == 0, "\(when): \(d) pixels differ from the splash's last frame (`kiosk-hud render \(state.joined(separator: " "))`)")
+            var d = Int.max, tried: [String] = []
+            for details in lateStatuses(m, out: out, seen: lastSeen) where d != 0 {
+                tried.append(details)
+                d = min(d, VMDisplayTests().diff(ppm, try refs.render(state + (details.isEmpty ? [] : ["--details", details]),
+                                                                   width: ppm.width, height: ppm.height, phase: nil), .none))
+            }
+            #expect(d == 0, "\(when): \(d) pixels differ from the splash's last frame (`kiosk-hud render \(state.joined(separator: " "))` with details one of \(tried))")
             if d != 0 { clean = false }
         }
         if let s = m.shots.first(where: { $0.file == "boot-app.ppm" }), let ppm = PPM(path: out + "/" + s.file) {
@@ -196,6 +206,25 @@ import Testing
     /// The boot's times (the guest's CLOCK_MONOTONIC: 0 is the kernel's start).
     /// `harness`: run-in-vm.sh's stderr, whose -v line has the initramfs's marks ("guest uptime
     /// at: init 2.53 modules 3.40 mounts 3.66 cmd-start 3.67 cmd-end 10.62 systemd 10.63 | …").
+    /// The details lines the last frame may show: the last watch.py saw, then "Starting NAME…"
+    /// for each service, mount or swap the journal says started or finished from 1 s before the
+    /// app's dependencies were done on (PID 1 reports a unit to Plymouth when it becomes active).
+    func lateStatuses(_ m: Manifest, out: String, seen: String) -> [String] {
+        var list = [seen]
+        let from = (m.times["work-done"] ?? 0) - 1
+        for line in (Proc.readFile(out + "/journal.txt") ?? "").split(separator: "\n") {
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]"),
+                  let t = line[line.index(after: line.startIndex)..<close].split(separator: " ").first.flatMap({ Double($0) }), t >= from,
+                  let r = line.range(of: "systemd[1]: ") else { continue }
+            let rest = line[r.upperBound...]
+            guard rest.hasPrefix("Started ") || rest.hasPrefix("Finished ") else { continue }
+            let unit = rest.drop { $0 != " " }.dropFirst().prefix { $0 != " " }
+            if [".service", ".mount", ".swap"].contains(where: { unit.hasSuffix($0) }) { list.append("Starting \(unit)…") }
+        }
+        var seenSet: Set<String> = []
+        return list.filter { seenSet.insert($0).inserted }
+    }
+
     func logTimes(_ m: Manifest, harness: String) {
         var m = m
         // (Anywhere in a line: the console printed before it may end without a newline.)

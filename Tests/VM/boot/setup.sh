@@ -39,6 +39,10 @@ systemctl set-default multi-user.target >/dev/null 2>&1
 systemctl enable getty@tty1.service 2>/dev/null
 echo 6b696f736b6875642d626f6f74766d31 > /etc/machine-id   # not a first boot (systemd-firstboot)
 echo kiosk-vm > /etc/hostname
+# The root is the host's: when the host is itself a container, its marker files would make
+# systemd believe it runs in one ("Detected virtualization docker") and behave as in one — e.g.
+# PID 1 sends nothing to Plymouth's socket in a container. This guest is a VM.
+rm -f /.dockerenv /run/.containerenv
 
 # --- kiosk-hud, as dist/README.md installs it --------------------------------------------------
 install -m 0755 "$HUD" /usr/bin/kiosk-hud
