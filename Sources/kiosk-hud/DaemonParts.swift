@@ -1,0 +1,140 @@
+import Glibc
+import KioskBoards
+import KioskCLI
+import KioskDaemon
+import KioskDevices
+import KioskProtocol
+import KioskSession
+import KioskSettings
+import KioskSys
+
+/// What the daemon adds to a display run: the control socket, the protocol, psplash's FIFO.
+final class DaemonParts: ShowExtras {
+    let arguments: ParsedArguments
+    let startHidden: Bool
+    var socket: ControlSocket?
+    var server: ControlServer?
+    var psplash: PsplashFIFO?
+    var daemon: Daemon?
+    /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
+    var plymouth: PlymouthParts?
+    var retainOnQuit: Bool?
+    var inputDevices: [String] = []
+
+    let group: UInt32?
+
+    /// Checks the options and takes the control socket — before the display is touched, so a
+    /// second daemon on the same socket refuses without disturbing the screen.
+    init(_ a: ParsedArguments) throws {
+        arguments = a
+        startHidden = a.flag("hidden")
+        if let f = a.string("psplash-fifo"), !f.isEmpty, f.utf8.contains(0) || f.utf8.count > 4095 {
+            throw UsageError(optionError("psplash-fifo", f, expected: "a path"))
+        }
+        group = try a.string("group").map { name in
+            guard let g = groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
+            return g
+        }
+        plymouth = try PlymouthParts(a)
+        let path = a.string("socket") ?? ControlSocket.defaultPath
+        do { socket = try ControlSocket.open(path, group: group) } catch {
+            plymouth?.close()
+            throw ShowError("control socket: \(error)")
+        }
+    }
+
+    func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
+        let a = arguments
+        guard let s = socket else { return }
+        // The limit of the screen at the time (a display waited for appears later).
+        let d = Daemon(session: session, settings: settings) { [unowned screen] path in
+            let first = screen.displays.first
+            let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
+            return try loadPNG(path, what: "", limit: limit)
+        }
+        d.onQuit = { [weak self] retain in
+            self?.retainOnQuit = retain
+            session.drawPendingFrame()
+            session.end(.exit(0))
+        }
+        d.statusExtras = { [weak self] in
+            [("input", .object(JSONObject([("devices", .array((self?.inputDevices ?? []).map { .string($0) }))]))),
+             ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
+                + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
+        }
+        daemon = d
+        let uids = try a.value("allow-uid")?.ints.map { UInt32($0) } ?? []
+        let server = ControlServer(kernel: loop.kernel, loop: loop, listener: s.fd, daemon: d,
+                                   access: AccessRule(group: group, allowedUIDs: Set(uids)), log: showLog)
+        self.server = server
+        session.addObserver { event in
+            switch event {
+            case .hud(.buttonPressed, _): server.publish(.button)
+            case .hud(.tappedOutside, _): server.publish(.tapOutside)
+            case .hud(.hidden, _): server.publish(.hidden)
+            case .screen(.deactivated): server.publish(.displayLost)
+            case .screen(.activated): server.publish(.displayRegained)
+            case .screen(.displaysChanged): server.publish(.displaysChanged)
+            default: break
+            }
+        }
+        showLog("control socket: listening on \(s.path ?? "the socket systemd passed")")
+        plymouth?.attach(daemon: d, loop: loop) { [weak self] retain in
+            self?.retainOnQuit = retain
+            session.drawPendingFrame()
+            session.end(.exit(0))
+        }
+        if let f = a.string("psplash-fifo") {
+            let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
+            do {
+                psplash = try PsplashFIFO(path: fifo, kernel: loop.kernel, loop: loop, log: showLog) { [weak self] c in
+                    self?.psplashCommand(c, session: session)
+                }
+                showLog("psplash: reading \(fifo)")
+            } catch { throw ShowError("psplash FIFO: \(error)") }
+        }
+    }
+
+    private func psplashCommand(_ c: PsplashFIFO.Command, session: HUDSession) {
+        guard let d = daemon else { return }
+        do {
+            switch c {
+            case let .progress(p):
+                let mode = session.configuration.content.mode
+                var fields: [(String, JSONValue)] = [("v", .number(1)), ("op", .string("update")), ("progress", .number(p))]
+                if ![.determinate, .annular, .bar].contains(mode) { fields.append(("mode", .string("bar"))) }
+                _ = try d.handle(try DaemonRequest(JSONObject(fields)))
+            case let .message(text):
+                _ = try d.handle(try DaemonRequest(JSONObject([("v", .number(1)), ("op", .string("update")), ("label", .string(text))])))
+            case .quit:
+                session.drawPendingFrame()
+                session.end(.exit(0))
+            }
+        } catch {
+            showLog("psplash: \(error)")
+        }
+    }
+
+    func inputChanged(_ name: String, added: Bool) {
+        if added { inputDevices.append(name) } else if let i = inputDevices.firstIndex(of: name) { inputDevices.remove(at: i) }
+        server?.publish(added ? .inputAdded : .inputRemoved, [("device", .string(name))])
+    }
+
+    deinit { socket?.close(); plymouth?.close() }   // a run that ended before attach (bad options, no display)
+
+    func detach() -> Bool? {
+        psplash?.close(); psplash = nil
+        plymouth?.detach()
+        server?.close()
+        socket?.close(); socket = nil
+        if let s = server { showLog("control socket: \(s.served) requests, \(s.refused) refused, \(s.dropped) dropped") }
+        return retainOnQuit
+    }
+
+    /// The display is let go: a Plymouth quit is acknowledged now (the next program can take
+    /// the display when `plymouth quit` returns, as with plymouthd).
+    func screenClosed() {
+        plymouth?.close()
+        plymouth = nil
+    }
+}
