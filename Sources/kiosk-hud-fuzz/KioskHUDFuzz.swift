@@ -7,7 +7,7 @@
 //   the project declares rather than from random bytes alone: the settings table gives every
 //   option's and board key's rule (RuleValues.swift: valid, boundary, wrong-type and hostile
 //   values), Boards/ and toml-test's documents are mutated (Mutate.swift), PNGs are forged chunk
-//   by chunk (PNGForge.swift), IIO trees are laid out as sysfs would (IIOTree.swift).
+//   by chunk (KioskTestSupport's PNGForge, shared with the decoder's tests), IIO trees are laid out as sysfs would (IIOTree.swift).
 // - Five targets, one summary line each (inputs, failures, slowest case, peak RSS):
 //   cli  (CLITarget.swift)  argument vectors for render, show --offscreen and tilt --iio-root,
 //                           run as the built kiosk-hud binary;

@@ -1,3 +1,4 @@
+import KioskTestSupport
 import KioskPNG
 
 /// `png`: KioskPNG's `PNG.decode(_:limit:)` with the limit kiosk-hud uses for an 800x480 canvas

@@ -83,26 +83,8 @@ import Testing
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(Self.width) -global VGA.yres=\(Self.height)", out: out)
         let wall = monotonicSeconds() - t0
         print("[boot] VM run took \(Int(wall)) s (prepare.sh's cache, boot, checks), exit \(status); files in \(out)")
-        if (status == 124 || status == 125) && !stdout.contains("ok ") {
-            if let issue = VMGate.cannotRun("VM BOOT TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") {
-                Issue.record(Comment(rawValue: issue))
-            }
-            return
-        }
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-
-        // The guest's own checks.
-        var oks: Set<String> = []
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks.insert(String(line.dropFirst(3).prefix { $0 != ":" })) }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[boot] \(line)") }
-        }
-        for name in Self.checks where !oks.contains(name) {
-            Issue.record("no 'ok \(name)' from the guest:\n\(stdout)\n\(stderr.suffix(2000))")
-            clean = false
-        }
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM BOOT TESTS", tag: "boot", checks: Self.checks) else { return }
+        var clean = verdict
         // The app's markers on the serial console (run-in-vm.sh --console prints it).
         for marker in ["kiosk-app: master at_open=", "kiosk-app: drawn "] {
             #expect(stderr.contains(marker), "the serial console has no '\(marker)'")

@@ -59,26 +59,8 @@ import Testing
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(w) -global VGA.yres=\(h)", out: out)
         print("[daemon] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        if (status == 124 || status == 125) && !stdout.contains("ok ") {
-            if let issue = VMGate.cannotRun("VM DAEMON TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") {
-                Issue.record(Comment(rawValue: issue))
-            }
-            return
-        }
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-
-        // The guest's own checks.
-        var oks: Set<String> = []
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks.insert(String(line.dropFirst(3))) }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[daemon] \(line)") }
-        }
-        for name in Self.checks where !oks.contains(name) {
-            Issue.record("no 'ok \(name)' from the guest:\n\(stdout)\n\(stderr.suffix(2000))")
-            clean = false
-        }
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM DAEMON TESTS", tag: "daemon", checks: Self.checks) else { return }
+        var clean = verdict
 
         // status as the guest saw it (it checked the connector against sysfs; the size is ours).
         let statusJSON = Proc.readFile(out + "/status.json") ?? ""

@@ -39,22 +39,8 @@ import Testing
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480", out: out)
         print("[deb] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        if (status == 124 || status == 125) && !stdout.contains("ok ") {
-            if let issue = VMGate.cannotRun("VM DEB TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-        var oks: Set<String> = []
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks.insert(String(line.dropFirst(3))) }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[deb] \(line)") }
-        }
-        for name in Self.checks where !oks.contains(name) {
-            Issue.record("no 'ok \(name)' from the guest:\n\(stdout)\n\(stderr.suffix(2000))")
-            clean = false
-        }
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM DEB TESTS", tag: "deb", checks: Self.checks) else { return }
+        var clean = verdict
         #expect(stdout.hasSuffix("end\n"), "the guest script did not finish")
 
         // What detection saw of the real kernel: the card's driver (a sysfs link), the

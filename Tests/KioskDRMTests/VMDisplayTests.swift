@@ -45,17 +45,8 @@ import Testing
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: qemuArgs, out: out)
         print("[\(gpu)] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-
-        // The guest's own checks.
-        var oks = 0
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks += 1 }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[\(gpu)] \(line)") }
-        }
-        #expect(oks >= (gpu == "bochs" ? 20 : 20), "only \(oks) checks passed in the guest:\n\(stdout)\n\(stderr.suffix(2000))")
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM DISPLAY TESTS", tag: "\(gpu)", atLeast: 20) else { return }
+        var clean = verdict
 
         // The screendumps against offscreen renders.
         let manifest = Proc.readFile(out + "/manifest") ?? ""

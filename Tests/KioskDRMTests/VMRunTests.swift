@@ -93,26 +93,8 @@ import Testing
         for state in Self.states.values { _ = try? refs.render(state, width: w, height: h, phase: Self.spinner(state) ? 0 : nil) }
         let (status, stdout, stderr) = await vm
         print("[run] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        if (status == 124 || status == 125) && !stdout.contains("ok ") {
-            if let issue = VMGate.cannotRun("VM RUN TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") {
-                Issue.record(Comment(rawValue: issue))
-            }
-            return
-        }
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-
-        // The guest's own checks.
-        var oks: Set<String> = []
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks.insert(String(line.dropFirst(3))) }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[run] \(line)") }
-        }
-        for name in Self.checks where !oks.contains(name) {
-            Issue.record("no 'ok \(name)' from the guest:\n\(stdout)\n\(stderr.suffix(2000))")
-            clean = false
-        }
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM RUN TESTS", tag: "run", checks: Self.checks) else { return }
+        var clean = verdict
 
         // The screendumps against offscreen renders of the states they were taken in.
         let manifest = Proc.readFile(out + "/manifest") ?? ""

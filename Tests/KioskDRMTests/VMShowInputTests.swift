@@ -50,24 +50,9 @@ import Testing
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480", out: out)
         print("[show-input] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        if (status == 124 || status == 125) && !stdout.contains("ok ") {
-            if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "run-in-vm.sh exit \(status): \(stderr.suffix(2000))") {
-                Issue.record(Comment(rawValue: issue))
-            }
-            return
-        }
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-
-        var oks: Set<String> = []
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks.insert(String(line.dropFirst(3))) }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[show-input] \(line)") }
-        }
-        for name in ["button-touch", "outside-none", "outside-exit", "rotated", "hide", "hide-logged", "tablet", "tilt-attached", "tilt"] {
-            #expect(oks.contains(name), "no 'ok \(name)' from the guest:\n\(stdout)\n\(stderr.suffix(2000))")
-        }
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM SHOW INPUT TESTS", tag: "show-input",
+                                         checks: ["button-touch", "outside-none", "outside-exit", "rotated", "hide", "hide-logged", "tablet", "tilt-attached", "tilt"]) else { return }
+        var clean = verdict
 
         let manifest = Proc.readFile(out + "/manifest") ?? ""
         #expect(manifest.contains("\nend") || manifest.hasPrefix("end"), "the guest script did not finish: \(manifest)")

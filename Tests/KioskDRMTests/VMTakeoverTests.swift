@@ -33,15 +33,8 @@ extension VMDisplayTests {
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, out: out)
         print("[takeover] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        #expect(status == 0, "run-in-vm.sh exit \(status): \(stderr.suffix(3000))")
-        var clean = status == 0
-        var oks = 0
-        for line in stdout.split(separator: "\n") {
-            if line.hasPrefix("ok ") { oks += 1 }
-            else if line.hasPrefix("FAIL ") { Issue.record(Comment(rawValue: String(line))); clean = false }
-            else if line.hasPrefix("info ") { print("[takeover] \(line)") }
-        }
-        #expect(oks == 5, "only \(oks) of 5 checks passed in the guest:\n\(stdout)\n\(stderr.suffix(2000))")
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM TAKEOVER TESTS", tag: "takeover", atLeast: 5) else { return }
+        var clean = verdict
 
         let manifest = Proc.readFile(out + "/manifest") ?? ""
         #expect(manifest.contains("\nend"), "the guest script did not finish: \(manifest)")
