@@ -66,17 +66,12 @@ public final class ControlServer {
 
     private func acceptAll() {
         while true {
-            let fd: Int32?
-            do { fd = try kernel.accept(listener) } catch {
+            let next: (fd: Int32, credentials: PeerCredentials)?
+            do { next = try kernel.acceptWithCredentials(listener) } catch {
                 log("control socket: \(error)")
                 return
             }
-            guard let fd else { return }
-            let cred: PeerCredentials
-            do { cred = try kernel.peerCredentials(fd) } catch {
-                kernel.close(fd)
-                continue
-            }
+            guard let (fd, cred) = next else { return }
             let c = Client(fd: fd, credentials: cred)
             if let why = refusal(cred) {
                 refused += 1

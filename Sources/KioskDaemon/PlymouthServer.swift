@@ -117,17 +117,12 @@ public final class PlymouthServer {
 
     private func acceptAll() {
         for _ in 0..<PlymouthServer.acceptsPerTurn {
-            let fd: Int32?
-            do { fd = try kernel.accept(listener) } catch {
+            let next: (fd: Int32, credentials: PeerCredentials)?
+            do { next = try kernel.acceptWithCredentials(listener) } catch {
                 log("plymouth: \(error)")
                 return
             }
-            guard let fd else { return }
-            let cred: PeerCredentials
-            do { cred = try kernel.peerCredentials(fd) } catch {
-                kernel.close(fd)
-                continue
-            }
+            guard let (fd, cred) = next else { return }
             accepted += 1
             let c = Client(fd: fd, credentials: cred, serial: accepted)
             let strangers = clients.values.count { !$0.trusted }

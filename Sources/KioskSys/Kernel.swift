@@ -82,6 +82,16 @@ public protocol Kernel: AnyObject {
 }
 
 extension Kernel {
+    /// The next connection waiting on the listening socket `fd`, with its peer's credentials
+    /// (SO_PEERCRED); nil when none waits. A connection whose credentials cannot be read is
+    /// closed and the next one taken (the control socket and Plymouth's both need the peer).
+    public func acceptWithCredentials(_ fd: Int32) throws(SysError) -> (fd: Int32, credentials: PeerCredentials)? {
+        while let c = try accept(fd) {
+            do { return (c, try peerCredentials(c)) } catch { close(c) }
+        }
+        return nil
+    }
+
     /// open(2) with no creation mode.
     public func open(_ path: String, flags: Int32) throws(SysError) -> Int32 { try open(path, flags: flags, mode: 0) }
 
