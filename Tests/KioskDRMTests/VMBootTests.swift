@@ -9,9 +9,9 @@ import Testing
 ///
 /// The guest's root is the host's Debian 12 (the harness's read-only 9p root under a tmpfs
 /// overlay: no image to build) with /etc/systemd/system emptied but for Debian's getty on tty1
-/// and an empty /tmp, booted by its own systemd 252 and udev. Tests/VM/boot/setup.sh installs the kiosk-hud this test run built and
-/// dist/ exactly as dist/README.md says (the units, `systemctl enable kiosk-hud.service`,
-/// /etc/default/kiosk-hud) and a kiosk app: dist's example unit, unedited
+/// and an empty /tmp, booted by its own systemd 252 and udev. Tests/VM/boot/setup.sh installs the kiosk-hud this test run built
+/// as its package (Tools/make-deb.sh, `dpkg -i`: the units and their enabling are the
+/// package's own), /etc/default/kiosk-hud, and a kiosk app: dist's example unit, unedited
 /// but for drop-ins, running a C stand-in (Tests/VM/ref/kiosk-app.c), with six 1.5 s oneshots as what it waits for
 /// (the handover ordered after them by the drop-in dist/README.md describes). Checked:
 /// - sysinit.target starts the daemon and the follower (it wants them; nothing touched the
@@ -59,6 +59,7 @@ import Testing
         if !Proc.exists("/lib/systemd/systemd") { missing.append("/lib/systemd/systemd (apt-get install systemd)") }
         if !Proc.exists("/usr/bin/python3") { missing.append("/usr/bin/python3 (apt-get install python3)") }
         if !Proc.executable("gcc") { missing.append("gcc") }
+        if !Proc.executable("dpkg-deb") { missing.append("dpkg-deb (apt-get install dpkg)") }
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
 
@@ -77,8 +78,15 @@ import Testing
             return
         }
 
+        // The package, as a board installs it (gzip: xz takes 20 s on a debug binary).
+        let made = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", "1.0.0", "--out", out, "--compress", "gzip"])
+        let deb = String(made.out.split(separator: "\n").last ?? "")
+        guard made.status == 0, Proc.exists(deb) else {
+            Issue.record("Tools/make-deb.sh failed (\(made.status)): \(made.err)")
+            return
+        }
         let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v", "--",
-                    "bash", Proc.root + "/Tests/VM/boot/setup.sh", Proc.kioskHUD, app]
+                    "bash", Proc.root + "/Tests/VM/boot/setup.sh", deb, app]
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(Self.width) -global VGA.yres=\(Self.height)", out: out)
         let wall = monotonicSeconds() - t0

@@ -1,12 +1,14 @@
 #!/bin/bash
-# setup.sh KIOSK_HUD KIOSK_APP [WORK_STEPS [WORK_SECONDS]] — the set-up of the boot test
+# setup.sh KIOSK_HUD|PACKAGE.deb KIOSK_APP [WORK_STEPS [WORK_SECONDS]] — the set-up of the boot test
 # (Tests/KioskDRMTests/VMBootTests.swift), run by `run-in-vm.sh --systemd` in the guest's root
 # before systemd boots it as PID 1. That root is the host's Debian 12 (9p, read-only) under a
 # tmpfs overlay, so what is written here lasts for this boot only.
 #
-# It installs kiosk-hud the way dist/README.md says — the binary as /usr/bin/kiosk-hud, dist's
-# units in /etc/systemd/system, `systemctl enable kiosk-hud.service` (which enables the socket
-# and the progress follower with it), /etc/default/kiosk-hud — and a kiosk app from
+# It installs kiosk-hud as the README says — `dpkg -i` of the package VMBootTests makes with
+# Tools/make-deb.sh (its postinst enables kiosk-hud.service, the socket and the progress
+# follower), or with a bare binary dist/README.md's steps (the binary, dist's units in
+# /etc/systemd/system, `systemctl enable kiosk-hud.service`) — then /etc/default/kiosk-hud, and
+# a kiosk app from
 # dist/systemd/kiosk-app.service.example, unedited, whose /usr/local/bin/kiosk-app is app.sh
 # (around KIOSK_APP, the C stand-in ref/kiosk-app.c). Then what makes it a test:
 #   kiosk-vm-work1..N.service  WORK_STEPS (default 6) oneshots of WORK_SECONDS (default 1.5)
@@ -44,12 +46,21 @@ echo kiosk-vm > /etc/hostname
 # PID 1 sends nothing to Plymouth's socket in a container. This guest is a VM.
 rm -f /.dockerenv /run/.containerenv
 
-# --- kiosk-hud, as dist/README.md installs it --------------------------------------------------
-install -m 0755 "$HUD" /usr/bin/kiosk-hud
-for f in kiosk-hud.socket kiosk-hud.service kiosk-hud-progress.service kiosk-hud-quit.service; do
-  install -m 0644 "$DIST/systemd/$f" "$U/$f"
-done
-systemctl enable kiosk-hud.service
+# --- kiosk-hud: the package (Tools/make-deb.sh), as the README installs it — its postinst enables
+# the splash, the socket and the follower (deb-systemd-helper, as on a board); or a bare binary
+# with dist's units, as dist/README.md's steps without the package ----------------------------
+case $HUD in
+  *.deb)
+    if ! dpkg -i "$HUD" > "$VM_OUT/dpkg.log" 2>&1; then echo "FAIL setup-installed: dpkg -i: $(tail -5 "$VM_OUT/dpkg.log" | tr '\n' ' ')"; fi
+    ;;
+  *)
+    install -m 0755 "$HUD" /usr/bin/kiosk-hud
+    for f in kiosk-hud.socket kiosk-hud.service kiosk-hud-progress.service kiosk-hud-quit.service; do
+      install -m 0644 "$DIST/systemd/$f" "$U/$f"
+    done
+    systemctl enable kiosk-hud.service
+    ;;
+esac
 # The HUD's options; the label is quoted, as the unit's comment says a value with spaces is.
 # --scale 1: `kiosk-hud render` draws the same picture (the panel's EDID size would choose
 # another scale on the display).
