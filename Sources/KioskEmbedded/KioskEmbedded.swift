@@ -28,8 +28,11 @@ public final class OffscreenDisplay: Display {
     public let transform: DisplayTransform
     public let name: String
     public let scale: Double
-    /// The picture as presented so far.
+    /// The picture as presented so far (1×1 and never written when `keepsPicture` is false).
     public let screen: Bitmap
+    /// Whether presents are copied into `screen`. `show --offscreen -` shows nothing to anyone:
+    /// without the copy it costs one canvas, not two (at 8192x8192, 256 MB less).
+    public let keepsPicture: Bool
     /// How many presents so far.
     public private(set) var presentCount = 0
     /// The last `recentLimit` presents, oldest first (bounded: a HUD may run for days).
@@ -45,23 +48,26 @@ public final class OffscreenDisplay: Display {
     public private(set) var firstFrameTime: Double?
 
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, rotation: Rotation = .none,
-                name: String = "offscreen", scale: Double = 1) throws {
+                name: String = "offscreen", scale: Double = 1, keepsPicture: Bool = true) throws {
         self.width = width; self.height = height; preferredFormat = format
         self.name = name; self.scale = scale
+        self.keepsPicture = keepsPicture
         transform = DisplayTransform(rotation: rotation, width: width, height: height)
-        screen = try Bitmap(width: width, height: height, format: format)
+        screen = try Bitmap(width: keepsPicture ? width : 1, height: keepsPicture ? height : 1, format: format)
     }
 
     public func present(_ frame: Surface, damage: Damage) throws {
         precondition(frame.width == width && frame.height == height, "frame size differs from the display")
-        let rects = damage.rects(in: screen.surface.bounds)
-        let canvas = Canvas(screen.surface)
-        for r in rects { canvas.copy(from: frame, rect: r) }
+        let rects = damage.rects(in: IntRect(x: 0, y: 0, width: width, height: height))
+        if keepsPicture {
+            let canvas = Canvas(screen.surface)
+            for r in rects { canvas.copy(from: frame, rect: r) }
+        }
         presentCount += 1
         if recentPresents.count == Self.recentLimit { recentPresents.removeFirst() }
         recentPresents.append(Present(damage: rects, area: rects.reduce(0) { $0 + $1.area }))
         if firstFrameTime == nil, let t = timeSource { firstFrameTime = t() }
-        if keepFrames {
+        if keepFrames && keepsPicture {
             let b = try Bitmap(width: width, height: height, format: preferredFormat)
             Canvas(b.surface).copy(from: screen.surface)
             frames.append(b)

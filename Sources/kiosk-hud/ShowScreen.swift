@@ -12,7 +12,7 @@ extension ShowCommand {
     func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?, waiting: Bool = false) throws -> Screen {
         if let dir = offscreen {
             let d = try OffscreenDisplay(width: profile.width, height: profile.height, format: profile.format,
-                                         rotation: rotation ?? .none, scale: scale ?? 1)
+                                         rotation: rotation ?? .none, scale: scale ?? 1, keepsPicture: dir != "-")
             d.timeSource = monotonicSeconds
             showLog("output offscreen \(profile.width)x\(profile.height) format=\(profile.format) dir=\(dir)")
             return OffscreenScreen(d)

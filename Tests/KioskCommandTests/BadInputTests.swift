@@ -99,6 +99,21 @@ final class Hostile: @unchecked Sendable {
         #expect(out.line.hasPrefix("Error: --out \(cut): cannot write: open ….") && out.line.hasSuffix(".tmp: File name too long"), "\(out.line)")
     }
 
+    /// `show --offscreen -` costs one canvas, not two: nothing is shown, so the offscreen
+    /// display keeps no copy of the picture (found by kiosk-hud-fuzz cli: 520 MB at 8192x8192,
+    /// the frame and its copy; the budget is the canvas and 64 MB more).
+    @Test func anOffscreenShowKeepsOneCanvas() {
+        guard let pid = Proc.spawn([Proc.kioskHUD, "show", "--offscreen", "-", "--no-input", "--size", "4096x4096",
+                                    "--duration", "0.5", "--label", "x"]) else {
+            Issue.record("cannot start kiosk-hud"); return
+        }
+        var status: Int32 = 0, usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        let canvasMB = 4096 * 4096 * 4 / (1 << 20), peakMB = usage.ru_maxrss / 1024
+        #expect(status == 0)
+        #expect(peakMB <= canvasMB + 64, "peak RSS \(peakMB) MB for a \(canvasMB) MB canvas")
+    }
+
     /// SIGTERM ends a running show through its clean-up at once, even while it draws a large
     /// frame (drawing stops between bands of rows).
     @Test func aRunningShowAnswersSIGTERMQuickly() throws {
