@@ -115,7 +115,10 @@ public enum Proc {
     /// Boots the QEMU harness (Tests/VM/run-in-vm.sh) with `args` and QEMU's extra `qemuArgs`,
     /// waiting off the cooperative pool (minutes, while other suites run); the guest's stdout
     /// and stderr are kept in `out` (guest.out, guest.err). Status 127 if it cannot start.
+    /// One guest per CPU at a time (VMSlots): the others wait for a slot first.
     public static func runVM(_ args: [String], qemuArgs: String = "", out: String) async -> (status: Int32, stdout: String, stderr: String) {
+        let slot = await onOwnThread { VMSlots.acquire() }
+        defer { VMSlots.release(slot) }
         guard let pid = spawn([root + "/Tests/VM/run-in-vm.sh"] + args, env: ["KIOSK_VM_QEMU_ARGS": qemuArgs],
                               stdout: out + "/guest.out", stderr: out + "/guest.err") else {
             return (127, "", "cannot start Tests/VM/run-in-vm.sh")
