@@ -141,7 +141,9 @@ if start board "${BOARD[@]}"; then
 fi
 
 # --- 3. spinner: page flips counted over N frames, none drawn into the visible buffer ---------------
-if start spin --check-scanout --duration 5 "${SPIN[@]}"; then
+# 10 s: at 12 frames a second that is ~120 presents; a guest short of CPU (a loaded CI host)
+# completes fewer flips (more presents coalesce while one is in flight), still well over 20.
+if start spin --check-scanout --duration 10 "${SPIN[@]}"; then
   vm_sleep 1
   shots spin-a 0 spinner
   vm_sleep 0.4
