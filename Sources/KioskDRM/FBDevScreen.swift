@@ -139,6 +139,14 @@ public final class FBDevScreen: Screen, Display {
         let rects = damage.rects(in: IntRect(x: 0, y: 0, width: width, height: height))
         for i in owed.indices { for r in rects { owed[i].add(r) } }
         guard isActive, !closed else { return }
+        // An unregistered fbdev (a DRM driver took the hardware over) keeps our mapping, but the
+        // memory behind it is the new driver's now: writing there would scribble on its buffers.
+        // One FBIOGET_VSCREENINFO per frame (ENODEV once unregistered) says so before we write,
+        // whether or not a uevent has told us yet.
+        guard deviceAlive else {
+            throw SysError(call: "ioctl(FBIOGET_VSCREENINFO)", errno: ENODEV, target: path,
+                           detail: "the fbdev was unregistered (a DRM driver took the display over)")
+        }
         show(frame)
     }
 

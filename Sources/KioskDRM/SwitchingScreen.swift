@@ -15,11 +15,15 @@ import KioskSys
 // and its first present sets our mode on the new device, whatever its fbdev emulation or console
 // set before. Only once that present succeeded is the old device released; when it fails, the
 // old one (if still there) is shown again and the new one is tried again later (0.25 s, doubling,
-// 5 times; a uevent for it starts over). A device is gone when its calls fail with ENODEV (an
-// unplugged card, an unregistered fbdev); a uevent makes us ask, a present that fails so is
+// 5 times; a uevent for it starts over); a new card another program is DRM master of (a console
+// helper, a splash) is asked for every 0.1 s for as long as that lasts (a few syscalls each
+// time: no event says that a master let go). A device is gone when its calls fail with ENODEV
+// (an unplugged card, an unregistered fbdev: each fbdev present asks first, as the memory behind
+// the old mapping is the new driver's); a uevent makes us ask, a present that fails so is
 // answered the same way — no polling on a timer. One log line per switch gives its timings:
 // the old device's last frame → the new device's first frame (the time the HUD was off screen
-// when the old one vanished first), the open and the first present.
+// when the old one vanished first), the open and the first present, and when that first frame
+// was on screen (at_s: CLOCK_MONOTONIC, as first-frame's; within a few ms of the kernel log's clock).
 
 /// One switch, for the log and the tests.
 public struct DisplaySwitchRecord: Sendable, Equatable {
@@ -40,6 +44,8 @@ public struct DisplaySwitchOptions {
     /// Delays before trying a device again whose first frame failed (then given up until a
     /// uevent about it).
     public var retryDelays: [Double] = [0.25, 0.5, 1, 2, 4]
+    /// How often to ask for a device another program is master of (never given up).
+    public var heldRetry: Double = 0.1
     public var log: (String) -> Void = { _ in }
     public init() {}
 }
@@ -60,6 +66,8 @@ public final class SwitchingScreen: Screen {
     var lastFrame: Double?
     var wrappers: [SwitchDisplay] = []
     var failures: [DisplayDevice: Int] = [:]
+    /// The device last said to be held by another master (one log line each time it is).
+    var heldLogged: DisplayDevice?
     public private(set) var switches: [DisplaySwitchRecord] = []
     /// `wait-real` before its timeout with no real card yet.
     public private(set) var waitingForReal = false
@@ -243,7 +251,7 @@ public final class SwitchingScreen: Screen {
             if isSuspended { screen.suspend() }
             if let loop { try screen.attach(to: loop, forwarder(screen)) }
         } catch {
-            failed(d, "cannot open it: \(error)")
+            if isHeldByAnother(error) { held(d, error) } else { failed(d, "cannot open it: \(error)") }
             return
         }
         waitingForReal = false
@@ -266,6 +274,24 @@ public final class SwitchingScreen: Screen {
         guard n < delays.count, let loop else { return }
         if let t = retryTimer { loop.cancel(t) }
         retryTimer = loop.schedule(after: delays[n - 1]) { [weak self] in
+            self?.retryTimer = nil
+            self?.evaluate("retry \(d)")
+        }
+    }
+
+    /// The new card is there and well, but another program is its DRM master (its console
+    /// helper, a splash, a test's modeset client): asked again every `heldRetry` seconds for as
+    /// long as that lasts — a master that goes sends no uevent, and giving up would leave the
+    /// screen to it. Logged once per device until it is ours.
+    func held(_ d: DisplayDevice, _ error: Error) {
+        if heldLogged != d {
+            heldLogged = d
+            log("display: \(d) is held by another program (\(error)); staying on " +
+                "\(current.map { "\($0.device)" } ?? "no display"), asking again every \(options.heldRetry) s")
+        }
+        guard let loop else { return }
+        if let t = retryTimer { loop.cancel(t) }
+        retryTimer = loop.schedule(after: options.heldRetry) { [weak self] in
             self?.retryTimer = nil
             self?.evaluate("retry \(d)")
         }
@@ -296,12 +322,13 @@ public final class SwitchingScreen: Screen {
         previous = nil
         lost = nil
         failures[current!.device] = nil
+        heldLogged = nil
         let r = DisplaySwitchRecord(from: t.from, to: current!.device, why: t.why, gap: t.lastFrame.map { now - $0 },
                                     open: t.opened - t.started, firstFrame: now - t.started)
         switches.append(r)
         let ms = { (x: Double) in String(Int((x * 1000).rounded())) }
         log("display-switch from=\"\(r.from.map { "\($0)" } ?? "none")\" to=\"\(r.to)\" why=\"\(r.why)\" " +
-            "gap_ms=\(r.gap.map(ms) ?? "none") open_ms=\(ms(r.open)) first_frame_ms=\(ms(r.firstFrame))")
+            "gap_ms=\(r.gap.map(ms) ?? "none") open_ms=\(ms(r.open)) first_frame_ms=\(ms(r.firstFrame)) at_s=\(now)")
     }
 
     /// A present on `s` failed. True when that was handled here (the new device's first frame:

@@ -62,9 +62,10 @@ public final class FakeMachine: Kernel {
     }
 
     /// Unregisters the fbdev device (a DRM driver took the hardware over).
-    public func removeFBDev(_ path: String) {
+    public func removeFBDev(_ path: String, uevent send: Bool = true) {
         guard let k = fbdevs.removeValue(forKey: path) else { return }
         k.unplug()
+        guard send else { return }
         let name = String(path.split(separator: "/").last ?? "fb0")
         uevent("remove", "/devices/platform/fake-framebuffer.0/graphics/\(name)", ["SUBSYSTEM=graphics", "DEVNAME=\(name)"])
     }

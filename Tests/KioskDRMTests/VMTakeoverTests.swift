@@ -65,4 +65,63 @@ extension VMDisplayTests {
         #expect(after.count == 3 && Set(after).count > 1, "the spinner did not turn after the switch: phases \(after)")
         if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[takeover] kept \(out) for inspection") }
     }
+
+    /// The daemon through the takeover, with a C modeset client that takes card0 first and holds
+    /// it (Tests/VM/takeover/daemon.sh): the daemon says card0 is held and keeps asking; once the
+    /// client lets go it is back within 1 s; every progress update sent meanwhile was answered
+    /// and the last one is what the status says and the screen shows (`kiosk-hud render` of it
+    /// at card0's size); the screendump while the client held card0 is the client's red.
+    @Test(.timeLimit(.minutes(10)))
+    func daemonThroughTheTakeoverWithAClientFirst() async throws {
+        if let p = VMDisplayTests.problem {
+            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+        guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
+            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
+                Issue.record(Comment(rawValue: issue))
+            }
+            return
+        }
+        let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
+        let out = Proc.makeTempDir("kiosk-vm-takeover-daemon")
+        let args = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
+                    "bash", Proc.root + "/Tests/VM/takeover/daemon.sh", Proc.kioskHUD, cache + "/modeset"]
+        let t0 = monotonicSeconds()
+        let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480", out: out)
+        print("[takeover-daemon] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM TAKEOVER TESTS", tag: "takeover-daemon", atLeast: 10) else { return }
+        var clean = verdict
+
+        let manifest = Proc.readFile(out + "/manifest") ?? ""
+        #expect(manifest.contains("\nend"), "the guest script did not finish: \(manifest)")
+        let refs = Refs(dir: out)
+        var kind: [String] = []
+        var matched: [String] = []
+        for line in manifest.split(separator: "\n") {
+            let f = line.split(separator: " ").map(String.init)
+            switch f.first {
+            case "kind": kind = Array(f.dropFirst())
+            case "timing": print("[takeover-daemon] \(line)")
+            case "shot" where f.count >= 3:
+                guard let ppm = PPM(path: out + "/" + f[1]) else { Issue.record("\(f[1]): not a PPM"); clean = false; continue }
+                if f[2] == "client" {
+                    let red = stride(from: 0, to: ppm.rgb.count, by: 3).allSatisfy {
+                        ppm.rgb[$0] == 255 && ppm.rgb[$0 + 1] == 0 && ppm.rgb[$0 + 2] == 0
+                    }
+                    #expect(red, "\(f[1]): not the modeset client's red while it held card0")
+                    if red { matched.append(f[1]) } else { clean = false }
+                    continue
+                }
+                guard f.count >= 4 else { continue }
+                let ref = try refs.render(kind + ["--progress", f[3]], width: ppm.width, height: ppm.height, phase: nil)
+                let same = diff(ppm, ref, .none) == 0
+                #expect(same, "\(f[1]) (\(f[2]), \(ppm.width)x\(ppm.height)) differs from kiosk-hud render at progress \(f[3])")
+                if same { matched.append(f[1]) } else { clean = false }
+            default: break
+            }
+        }
+        #expect(matched.count == 5, "screendumps as expected: \(matched)")
+        if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[takeover-daemon] kept \(out) for inspection") }
+    }
 }

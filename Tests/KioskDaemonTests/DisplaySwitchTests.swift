@@ -1,8 +1,9 @@
 // The HUD following the display from the firmware's framebuffer to the board's own driver (#19),
 // in process: a `SwitchingScreen` over a `FakeMachine` whose devices come and go as at boot
 // (efifb unregistered then bochs-drm's card; simpledrm's card0 unplugged and vc4's card1
-// registered; both at once; a new card whose first modeset fails; a card that vanishes while
-// frames are being presented). Each time: the HUD state carried over (progress, label, shown,
+// registered; both at once; a new card whose first modeset fails; a new card another program is
+// master of; a card or an fbdev that vanishes while frames are being presented, before any
+// uevent says so). Each time: the HUD state carried over (progress, label, shown,
 // the spinner's clock), the new device's scanout equal to the HUD's picture, the old device
 // released, one log line per switch.
 import Glibc
@@ -213,6 +214,30 @@ final class SwitchRig {
         #expect(rig.logs.contains { $0.contains("trying again in 0.25 s") })
     }
 
+    /// The new card is held by another program (its DRM master: a console helper, a splash)
+    /// when the old device is gone: asked for every 0.1 s, one log line, never given up; once
+    /// that program lets go, the HUD is on it within a retry, with its state.
+    @Test func theNewCardIsHeldByAnotherProgram() throws {
+        let simpledrm = SwitchRig.card("simpledrm", 64, 48)
+        let rig = try SwitchRig(mode: .bar) { $0.addCard("card0", simpledrm) }
+        try rig.run(0.2)
+        rig.session.setProgress(0.6, animated: false)
+        rig.machine.removeCard("card0")
+        let vc4 = SwitchRig.card("vc4", 96, 64)
+        vc4.masterFD = 999   // another program's descriptor
+        rig.machine.addCard("card1", vc4)
+        try rig.run(2.2)   // longer than the five retries of a failing device
+        #expect(rig.screen.current == nil && rig.session.ended == nil && vc4.openFDs.isEmpty)
+        #expect(rig.logs.filter { $0.contains("is held by another program") }.count == 1, "\(rig.logs)")
+        #expect(!rig.logs.contains { $0.contains("given up") })
+        vc4.masterFD = nil
+        let t0 = monotonicSeconds()
+        try rig.run(2) { rig.screen.switches.count == 1 }
+        #expect(monotonicSeconds() - t0 < 0.5)
+        try rig.run(0.05)
+        #expect(rig.hud?.progress == 0.6 && rig.scanoutShowsHUD(vc4) && vc4.masterFD != nil)
+    }
+
     /// card0 is unplugged while the spinner's frames go to it, before any uevent says so: the
     /// failing present is the news; the HUD waits with its state for the next card.
     @Test func theOldDeviceVanishesMidPresent() throws {
@@ -230,6 +255,30 @@ final class SwitchRig {
         try rig.run(2) { rig.screen.switches.count == 1 }
         let new = try #require(rig.hud)
         #expect(SwitchRig.sameState(old, new) && rig.scanoutShowsHUD(vc4))
+    }
+
+    /// efifb unregistered with no uevent (none listened for, or not read yet) while the spinner
+    /// draws: the next present finds it gone before writing (the memory behind the old mapping
+    /// is the new driver's); the HUD waits with its state and goes to the card when it comes.
+    @Test func theFBDevVanishesWithNoUevent() throws {
+        let efifb = SwitchRig.fbdev("EFI VGA", 64, 48)
+        let rig = try SwitchRig { $0.addFBDev("/dev/fb0", efifb) }
+        try rig.run(0.2)
+        let old = try #require(rig.hud)
+        rig.machine.removeFBDev("/dev/fb0", uevent: false)
+        let bytes = Int(efifb.fbFix.smem_len)
+        efifb.fbMemory!.initializeMemory(as: UInt8.self, repeating: 0xAB, count: bytes)
+        try rig.run(1) { rig.session.displays.isEmpty }
+        try rig.run(0.2)
+        #expect(rig.session.displays.isEmpty && rig.session.ended == nil && efifb.openFDs.isEmpty)
+        #expect(rig.logs.contains { $0.contains("EFI VGA /dev/fb0 is gone") }, "\(rig.logs)")
+        let untouched = UnsafeRawBufferPointer(start: efifb.fbMemory!, count: bytes).allSatisfy { $0 == 0xAB }
+        #expect(untouched, "a frame was written into the unregistered fbdev's memory")
+        let bochs = SwitchRig.card("bochs-drm", 80, 60)
+        rig.machine.addCard("card0", bochs)
+        try rig.run(2) { rig.screen.switches.count == 1 }
+        let new = try #require(rig.hud)
+        #expect(SwitchRig.sameState(old, new) && rig.scanoutShowsHUD(bochs))
     }
 
     /// wait-real: nothing is drawn on simpledrm while waiting; vc4 is taken when it comes. After

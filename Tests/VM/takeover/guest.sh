@@ -31,6 +31,7 @@ shot() {
 [ -e /dev/fb0 ] && [ ! -e /dev/dri/card0 ] && ok "efifb-alone" || fail "efifb-alone" "$(cat /proc/fb; ls /dev/dri 2>&1)"
 info fb "$(cat /proc/fb | tr '\n' ' ')"
 LOG=$OUT/show.log
+T_EXEC=$(up)
 "$HUD" show "${ARGS[@]}" > "$LOG" 2>&1 &
 PID=$!
 for _ in $(seq 600); do grep -q 'first-frame' "$LOG" && break; kill -0 $PID 2>/dev/null || break; vm_sleep 0.05; done
@@ -56,6 +57,24 @@ fi
 info switch "modprobe at ${T0}s, switch line seen at ${T1}s: $(grep -o 'display-switch .*' "$LOG")"
 echo "timing modprobe-to-switch-line $(awk "BEGIN{print $T1 - $T0}")" >> "$M"
 grep -o 'gap_ms=[0-9]*' "$LOG" | sed 's/gap_ms=/timing gap_ms /' >> "$M"
+# Boot timings for Tests/VM/takeover/measure.sh, all on the kernel log's clock: efifb registered,
+# the HUD's first frame on it, bochs-drm taking the hardware over (its vgaarb line comes right
+# after efifb is removed), the HUD's first frame on card0. CLOCK_MONOTONIC (the HUD's at_s) is
+# put on that clock by a mark written to /dev/kmsg with the monotonic time beside it.
+python3 -c 'import time; t = time.monotonic(); open("/dev/kmsg", "w").write(f"kiosk-clock-mark {t:.6f}\n")'
+dm() { dmesg | grep -m1 -E "$1" | sed -E 's/^\[ *([0-9.]+)\].*/\1/'; }
+MARK=$(dmesg | grep -m1 'kiosk-clock-mark' | sed -E 's/^\[ *([0-9.]+)\].*kiosk-clock-mark ([0-9.]+)/\1 \2/')
+OFF=$(awk -v m="$MARK" 'BEGIN{split(m, a, " "); print a[1] - a[2]}')
+FF=$(grep -m1 -o 'first-frame exec_ms.* at_s=[0-9.]*' "$LOG" | sed 's/.*at_s=//')
+SW=$(grep -m1 -o 'display-switch .* at_s=[0-9.]*' "$LOG" | sed 's/.*at_s=//')
+{
+  echo "timing clock-offset-s $OFF"
+  echo "timing efifb-registered-s $(dm 'fb0: EFI VGA frame buffer device')"
+  echo "timing hud-exec-s $T_EXEC"
+  [ -n "$FF" ] && echo "timing first-frame-on-efifb-s $(awk "BEGIN{print $FF + $OFF}")"
+  echo "timing takeover-s $(dm 'bochs-drm .*vgaarb: deactivate vga console')"
+  [ -n "$SW" ] && echo "timing first-frame-on-card0-s $(awk "BEGIN{print $SW + $OFF}")"
+} >> "$M"
 kill -TERM $PID 2>/dev/null
 wait $PID; rc=$?
 if [ $rc = 0 ]; then ok "quit"; else fail "quit" "exit $rc: $(tail -3 "$LOG" | tr '\n' ' ')"; fi

@@ -1,0 +1,167 @@
+#!/bin/bash
+# Tests/VM/takeover/daemon.sh — the daemon through the takeover, with a program that takes the
+# new card first (#19): run by Tests/KioskDRMTests/VMTakeoverTests.swift through
+# `run-in-vm.sh --efi --hold bochs`: the firmware's efifb is /dev/fb0, bochs-drm is held back.
+#
+#   daemon.sh KIOSK_HUD MODESET
+#
+# 1. `kiosk-hud daemon` (no --card/--fbdev) starts on efifb; a screendump at a known progress.
+# 2. A client sends progress updates over one connection, one after another, from now until the
+#    HUD is back on the new card (every reply must be "ok"; each reply's wait is timed).
+# 3. efifb is unbound (as the new driver's probe does it): the daemon lets go of it and waits
+#    with no display, still answering. Then it is stopped (SIGSTOP) for the moment it takes to
+#    load bochs-drm and to let the C modeset client (Tests/VM/ref/modeset.c) become card0's
+#    master and set a mode of its own, as a console helper or a splash would; the daemon goes on
+#    (SIGCONT), finds card0 held and says so; screendumps show the client's red. (Stopped while
+#    it still had efifb open, the new card's first master shows black: bochs-drm cannot claim
+#    the framebuffer's memory while the old fbdev is open — a state no running HUD leaves.)
+# 4. The client lets go (SIGTERM: it puts the CRTC back as it found it and exits); the daemon
+#    must be back on card0 within 1 s (its display-switch line), with our mode.
+# 5. The updates stop with a last one (progress FINAL); `ctl status` must say FINAL; screendumps
+#    right after and a moment later must equal `kiosk-hud render` of that state at card0's size.
+# Prints "ok NAME", "FAIL NAME: why", "info NAME: ..."; $VM_OUT/manifest lists "kind ARGS...",
+# "shot FILE WHAT [PROGRESS]" and "timing NAME VALUE" for the host.
+set -u
+HUD=$1 MODESET=$2
+. "$KIOSK_VM_GUEST/lib.sh"
+OUT=$VM_OUT
+M=$OUT/manifest
+: > "$M"
+W=$(mktemp -d /tmp/takeover-daemon.XXXXXX)
+SOCK=$W/control.sock
+LOG=$OUT/daemon.log
+ARGS=(--mode bar --label Updating --details efifb-to-bochs-drm --scale 1)
+echo "kind ${ARGS[*]}" >> "$M"
+up() { local u; read -r u _ < /proc/uptime; echo "$u"; }
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+info() { echo "info $1: $2"; }
+shot() {  # shot NAME WHAT [PROGRESS]
+  local f
+  if f=$(vm_screendump "$1"); then echo "shot ${f##*/} ${*:2}" >> "$M"; else fail "$1-screendump" "$f"; fi
+}
+# wait_log PATTERN SECONDS: until the daemon's log has a line matching PATTERN (no forks).
+wait_log() {
+  local re=$1 n=$(( $2 * 40 )) l
+  while [ "$n" -gt 0 ]; do
+    while IFS= read -r l; do [[ $l =~ $re ]] && return 0; done < "$LOG"
+    vm_sleep 0.025; n=$((n - 1))
+  done
+  return 1
+}
+ctl() { "$HUD" ctl "$1" --socket "$SOCK" "${@:2}"; }
+
+"$HUD" daemon --socket "$SOCK" "${ARGS[@]}" --progress 0.1 > "$LOG" 2>&1 &
+PID=$!
+wait_log 'first-frame' 30 && ok "first-frame-on-efifb" || fail "first-frame-on-efifb" "$(tail -5 "$LOG" | tr '\n' ' ')"
+grep -q 'display: on EFI VGA /dev/fb0' "$LOG" && ok "started-on-efifb" || fail "started-on-efifb" "$(grep display: "$LOG" | tr '\n' ' ')"
+vm_sleep 0.3
+shot before efifb 0.1
+
+# The client: updates until $W/stop exists, then the last one (FINAL); one line of results.
+FINAL=0.875
+python3 - "$SOCK" "$W/stop" "$FINAL" > "$W/updater.out" 2> "$W/updater.err" <<'EOF' &
+import json, os, socket, sys, time
+path, stop, final = sys.argv[1], sys.argv[2], float(sys.argv[3])
+s = socket.socket(socket.AF_UNIX); s.connect(path)
+f = s.makefile("rwb", buffering=0)
+sent = okay = 0; errors = []; worst = 0.0; waits = []
+def request(i, p):
+    global sent, okay, worst
+    t = time.monotonic()
+    f.write(json.dumps({"v": 1, "op": "update", "id": i, "progress": p, "animated": False}).encode() + b"\n")
+    sent += 1
+    line = f.readline()
+    dt = time.monotonic() - t
+    waits.append(dt); worst = max(worst, dt)
+    r = json.loads(line) if line else {}
+    if r.get("ok") is True and r.get("id") == i: okay += 1
+    else: errors.append(line.decode(errors="replace").strip() or "EOF")
+request(0, 0.1)
+open(stop + ".ready", "w").close()
+i = 0
+while not os.path.exists(stop):
+    i += 1
+    request(i, round(0.1 + (i % 700) / 1000, 3))
+    time.sleep(0.02)
+request(i + 1, final)
+waits.sort()
+print(f"sent={sent} ok={okay} errors={len(errors)} worst_ms={worst*1000:.0f} median_ms={waits[len(waits)//2]*1000:.1f} first_error={errors[0] if errors else '-'}")
+EOF
+UPD=$!
+for _ in $(seq 1200); do [ -e "$W/stop.ready" ] && break; kill -0 $UPD 2>/dev/null || break; vm_sleep 0.025; done
+[ -e "$W/stop.ready" ] || fail "updater-started" "$(head -c 300 "$W/updater.err")"
+vm_sleep 0.5
+
+# efifb unregistered first (as the new driver's probe does): the daemon lets go of it and waits
+# with its state; the updates go on.
+EFIFB=$(ls -d /sys/bus/platform/drivers/efi-framebuffer/efi-framebuffer.* 2>/dev/null | head -1)
+if [ -n "$EFIFB" ]; then echo "${EFIFB##*/}" > /sys/bus/platform/drivers/efi-framebuffer/unbind; else
+  fail "efifb-unbind" "no efi-framebuffer device: $(ls /sys/bus/platform/drivers 2>&1 | tr '\n' ' ')"
+fi
+if wait_log 'EFI VGA /dev/fb0 is gone' 10; then ok "daemon-lets-go-of-efifb"; else
+  fail "daemon-lets-go-of-efifb" "$(grep display "$LOG" | tr '\n' '|')"
+fi
+vm_sleep 0.5
+
+# The daemon stopped while bochs-drm loads and the client takes card0 first.
+kill -STOP $PID
+T_STOP=$(up)
+modprobe bochs || fail modprobe "modprobe bochs failed"
+for _ in $(seq 200); do [ -e /dev/dri/card0 ] && break; vm_sleep 0.025; done
+"$MODESET" -D /dev/dri/card0 -s 60 0xff0000 > "$OUT/modeset.out" 2>&1 &
+MS=$!
+for _ in $(seq 400); do grep -q 'modeset: ready' "$OUT/modeset.out" && break; vm_sleep 0.025; done
+grep -q 'modeset: ready' "$OUT/modeset.out" && ok "client-took-card0" || fail "client-took-card0" "$(tr '\n' ' ' < "$OUT/modeset.out")"
+shot client client
+kill -CONT $PID
+T_CONT=$(up)
+if wait_log 'is held by another program' 5; then ok "daemon-sees-card0-held"; else
+  fail "daemon-sees-card0-held" "$(grep display "$LOG" | tr '\n' '|')"
+fi
+shot taken client
+vm_sleep 0.5
+kill -0 $PID 2>/dev/null && ok "daemon-alive-while-held" || fail "daemon-alive-while-held" "it exited"
+
+# The client lets go: the daemon must be back within 1 s.
+kill -TERM $MS
+wait $MS
+T_REL=$(up)
+grep -q 'modeset: restored' "$OUT/modeset.out" || info modeset "$(tr '\n' ' ' < "$OUT/modeset.out")"
+if wait_log 'display-switch ' 10; then T_BACK=$(up); else T_BACK=; fi
+if [ -n "$T_BACK" ]; then
+  BACK=$(awk "BEGIN{print $T_BACK - $T_REL}")
+  echo "timing release-to-switch-line $BACK" >> "$M"
+  if awk "BEGIN{exit !($BACK < 1.0)}"; then ok "back-within-1s"; else fail "back-within-1s" "${BACK}s after the client let go"; fi
+else
+  fail "back-within-1s" "no display-switch line: $(grep display "$LOG" | tr '\n' '|')"
+fi
+if grep -q 'display-switch from="EFI VGA /dev/fb0" to="bochs-drm /dev/dri/card0"' "$LOG"; then ok "switched"; else
+  fail "switched" "$(grep -E 'display' "$LOG" | tr '\n' '|')"
+fi
+
+# The updates stop with FINAL; every one was answered "ok".
+touch "$W/stop"
+wait $UPD
+R=$(cat "$W/updater.out")
+info updates "$R $(head -c 300 "$W/updater.err" | tr '\n' ' ')"
+if [[ $R =~ sent=([0-9]+)\ ok=([0-9]+)\ errors=0 ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -gt 20 ]; then
+  ok "every-update-answered"
+else
+  fail "every-update-answered" "$R"
+fi
+[[ $R =~ worst_ms=([0-9]+) ]] && echo "timing update-worst-reply-ms ${BASH_REMATCH[1]}" >> "$M"
+ST=$(ctl status 2>&1)
+if [[ $ST == *'"progress":'"$FINAL"* ]]; then ok "status-has-last-progress"; else fail "status-has-last-progress" "$ST"; fi
+vm_sleep 0.3
+shot after card0 "$FINAL"
+vm_sleep 0.3
+shot later card0 "$FINAL"
+echo "timing stopped-s $(awk "BEGIN{print $T_CONT - $T_STOP}")" >> "$M"
+grep -o 'gap_ms=[0-9]*' "$LOG" | sed 's/gap_ms=/timing gap_ms /' >> "$M"
+
+ctl quit > /dev/null 2>&1 || kill -TERM $PID
+wait $PID; rc=$?
+if [ $rc = 0 ]; then ok "quit"; else fail "quit" "exit $rc: $(tail -3 "$LOG" | tr '\n' ' ')"; fi
+info log "$(grep -E 'display|output|first-frame ' "$LOG" | tr '\n' '|')"
+echo end >> "$M"
