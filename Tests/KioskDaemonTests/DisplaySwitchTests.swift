@@ -281,6 +281,40 @@ final class SwitchRig {
         #expect(SwitchRig.sameState(old, new) && rig.scanoutShowsHUD(bochs))
     }
 
+    /// The new output decides rotation and format: from an RGB565 fbdev to a card whose panel
+    /// says "Right Side Up" (known only to the real driver), the HUD is laid out portrait in
+    /// XRGB8888 with its state, and touch follows onto the new picture.
+    @Test func theNewOutputsRotationAndFormatAreTaken() throws {
+        let fb = FakeKernel()
+        fb.cardPaths = []
+        fb.addFBDev(width: 64, height: 48, bpp: 16, id: "simple")
+        let rig = try SwitchRig(mode: .bar) { $0.addFBDev("/dev/fb0", fb) }
+        let input = FollowingInput()
+        try rig.session.attachInput(input)
+        try rig.run(0.1)
+        rig.session.setProgress(0.3, animated: false)
+        #expect(rig.hud?.display.preferredFormat == .rgb565 && rig.hud?.display.transform.rotation == Rotation.none)
+        rig.machine.removeFBDev("/dev/fb0")
+        let card = SwitchRig.card("vc4", 96, 64)
+        card.connectors[0].props.append((3, 3))   // panel orientation: Right Side Up
+        rig.machine.addCard("card0", card)
+        try rig.run(2) { rig.screen.switches.count == 1 }
+        let h = try #require(rig.hud)
+        #expect(h.display.transform == DisplayTransform(rotation: .quarter, width: 64, height: 96))
+        #expect(h.display.preferredFormat == .xrgb8888 && h.progress == 0.3)
+        // Touch is mapped onto the new picture (the input carries on, following it).
+        #expect(input.followed.last == h.display.transform, "\(input.followed)")
+    }
+
+    /// Records the pictures the session asks input to map onto.
+    final class FollowingInput: InputSource {
+        var followed: [DisplayTransform] = []
+        func events(until time: Seconds) -> [TimedInputEvent] { [] }
+        func attach(to loop: EventLoop, _ ready: @escaping () -> Void) throws {}
+        func detach() {}
+        func follow(_ transform: DisplayTransform) { followed.append(transform) }
+    }
+
     /// wait-real: nothing is drawn on simpledrm while waiting; vc4 is taken when it comes. After
     /// the timeout with none, simpledrm is shown on.
     @Test func waitRealWaitsForTheRealCard() throws {
