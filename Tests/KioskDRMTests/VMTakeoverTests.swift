@@ -15,18 +15,24 @@ import Testing
 /// three must not all be alike (the spinner keeps turning across the switch). An extension of VMDisplayTests,
 /// so that runs which leave the VM suites out leave this one out too.
 extension VMDisplayTests {
-    @Test(.timeLimit(.minutes(10)))
-    func takeoverFromEFIFBToBochs() async throws {
+    /// QEMU, the harness and UEFI firmware are there; else the failure (or the allowed skip) is recorded.
+    static func canRunTakeover() -> Bool {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
+            return false
         }
         guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
             if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
                 Issue.record(Comment(rawValue: issue))
             }
-            return
+            return false
         }
+        return true
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func takeoverFromEFIFBToBochs() async throws {
+        guard VMDisplayTests.canRunTakeover() else { return }
         let out = Proc.makeTempDir("kiosk-vm-takeover")
         let args = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
                     "bash", Proc.root + "/Tests/VM/takeover/guest.sh", Proc.kioskHUD]
@@ -73,16 +79,7 @@ extension VMDisplayTests {
     /// at card0's size); the screendump while the client held card0 is the client's red.
     @Test(.timeLimit(.minutes(10)))
     func daemonThroughTheTakeoverWithAClientFirst() async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
-        guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
-            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
-                Issue.record(Comment(rawValue: issue))
-            }
-            return
-        }
+        guard VMDisplayTests.canRunTakeover() else { return }
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
         let out = Proc.makeTempDir("kiosk-vm-takeover-daemon")
         let args = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",

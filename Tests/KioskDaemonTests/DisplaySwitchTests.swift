@@ -104,6 +104,22 @@ final class SwitchRig {
         return true
     }
 
+    /// The device drawn on vanished with no uevent: within `seconds` the session has no display,
+    /// goes on, has closed the device and said so.
+    func expectGone(_ device: FakeKernel, _ name: String, within seconds: Double) throws {
+        try run(seconds) { self.session.displays.isEmpty }
+        #expect(session.displays.isEmpty && session.ended == nil && device.openFDs.isEmpty)
+        #expect(logs.contains { $0.contains("\(name) is gone") }, "\(logs)")
+    }
+
+    /// `card` plugged in as `name`: the HUD moves there with `old`'s state and shows on it.
+    func expectMoved(from old: HUD, to card: FakeKernel, as name: String) throws {
+        machine.addCard(name, card)
+        try run(2) { self.screen.switches.count == 1 }
+        let new = try #require(hud)
+        #expect(SwitchRig.sameState(old, new) && scanoutShowsHUD(card))
+    }
+
     /// The old HUD's state and the new one's agree (the spinner on the same clock): sampled
     /// around the new one's, so a spinner step in between does not count as a difference.
     static func sameState(_ old: HUD, _ new: HUD) -> Bool {
@@ -247,14 +263,8 @@ final class SwitchRig {
         let old = try #require(rig.hud)
         rig.machine.removeCard("card0", uevent: false)
         // A flip in flight when the card went never lands: noticed at the flip timeout (1 s).
-        try rig.run(3) { rig.session.displays.isEmpty }
-        #expect(rig.session.displays.isEmpty && rig.session.ended == nil && simpledrm.openFDs.isEmpty)
-        #expect(rig.logs.contains { $0.contains("simpledrm /dev/dri/card0 is gone") }, "\(rig.logs)")
-        let vc4 = SwitchRig.card("vc4", 96, 64)
-        rig.machine.addCard("card1", vc4)
-        try rig.run(2) { rig.screen.switches.count == 1 }
-        let new = try #require(rig.hud)
-        #expect(SwitchRig.sameState(old, new) && rig.scanoutShowsHUD(vc4))
+        try rig.expectGone(simpledrm, "simpledrm /dev/dri/card0", within: 3)
+        try rig.expectMoved(from: old, to: SwitchRig.card("vc4", 96, 64), as: "card1")
     }
 
     /// efifb unregistered with no uevent (none listened for, or not read yet) while the spinner
@@ -268,17 +278,11 @@ final class SwitchRig {
         rig.machine.removeFBDev("/dev/fb0", uevent: false)
         let bytes = Int(efifb.fbFix.smem_len)
         efifb.fbMemory!.initializeMemory(as: UInt8.self, repeating: 0xAB, count: bytes)
-        try rig.run(1) { rig.session.displays.isEmpty }
+        try rig.expectGone(efifb, "EFI VGA /dev/fb0", within: 1)
         try rig.run(0.2)
-        #expect(rig.session.displays.isEmpty && rig.session.ended == nil && efifb.openFDs.isEmpty)
-        #expect(rig.logs.contains { $0.contains("EFI VGA /dev/fb0 is gone") }, "\(rig.logs)")
         let untouched = UnsafeRawBufferPointer(start: efifb.fbMemory!, count: bytes).allSatisfy { $0 == 0xAB }
         #expect(untouched, "a frame was written into the unregistered fbdev's memory")
-        let bochs = SwitchRig.card("bochs-drm", 80, 60)
-        rig.machine.addCard("card0", bochs)
-        try rig.run(2) { rig.screen.switches.count == 1 }
-        let new = try #require(rig.hud)
-        #expect(SwitchRig.sameState(old, new) && rig.scanoutShowsHUD(bochs))
+        try rig.expectMoved(from: old, to: SwitchRig.card("bochs-drm", 80, 60), as: "card0")
     }
 
     /// The new output decides rotation and format: from an RGB565 fbdev to a card whose panel

@@ -64,11 +64,7 @@ shots() {  # shots NAME ROTATION KIND : every head
   if [ "$HEADS" = 2 ]; then for h in 0 1; do shot "$1-h$h" "$2" "$3" $h; done; else shot "$1" "$2" "$3"; fi
 }
 logvalue() { sed -n "s/.*$2=\([^ ]*\).*/\1/p" "$1" | tail -1; }
-wait_log() {  # wait_log PATTERN SECONDS
-  local i n=$(( ${2%.*} * 20 ))
-  for i in $(seq $n); do grep -q "$1" "$LOG" && return 0; vm_sleep 0.05; done
-  return 1
-}
+wait_log() { vm_wait_log "$LOG" "$@"; }   # wait_log PATTERN SECONDS
 
 info setup "heads=$HEADS $(cat /sys/class/drm/card0-Virtual-1/modes 2>/dev/null | head -1)"
 

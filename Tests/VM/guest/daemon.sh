@@ -38,15 +38,7 @@ now_us() { local t=${EPOCHREALTIME/./}; echo $((10#$t)); }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 ms() { local us=$1; printf '%d.%02d' $((us / 1000)) $(((us % 1000) / 10)); }
 oneline() { tr '\n' ' ' < "$1" | cut -c1-400; }
-# wait_log PATTERN SECONDS: until the daemon's log has a line matching PATTERN (no forks).
-wait_log() {
-  local re=$1 n=$(( $2 * 20 )) l
-  while [ "$n" -gt 0 ]; do
-    while IFS= read -r l; do [[ $l =~ $re ]] && return 0; done < "$LOG"
-    vm_sleep 0.05; n=$((n - 1))
-  done
-  return 1
-}
+wait_log() { vm_wait_log "$LOG" "$@"; }   # wait_log PATTERN SECONDS
 ctl() { "$HUD" ctl "$1" --socket "$SOCK" "${@:2}"; }
 
 # --- the HUD's state, as the daemon should have it; each shot records it as render options --------

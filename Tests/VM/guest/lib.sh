@@ -6,6 +6,8 @@
 #   vm_screendump NAME [HEAD]   QMP screendump -> prints $VM_OUT/NAME.ppm (.png if NAME ends so)
 #   vm_pointer [tap|move|down|up] X Y   virtio-tablet event, X/Y absolute 0..32767
 #   vm_qmp JSON                 one raw QMP command, prints QEMU's JSON reply
+#   vm_wait_log FILE REGEX SECS until FILE has a line matching REGEX (ERE); 1 after SECS
+#   vm_sleep SECONDS            sleep without a fork
 # No external commands on the request path (a fork+exec costs ~60 ms under TCG).
 # Protocol: write "$KIOSK_VM_CTL/req/ID.req" = one line ending in "\n" (the
 # host ignores it until the newline is there), wait for ID.done = "ok [DETAIL]"
@@ -14,6 +16,15 @@
 vm_sleep() {  # fork-free sleep (bash read -t on a pipe nobody writes)
   [ -n "${_vm_sleep_fd:-}" ] || exec {_vm_sleep_fd}<> <(:)
   read -r -t "$1" -u "$_vm_sleep_fd" _ || true
+}
+
+vm_wait_log() {  # vm_wait_log FILE REGEX SECONDS: until FILE has a line matching the extended REGEX (no forks)
+  local f=$1 re=$2 n=$(( ${3%.*} * 40 )) l
+  while [ "$n" -gt 0 ]; do
+    if [ -r "$f" ]; then while IFS= read -r l; do [[ $l =~ $re ]] && return 0; done < "$f"; fi
+    vm_sleep 0.025; n=$((n - 1))
+  done
+  return 1
 }
 
 vm_request() {

@@ -23,9 +23,6 @@ ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; }
 info() { echo "info $1: $2"; }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
-wait_log() {  # wait_log FILE TEXT SECONDS
-  local i; for i in $(seq $(($3 * 10))); do grep -q "$2" "$1" && return 0; sleep 0.1; done; return 1
-}
 
 [ ! -e /dev/dri/card0 ] && ok no-display-at-start || fail no-display-at-start "$(ls /dev/dri)"
 
@@ -50,7 +47,7 @@ grep -q 'first-frame' "$OUT/daemon.log" && fail no-frame-before "a first frame b
 t_plug=$(uptime_s)
 r=$(vm_qmp '{"execute":"device_add","arguments":{"driver":"bochs-display","id":"late","bus":"pci.0","addr":"0x9","xres":800,"yres":480}}')
 info device_add "$r"
-if wait_log "$OUT/daemon.log" 'first-frame exec_ms=' 60; then ok display-appeared
+if vm_wait_log "$OUT/daemon.log" 'first-frame exec_ms=' 60; then ok display-appeared
 else fail display-appeared "$(tr '\n' '|' < "$OUT/daemon.log")"; fi
 grep -q 'kiosk-hud: display: appeared after ' "$OUT/daemon.log" && ok appeared-line || fail appeared-line "$(tr '\n' '|' < "$OUT/daemon.log")"
 "$HUD" ctl ping --socket "$S" >/dev/null && sleep 0.2

@@ -40,15 +40,7 @@ shot() {  # shot NAME WHAT [PROGRESS]
   local f
   if f=$(vm_screendump "$1"); then echo "shot ${f##*/} ${*:2}" >> "$M"; else fail "$1-screendump" "$f"; fi
 }
-# wait_log PATTERN SECONDS: until the daemon's log has a line matching PATTERN (no forks).
-wait_log() {
-  local re=$1 n=$(( $2 * 40 )) l
-  while [ "$n" -gt 0 ]; do
-    while IFS= read -r l; do [[ $l =~ $re ]] && return 0; done < "$LOG"
-    vm_sleep 0.025; n=$((n - 1))
-  done
-  return 1
-}
+wait_log() { vm_wait_log "$LOG" "$@"; }   # wait_log PATTERN SECONDS
 ctl() { "$HUD" ctl "$1" --socket "$SOCK" "${@:2}"; }
 
 "$HUD" daemon --socket "$SOCK" "${ARGS[@]}" --progress 0.1 > "$LOG" 2>&1 &
