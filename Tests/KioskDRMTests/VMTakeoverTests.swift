@@ -74,8 +74,8 @@ extension VMDisplayTests {
 
     /// The daemon through the takeover, with a C modeset client that takes card0 first and holds
     /// it (Tests/VM/takeover/daemon.sh): the daemon says card0 is held and keeps asking; once the
-    /// client lets go it is back within 1 s; every progress update sent meanwhile was answered
-    /// and the last one is what the status says and the screen shows (`kiosk-hud render` of it
+    /// client lets go it is back within 1 s; every progress update sent meanwhile was answered,
+    /// psplash's FIFO too (its label), and the last state is what the status says and the screen shows (`kiosk-hud render` of it
     /// at card0's size); the screendump while the client held card0 is the client's red.
     @Test(.timeLimit(.minutes(10)))
     func daemonThroughTheTakeoverWithAClientFirst() async throws {
@@ -110,10 +110,10 @@ extension VMDisplayTests {
                     if red { matched.append(f[1]) } else { clean = false }
                     continue
                 }
-                guard f.count >= 4 else { continue }
-                let ref = try refs.render(kind + ["--progress", f[3]], width: ppm.width, height: ppm.height, phase: nil)
+                guard f.count >= 5 else { continue }
+                let ref = try refs.render(kind + ["--progress", f[3], "--label", f[4]], width: ppm.width, height: ppm.height, phase: nil)
                 let same = diff(ppm, ref, .none) == 0
-                #expect(same, "\(f[1]) (\(f[2]), \(ppm.width)x\(ppm.height)) differs from kiosk-hud render at progress \(f[3])")
+                #expect(same, "\(f[1]) (\(f[2]), \(ppm.width)x\(ppm.height)) differs from kiosk-hud render at progress \(f[3]), label \(f[4])")
                 if same { matched.append(f[1]) } else { clean = false }
             default: break
             }

@@ -17,10 +17,12 @@
 #    the framebuffer's memory while the old fbdev is open — a state no running HUD leaves.)
 # 4. The client lets go (SIGTERM: it puts the CRTC back as it found it and exits); the daemon
 #    must be back on card0 within 1 s (its display-switch line), with our mode.
-# 5. The updates stop with a last one (progress FINAL); `ctl status` must say FINAL; screendumps
-#    right after and a moment later must equal `kiosk-hud render` of that state at card0's size.
+#    While card0 is held, psplash's FIFO gets `MSG Switching` (the label).
+# 5. The updates stop with a last one (progress FINAL); `ctl status` must say FINAL and the
+#    FIFO's label; screendumps right after and a moment later must equal `kiosk-hud render` of
+#    that state at card0's size.
 # Prints "ok NAME", "FAIL NAME: why", "info NAME: ..."; $VM_OUT/manifest lists "kind ARGS...",
-# "shot FILE WHAT [PROGRESS]" and "timing NAME VALUE" for the host.
+# "shot FILE WHAT [PROGRESS LABEL]" and "timing NAME VALUE" for the host.
 set -u
 HUD=$1 MODESET=$2
 . "$KIOSK_VM_GUEST/lib.sh"
@@ -30,25 +32,25 @@ M=$OUT/manifest
 W=$(mktemp -d /tmp/takeover-daemon.XXXXXX)
 SOCK=$W/control.sock
 LOG=$OUT/daemon.log
-ARGS=(--mode bar --label Updating --details efifb-to-bochs-drm --scale 1)
+ARGS=(--mode bar --details efifb-to-bochs-drm --scale 1)
 echo "kind ${ARGS[*]}" >> "$M"
 up() { local u; read -r u _ < /proc/uptime; echo "$u"; }
 ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; }
 info() { echo "info $1: $2"; }
-shot() {  # shot NAME WHAT [PROGRESS]
+shot() {  # shot NAME WHAT [PROGRESS LABEL]
   local f
   if f=$(vm_screendump "$1"); then echo "shot ${f##*/} ${*:2}" >> "$M"; else fail "$1-screendump" "$f"; fi
 }
 wait_log() { vm_wait_log "$LOG" "$@"; }   # wait_log PATTERN SECONDS
 ctl() { "$HUD" ctl "$1" --socket "$SOCK" "${@:2}"; }
 
-"$HUD" daemon --socket "$SOCK" "${ARGS[@]}" --progress 0.1 > "$LOG" 2>&1 &
+"$HUD" daemon --socket "$SOCK" --psplash-fifo "$W/psplash_fifo" "${ARGS[@]}" --label Updating --progress 0.1 > "$LOG" 2>&1 &
 PID=$!
 wait_log 'first-frame' 30 && ok "first-frame-on-efifb" || fail "first-frame-on-efifb" "$(tail -5 "$LOG" | tr '\n' ' ')"
 grep -q 'display: on EFI VGA /dev/fb0' "$LOG" && ok "started-on-efifb" || fail "started-on-efifb" "$(grep display: "$LOG" | tr '\n' ' ')"
 vm_sleep 0.3
-shot before efifb 0.1
+shot before efifb 0.1 Updating
 
 # The client: updates until $W/stop exists, then the last one (FINAL); one line of results.
 FINAL=0.875
@@ -112,6 +114,8 @@ if wait_log 'is held by another program' 5; then ok "daemon-sees-card0-held"; el
   fail "daemon-sees-card0-held" "$(grep display "$LOG" | tr '\n' '|')"
 fi
 shot taken client
+# psplash's FIFO answers too while there is no display: the label it sets must be shown later.
+printf 'MSG Switching\0' > "$W/psplash_fifo"
 vm_sleep 0.5
 kill -0 $PID 2>/dev/null && ok "daemon-alive-while-held" || fail "daemon-alive-while-held" "it exited"
 
@@ -145,10 +149,11 @@ fi
 [[ $R =~ worst_ms=([0-9]+) ]] && echo "timing update-worst-reply-ms ${BASH_REMATCH[1]}" >> "$M"
 ST=$(ctl status 2>&1)
 if [[ $ST == *'"progress":'"$FINAL"* ]]; then ok "status-has-last-progress"; else fail "status-has-last-progress" "$ST"; fi
+if [[ $ST == *'"label":"Switching"'* ]]; then ok "status-has-fifo-label"; else fail "status-has-fifo-label" "$ST"; fi
 vm_sleep 0.3
-shot after card0 "$FINAL"
+shot after card0 "$FINAL" Switching
 vm_sleep 0.3
-shot later card0 "$FINAL"
+shot later card0 "$FINAL" Switching
 echo "timing stopped-s $(awk "BEGIN{print $T_CONT - $T_STOP}")" >> "$M"
 grep -o 'gap_ms=[0-9]*' "$LOG" | sed 's/gap_ms=/timing gap_ms /' >> "$M"
 
