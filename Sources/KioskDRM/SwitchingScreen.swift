@@ -346,7 +346,7 @@ public final class SwitchingScreen: Screen {
             return true
         }
         guard isDeviceGone(error) || !alive(s) else { return false }
-        loop?.execute { [weak self] in self?.evaluate("a present failed: \(error)") }
+        loop?.execute { [weak self] in self?.evaluate("on a present: \(error)") }
         return true
     }
 }

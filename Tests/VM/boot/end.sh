@@ -62,6 +62,19 @@ else
   [ -d "/proc/$keeper" ] && fail keeper-exited "keeper $keeper still runs after the app drew" || ok keeper-exited
 fi
 
+# --- a UEFI boot (setup.sh's LATE_DRM): the daemon started on efifb and followed the real driver --------
+if [ -n "${KIOSK_VM_LATE_DRM:-}" ]; then
+  grep -q 'kiosk-hud: display: on EFI VGA /dev/fb0' "$VM_OUT/journal-units.txt" && ok started-on-efifb ||
+    fail started-on-efifb "$(grep 'kiosk-hud: display' "$VM_OUT/journal-units.txt" | head -3 | tr '\n' '|')"
+  sw=$(grep -c 'display-switch from="EFI VGA /dev/fb0" to="bochs-drm /dev/dri/card0"' "$VM_OUT/journal-units.txt")
+  [ "$sw" = 1 ] && ok switched-to-card || fail switched-to-card "$sw switch lines: $(grep 'kiosk-hud: display' "$VM_OUT/journal-units.txt" | tr '\n' '|')"
+  grep -h 'kiosk-hud: display' "$VM_OUT/journal-units.txt" | sed 's/^/info journal: /'
+  at=$(sed -n 's/.*display-switch .* at_s=\([0-9.]*\).*/\1/p' "$VM_OUT/journal-units.txt" | head -1)
+  [ -n "$at" ] && echo "time display-switch $at" >> "$M"
+  dmesg | sed -n 's/^\[ *\([0-9.]*\)\] fb0: EFI VGA frame buffer device.*/time efifb-registered \1/p' | head -1 >> "$M"
+  dmesg | sed -n 's/^\[ *\([0-9.]*\)\] bochs-drm .*vgaarb: deactivate vga console.*/time takeover \1/p' | head -1 >> "$M"
+fi
+
 # --- times (monotonic seconds) ------------------------------------------------------------------------------
 mono() {  # mono NAME UNIT PROPERTY: a *TimestampMonotonic property (µs) as seconds
   local v; v=$(systemctl show -p "$3" --value ${2:+"$2"})

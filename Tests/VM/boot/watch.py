@@ -13,7 +13,10 @@ Tests/VM/boot/setup.sh; environment from /etc/kiosk-vm.env).
    "shot<TAB>FILE<TAB>T<TAB>P1<TAB>P2<TAB>MODE<TAB>LABEL<TAB>D1<TAB>D2": T is CLOCK_MONOTONIC (the
    boot clock), P1 and P2 the progress, D1 and D2 the details line (PID 1's unit statuses through
    Plymouth's socket) the daemon reported before and after. When P1 == P2 and D1 == D2 the host
-   compares the picture with `kiosk-hud render` of that state.
+   compares the picture with `kiosk-hud render` of that state. A sample taken while the display
+   changes hands (a UEFI boot: efifb, then the real driver's card) is not listed: the status
+   before and after must name the same display, and a card appearing meanwhile, or a card there
+   while the daemon still names the firmware's fbdev, means the switch is under way.
 
 The daemon draws at the start of a loop turn, before it reads (docs/protocol.md): a `status`
 read in the same turn as the follower's `update` is answered before that update's frame is
@@ -34,10 +37,16 @@ STARTED = "/sys/fs/cgroup/system.slice/kiosk-hud.service"   # systemd makes it w
 WORK_DONE = "/run/kiosk-vm-work.done"
 WATCHING = "/run/kiosk-vm-watching"
 MANIFEST = os.path.join(OUT, "manifest")
+CARD = "/sys/class/drm/card0"   # the real driver's card (a UEFI boot starts on efifb without it)
 
 
 def now():
     return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def shown(status):
+    """The display(s) a status names, e.g. "Virtual-1" (bochs-drm's connector) or "fb0"."""
+    return "+".join(d.get("name", "?") for d in status.get("displays") or [])
 
 
 def say(kind, name, text=""):
@@ -144,6 +153,7 @@ def main():
     n = 0
     while True:
         done = os.path.exists(WORK_DONE)
+        card_before = os.path.exists(CARD)
         s1 = d.status()
         # The ping is answered in the daemon's next loop turn, which first draws what the
         # updates before s1 asked for; then 0.1 s for that frame's flip to land.
@@ -163,8 +173,15 @@ def main():
             say("FAIL", "samples", "the daemon closed the connection after %d samples" % n)
             break
         c1, c2 = s1["content"], s2["content"]
-        manifest("shot", name + ".ppm", "%.3f" % t, c1["progress"], c2["progress"],
-                 c1["mode"], c1["label"], c1["details"], c2["details"])
+        card_after = os.path.exists(CARD)
+        on_card = shown(s1).startswith("Virtual-")
+        switching = shown(s1) != shown(s2) or not shown(s1) or card_before != card_after or (card_after and not on_card)
+        if not switching:
+            manifest("shot", name + ".ppm", "%.3f" % t, c1["progress"], c2["progress"],
+                     c1["mode"], c1["label"], c1["details"], c2["details"])
+        else:
+            say("info", "sample", "%s taken while the display changed hands (%s, card0 %s → %s): not compared"
+                % (name, " → ".join(shown(s) for s in (s1, s2)), card_before, card_after))
         n += 1
         if done or now() - t0 > 300:
             break
