@@ -9,6 +9,13 @@ public protocol TaskHUD: AnyObject {
     func update(_ content: HUDContent, animatedProgress: Bool) throws
     /// Calls `handler` when the button is pressed.
     func onButton(_ handler: @escaping () -> Void)
+    /// Whether anyone can see it now: false while a display is still awaited (`--wait-display`)
+    /// or none is there; the end notice is then not waited for.
+    var isOnScreen: Bool { get }
+}
+
+extension TaskHUD {
+    public var isOnScreen: Bool { true }
 }
 
 extension HUDSession: TaskHUD {
@@ -23,6 +30,8 @@ extension HUDSession: TaskHUD {
     }
 
     public func onButton(_ handler: @escaping () -> Void) { setButtonAction(.call(handler)) }
+
+    public var isOnScreen: Bool { !displays.isEmpty }
 }
 
 /// How a long task ended.
@@ -171,7 +180,7 @@ public final class LongTask {
         }
         c.label = text
         show(c)
-        let duration = noticeDuration ?? options.noticeDuration ?? (end == .cancelled ? 1.5 : max(Double(text.count) * 0.06 + 0.5, 5))
+        let duration = !hud.isOnScreen ? 0 : noticeDuration ?? options.noticeDuration ?? (end == .cancelled ? 1.5 : max(Double(text.count) * 0.06 + 0.5, 5))
         loop.schedule(after: duration) { [weak self] in self?.onDone?(end) }
     }
 }

@@ -30,24 +30,32 @@ extension VMDisplayTests {
         return true
     }
 
+    /// Boots the UEFI guest with bochs-drm held back and runs Tests/VM/takeover/SCRIPT ARGS in it:
+    /// the output directory, the manifest's lines (the script must have finished), and whether
+    /// the guest's own checks passed; nil when the run gave no verdict (recorded already).
+    static func takeover(_ script: String, _ args: [String], tag: String, atLeast: Int, qemuArgs: String = "") async
+        -> (out: String, manifest: [Substring], clean: Bool)? {
+        let out = Proc.makeTempDir("kiosk-vm-\(tag)")
+        let vmArgs = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
+                      "bash", Proc.root + "/Tests/VM/takeover/" + script] + args
+        let t0 = monotonicSeconds()
+        let (status, stdout, stderr) = await Proc.runVM(vmArgs, qemuArgs: qemuArgs, out: out)
+        print("[\(tag)] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM TAKEOVER TESTS", tag: tag, atLeast: atLeast) else { return nil }
+        let manifest = Proc.readFile(out + "/manifest") ?? ""
+        #expect(manifest.contains("\nend"), "the guest script did not finish: \(manifest)")
+        return (out, manifest.split(separator: "\n"), verdict)
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func takeoverFromEFIFBToBochs() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
-        let out = Proc.makeTempDir("kiosk-vm-takeover")
-        let args = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
-                    "bash", Proc.root + "/Tests/VM/takeover/guest.sh", Proc.kioskHUD]
-        let t0 = monotonicSeconds()
-        let (status, stdout, stderr) = await Proc.runVM(args, out: out)
-        print("[takeover] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM TAKEOVER TESTS", tag: "takeover", atLeast: 5) else { return }
+        guard let (out, manifest, verdict) = await Self.takeover("guest.sh", [Proc.kioskHUD], tag: "takeover", atLeast: 5) else { return }
         var clean = verdict
-
-        let manifest = Proc.readFile(out + "/manifest") ?? ""
-        #expect(manifest.contains("\nend"), "the guest script did not finish: \(manifest)")
         let refs = Refs(dir: out)
         var kind: [String] = []
         var phases: [String: Int] = [:]
-        for line in manifest.split(separator: "\n") {
+        for line in manifest {
             let f = line.split(separator: " ").map(String.init)
             switch f.first {
             case "kind": kind = Array(f.dropFirst())
@@ -81,21 +89,13 @@ extension VMDisplayTests {
     func daemonThroughTheTakeoverWithAClientFirst() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
-        let out = Proc.makeTempDir("kiosk-vm-takeover-daemon")
-        let args = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
-                    "bash", Proc.root + "/Tests/VM/takeover/daemon.sh", Proc.kioskHUD, cache + "/modeset"]
-        let t0 = monotonicSeconds()
-        let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480", out: out)
-        print("[takeover-daemon] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
-        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM TAKEOVER TESTS", tag: "takeover-daemon", atLeast: 10) else { return }
+        guard let (out, manifest, verdict) = await Self.takeover("daemon.sh", [Proc.kioskHUD, cache + "/modeset"], tag: "takeover-daemon",
+                                                                 atLeast: 10, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480") else { return }
         var clean = verdict
-
-        let manifest = Proc.readFile(out + "/manifest") ?? ""
-        #expect(manifest.contains("\nend"), "the guest script did not finish: \(manifest)")
         let refs = Refs(dir: out)
         var kind: [String] = []
         var matched: [String] = []
-        for line in manifest.split(separator: "\n") {
+        for line in manifest {
             let f = line.split(separator: " ").map(String.init)
             switch f.first {
             case "kind": kind = Array(f.dropFirst())

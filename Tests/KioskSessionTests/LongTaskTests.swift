@@ -11,6 +11,7 @@ final class RecordingHUD: TaskHUD {
     var content = HUDContent(mode: .indeterminate, label: "Updating")
     var shown: [HUDContent] = []
     var button: (() -> Void)?
+    var isOnScreen = true
     func update(_ c: HUDContent, animatedProgress: Bool) throws { content = c; shown.append(c) }
     func onButton(_ handler: @escaping () -> Void) { button = handler }
     func press() { button?() }
@@ -68,6 +69,19 @@ final class RecordingHUD: TaskHUD {
         #expect(done.isEmpty)
         loop.advance(by: 0.2)
         #expect(done == [.cancelled])
+    }
+
+    /// With no display yet (`run --wait-display` before one appeared), nobody can read the end
+    /// notice: the task is done at once, not after the notice's seconds.
+    @Test func noNoticeToWaitForWithNothingOnScreen() {
+        let t = task()
+        var done: [TaskEnd] = []
+        t.onDone = { done.append($0) }
+        hud.isOnScreen = false
+        t.finished(.success)
+        #expect(hud.content.mode == .success)
+        loop.advance(by: 0)
+        #expect(done == [.success])
     }
 
     @Test func aConfirmedCancelWantsTwoTapsWithinThreeSeconds() {
