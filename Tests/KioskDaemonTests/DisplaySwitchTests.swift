@@ -104,6 +104,16 @@ final class SwitchRig {
         return true
     }
 
+    /// A rig whose spinner has drawn for 0.2 s on `device` (card0, or /dev/fb0 when it has no
+    /// cards), and its HUD.
+    static func drawing(on device: FakeKernel) throws -> (SwitchRig, HUD) {
+        let rig = try SwitchRig { m in
+            if device.cardPaths.isEmpty { m.addFBDev("/dev/fb0", device) } else { m.addCard("card0", device) }
+        }
+        try rig.run(0.2)
+        return (rig, try #require(rig.hud))
+    }
+
     /// The device drawn on vanished with no uevent: within `seconds` the session has no display,
     /// goes on, has closed the device and said so.
     func expectGone(_ device: FakeKernel, _ name: String, within seconds: Double) throws {
@@ -258,9 +268,7 @@ final class SwitchRig {
     /// failing present is the news; the HUD waits with its state for the next card.
     @Test func theOldDeviceVanishesMidPresent() throws {
         let simpledrm = SwitchRig.card("simpledrm", 64, 48)
-        let rig = try SwitchRig { $0.addCard("card0", simpledrm) }
-        try rig.run(0.2)
-        let old = try #require(rig.hud)
+        let (rig, old) = try SwitchRig.drawing(on: simpledrm)
         rig.machine.removeCard("card0", uevent: false)
         // A flip in flight when the card went never lands: noticed at the flip timeout (1 s).
         try rig.expectGone(simpledrm, "simpledrm /dev/dri/card0", within: 3)
@@ -272,9 +280,7 @@ final class SwitchRig {
     /// is the new driver's); the HUD waits with its state and goes to the card when it comes.
     @Test func theFBDevVanishesWithNoUevent() throws {
         let efifb = SwitchRig.fbdev("EFI VGA", 64, 48)
-        let rig = try SwitchRig { $0.addFBDev("/dev/fb0", efifb) }
-        try rig.run(0.2)
-        let old = try #require(rig.hud)
+        let (rig, old) = try SwitchRig.drawing(on: efifb)
         rig.machine.removeFBDev("/dev/fb0", uevent: false)
         let bytes = Int(efifb.fbFix.smem_len)
         efifb.fbMemory!.initializeMemory(as: UInt8.self, repeating: 0xAB, count: bytes)
