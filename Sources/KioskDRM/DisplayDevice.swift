@@ -90,6 +90,9 @@ extension DisplayDevice {
                 defer { card.close() }
                 guard try card.capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0, try card.connectorCount() > 0 else { continue }
                 found.append(DisplayDevice(kind: .drm, path: path, driver: try card.driverName()))
+            } catch where error.errno == ENODEV {
+                // Being registered (its node comes before the device is ready: the "add" uevent
+                // follows) or gone: not a display now, and nothing to report.
             } catch {
                 log("display: \(path): \(error)")
             }
@@ -104,6 +107,8 @@ extension DisplayDevice {
                 try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_FSCREENINFO, "FBIOGET_FSCREENINFO", &f)
                 let id = withUnsafeBytes(of: f.id) { b in String(decoding: b.prefix { $0 != 0 }, as: UTF8.self) }
                 found.append(DisplayDevice(kind: .fbdev, path: path, driver: id.isEmpty ? "fbdev" : id))
+            } catch where error.errno == ENODEV {
+                // Unregistered (a DRM driver took it over) or not ready: not a display now.
             } catch {
                 log("display: \(path): \(error)")
             }

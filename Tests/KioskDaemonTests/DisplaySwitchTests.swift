@@ -325,6 +325,20 @@ final class SwitchRig {
         func follow(_ transform: DisplayTransform) { followed.append(transform) }
     }
 
+    /// A card whose node is there before the device is ready (drm_dev_register makes the node,
+    /// then registers: its calls fail with ENODEV until then) is no display yet and no error:
+    /// nothing logged; once ready it is found.
+    @Test func aCardStillBeingRegisteredIsNotAnError() throws {
+        let machine = FakeMachine()
+        let card = SwitchRig.card("bochs-drm", 80, 60)
+        card.unplugged = true
+        machine.addCard("card0", card)
+        var logs: [String] = []
+        #expect(DisplayDevice.scan(kernel: machine) { logs.append($0) }.isEmpty && logs.isEmpty, "\(logs)")
+        card.unplugged = false
+        #expect(DisplayDevice.scan(kernel: machine) { logs.append($0) } == [DisplayDevice(kind: .drm, path: "/dev/dri/card0", driver: "bochs-drm")])
+    }
+
     /// wait-real: nothing is drawn on simpledrm while waiting; vc4 is taken when it comes. After
     /// the timeout with none, simpledrm is shown on.
     @Test func waitRealWaitsForTheRealCard() throws {
