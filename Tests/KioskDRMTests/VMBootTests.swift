@@ -64,7 +64,30 @@ import Testing
     }()
 
     @Test(.timeLimit(.minutes(10)))
-    func bootWithSystemd() async throws { try await boot(firmwareFramebuffer: false) }
+    func bootWithSystemd() async throws { try await boot(.driverInInitramfs) }
+
+    /// How the display comes at boot.
+    enum Display {
+        /// bochs-drm loaded by the initramfs: card0 is there before systemd starts.
+        case driverInInitramfs
+        /// UEFI: efifb from the firmware on; bochs-drm loaded 1 s after the splash's first frame.
+        case firmwareFramebuffer
+        /// No display at all until bochs-drm is loaded, 1 s after the daemon said it waits.
+        case driverLate
+
+        var tag: String { [.driverInInitramfs: "boot", .firmwareFramebuffer: "boot-efi", .driverLate: "boot-late"][self]! }
+        var harness: [String] {
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["--efi", "--hold", "bochs"], .driverLate: ["--hold", "bochs"]][self]!
+        }
+        /// setup.sh's WORK_STEPS WORK_SECONDS LATE_DRM LATE_WHEN.
+        var setup: [String] {
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["6", "1.5", "bochs", "frame"], .driverLate: ["6", "1.5", "bochs", "waiting"]][self]!
+        }
+        var checks: [String] {
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["started-on-efifb", "switched-to-card"],
+             .driverLate: ["waited-for-display", "shown-on-late-card"]][self]!
+        }
+    }
 
     /// The same boot through UEFI firmware: the firmware's framebuffer is efifb, bochs-drm is
     /// left out of the initramfs and loaded 1 s after the splash's first frame (as vc4 after
@@ -79,11 +102,18 @@ import Testing
             }
             return
         }
-        try await boot(firmwareFramebuffer: true)
+        try await boot(.firmwareFramebuffer)
     }
 
-    func boot(firmwareFramebuffer efi: Bool) async throws {
-        let tag = efi ? "boot-efi" : "boot"
+    /// No display when the splash starts (no firmware framebuffer, the DRM driver not in the
+    /// initramfs): the daemon waits for one (`--wait-display 8`, its socket answering), bochs-drm
+    /// is loaded 1 s after it said so, and the HUD is shown on its card — still before
+    /// sysinit.target, which waits for the first frame (READY=1); the rest of the boot as above.
+    @Test(.timeLimit(.minutes(10)))
+    func bootWithTheDriverLoadedLate() async throws { try await boot(.driverLate) }
+
+    func boot(_ display: Display) async throws {
+        let tag = display.tag
         if let p = Self.problem {
             if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
             return
@@ -104,14 +134,13 @@ import Testing
             Issue.record("Tools/make-deb.sh failed (\(made.status)): \(made.err)")
             return
         }
-        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v"] +
-            (efi ? ["--efi", "--hold", "bochs"] : []) +
-            ["--", "bash", Proc.root + "/Tests/VM/boot/setup.sh", deb, app] + (efi ? ["6", "1.5", "bochs"] : [])
+        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v"] + display.harness +
+            ["--", "bash", Proc.root + "/Tests/VM/boot/setup.sh", deb, app] + display.setup
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(Self.width) -global VGA.yres=\(Self.height)", out: out)
         let wall = monotonicSeconds() - t0
         print("[\(tag)] VM run took \(Int(wall)) s (prepare.sh's cache, boot, checks), exit \(status); files in \(out)")
-        let checks = Self.checks + (efi ? ["started-on-efifb", "switched-to-card"] : [])
+        let checks = Self.checks + display.checks
         guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM BOOT TESTS", tag: tag, checks: checks) else { return }
         var clean = verdict
         // The app's markers on the serial console (run-in-vm.sh --console prints it).
@@ -124,8 +153,12 @@ import Testing
         let m = Manifest(manifest)
         if try !checkShots(m, out: out) { clean = false }
         logTimes(m, harness: stderr)
-        if efi {
-            func t(_ k: String) -> String { m.times[k].map { String(format: "%.2f s", $0) } ?? "?" }
+        func t(_ k: String) -> String { m.times[k].map { String(format: "%.2f s", $0) } ?? "?" }
+        if display == .driverLate {
+            print("[boot-late] kiosk-hud.service exec at \(t("daemon-exec")), bochs-drm loaded by \(t("late-drm-loaded")), " +
+                  "the HUD's first frame on its card at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
+        }
+        if display == .firmwareFramebuffer {
             let off = m.times["display-switch"].flatMap { s in m.times["takeover"].map { String(format: "%.0f ms", 1000 * (s - $0)) } } ?? "?"
             print("[boot-efi] efifb registered at \(t("efifb-registered")), the HUD's first frame on it at \(t("first-frame")); " +
                   "bochs-drm took the display over at \(t("takeover")), the HUD's first frame on its card at \(t("display-switch")) (off screen \(off))")

@@ -62,8 +62,18 @@ else
   [ -d "/proc/$keeper" ] && fail keeper-exited "keeper $keeper still runs after the app drew" || ok keeper-exited
 fi
 
+# --- the driver late (setup.sh's LATE_DRM) with no firmware framebuffer: the daemon waited --------------
+if [ -n "${KIOSK_VM_LATE_DRM:-}" ] && [ "${KIOSK_VM_LATE_WHEN:-}" = waiting ]; then
+  J=$VM_OUT/journal-units.txt
+  grep -q 'kiosk-hud: display: none yet .*waiting up to' "$J" && ok waited-for-display ||
+    fail waited-for-display "$(grep 'kiosk-hud: display' "$J" | head -3 | tr '\n' '|')"
+  grep -q 'kiosk-hud: output card=/dev/dri/card0 driver=bochs-drm' "$J" && ok shown-on-late-card ||
+    fail shown-on-late-card "$(grep -E 'kiosk-hud: (display|output)' "$J" | head -5 | tr '\n' '|')"
+  grep -h 'kiosk-hud: display' "$J" | sed 's/^/info journal: /'
+fi
+
 # --- a UEFI boot (setup.sh's LATE_DRM): the daemon started on efifb and followed the real driver --------
-if [ -n "${KIOSK_VM_LATE_DRM:-}" ]; then
+if [ -n "${KIOSK_VM_LATE_DRM:-}" ] && [ "${KIOSK_VM_LATE_WHEN:-}" = frame ]; then
   grep -q 'kiosk-hud: display: on EFI VGA /dev/fb0' "$VM_OUT/journal-units.txt" && ok started-on-efifb ||
     fail started-on-efifb "$(grep 'kiosk-hud: display' "$VM_OUT/journal-units.txt" | head -3 | tr '\n' '|')"
   sw=$(grep -c 'display-switch from="EFI VGA /dev/fb0" to="bochs-drm /dev/dri/card0"' "$VM_OUT/journal-units.txt")
@@ -95,6 +105,7 @@ mono work-done "kiosk-vm-work${KIOSK_VM_WORK_STEPS}.service" ActiveEnterTimestam
 mono handover-start kiosk-hud-quit.service InactiveExitTimestampMonotonic
 mono handover-done kiosk-hud-quit.service InactiveEnterTimestampMonotonic
 mono app-exec kiosk-app.service ExecMainStartTimestampMonotonic
+[ -n "${KIOSK_VM_LATE_DRM:-}" ] && mono late-drm-loaded kiosk-vm-late-drm.service InactiveEnterTimestampMonotonic
 grep -h 'kiosk-app: \(master\|drawn\)' "$VM_OUT/app.log" | sed -n 's/kiosk-app: \([a-z]*\).* t=\([0-9.]*\).*/time app-\1 \2/p' >> "$M"
 # The daemon's first frame: the journal's time of its first-frame line, and exec_ms in it.
 sed -n 's/^\[ *\([0-9.]*\)\] .*first-frame exec_ms=\([0-9.]*\).*/time first-frame-logged \1\nvalue first-frame-exec-ms \2/p' \

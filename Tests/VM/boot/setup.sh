@@ -1,5 +1,5 @@
 #!/bin/bash
-# setup.sh KIOSK_HUD|PACKAGE.deb KIOSK_APP [WORK_STEPS [WORK_SECONDS [LATE_DRM]]] — the set-up of the boot test
+# setup.sh KIOSK_HUD|PACKAGE.deb KIOSK_APP [WORK_STEPS [WORK_SECONDS [LATE_DRM [LATE_WHEN]]]] — the set-up of the boot test
 # (Tests/KioskDRMTests/VMBootTests.swift), run by `run-in-vm.sh --systemd` in the guest's root
 # before systemd boots it as PID 1. That root is the host's Debian 12 (9p, read-only) under a
 # tmpfs overlay, so what is written here lasts for this boot only.
@@ -22,16 +22,18 @@
 #        program starts
 #   kiosk-vm-end.service       end.sh: once the app has drawn, the checks, the journal, rc, and
 #        the power off
-#   kiosk-vm-late-drm.service  with LATE_DRM (a UEFI boot, `run-in-vm.sh --efi --hold bochs`):
-#        the real DRM driver loaded 1 s after the daemon's first frame (udev may not load it:
-#        blacklisted for aliases), as vc4 comes after the firmware's framebuffer on a Pi; the
-#        daemon starts on efifb and must follow
+#   kiosk-vm-late-drm.service  with LATE_DRM (`run-in-vm.sh --hold bochs`): the real DRM driver
+#        loaded late (udev may not load it: blacklisted for aliases). LATE_WHEN `frame` (a UEFI
+#        boot, --efi): 1 s after the daemon's first frame, as vc4 comes after the firmware's
+#        framebuffer on a Pi — the daemon starts on efifb and must follow. `waiting` (no firmware
+#        framebuffer): once the daemon said it waits for a display (--wait-display) — it
+#        must show once the card is there, its socket answering meanwhile
 # The host's own unit enablement (/etc/systemd/system) is not this system's: it starts empty but
 # for a getty on tty1 (Debian's preset), with multi-user.target as the default, as a kiosk
 # image has it. /var/cache/kiosk-hud starts empty too (a first boot: no frame or glyph cache).
 # Prints "ok NAME" / "FAIL NAME: why" / "info NAME: ...".
 set -euo pipefail
-HUD=$1 APP=$2 STEPS=${3:-6} SECONDS_EACH=${4:-1.5} LATE_DRM=${5:-}
+HUD=$1 APP=$2 STEPS=${3:-6} SECONDS_EACH=${4:-1.5} LATE_DRM=${5:-} LATE_WHEN=${6:-frame}
 BOOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$BOOT/../../.." && pwd)
 DIST=$REPO/dist
@@ -99,6 +101,7 @@ KIOSK_VM_GUEST=$KIOSK_VM_GUEST
 KIOSK_VM_BOOT=$BOOT
 KIOSK_VM_WORK_STEPS=$STEPS
 KIOSK_VM_LATE_DRM=$LATE_DRM
+KIOSK_VM_LATE_WHEN=$LATE_WHEN
 EOF
 # Their output goes to the harness's stdout and stderr (streamed to the host).
 OUTPUT="StandardOutput=append:$KIOSK_VM_CTL/stdout
@@ -177,17 +180,27 @@ EOF
 systemctl enable kiosk-vm-watch.service kiosk-vm-end.service $(seq -f 'kiosk-vm-work%g.service' "$STEPS") 2>/dev/null
 if [ -n "$LATE_DRM" ]; then
   echo "blacklist $LATE_DRM" > /etc/modprobe.d/kiosk-vm-late-drm.conf   # udev's autoload: aliases only
+  if [ "$LATE_WHEN" = frame ]; then
+    # After the splash's first frame (kiosk-hud.service is Type=notify: active once it is on screen).
+    after=After=kiosk-hud.service wait="ExecStartPre=/bin/sleep 1"
+  else
+    # Once the daemon says it waits for a display (it is not active before its first frame).
+    after=After=kiosk-hud.socket
+    # (No more: it waits 8 s, --wait-display 8; journald's lag and modprobe under TCG take ~3.)
+    wait="ExecStartPre=/usr/bin/timeout 120 /bin/sh -c 'until journalctl -b -q -u kiosk-hud.service | grep -q \"waiting up to\"; do sleep 0.2; done'"
+  fi
   cat > "$U/kiosk-vm-late-drm.service" <<EOF
-# The real DRM driver, late: 1 s after the splash's first frame (kiosk-hud.service is Type=notify),
-# as vc4 loads after the firmware's framebuffer; the daemon is on efifb and must follow.
+# The real DRM driver, late ($LATE_WHEN): as vc4 loads after the firmware's framebuffer, or a
+# driver after the splash started with no display at all.
 [Unit]
 Description=Boot test: $LATE_DRM loaded late
 DefaultDependencies=no
-After=kiosk-hud.service
+$after
 
 [Service]
 Type=oneshot
-ExecStart=/bin/sleep 1
+TimeoutStartSec=150
+$wait
 ExecStart=/sbin/modprobe $LATE_DRM
 $OUTPUT
 
