@@ -82,14 +82,18 @@ extension VMDisplayTests {
 
     /// The daemon through the takeover, with a C modeset client that takes card0 first and holds
     /// it (Tests/VM/takeover/daemon.sh): the daemon says card0 is held and keeps asking; once the
-    /// client lets go it is back within 1 s; every progress update sent meanwhile was answered,
+    /// client lets go it is back within 1 s (2 s for a debug build, below); every progress update sent meanwhile was answered,
     /// psplash's FIFO too (its label), and the last state is what the status says and the screen shows (`kiosk-hud render` of it
     /// at card0's size); the screendump while the client held card0 is the client's red.
     @Test(.timeLimit(.minutes(10)))
     func daemonThroughTheTakeoverWithAClientFirst() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
-        guard let (out, manifest, verdict) = await Self.takeover("daemon.sh", [Proc.kioskHUD, cache + "/modeset"], tag: "takeover-daemon",
+        // Back within 1 s (the bound): a release build is back in ~0.2 s under TCG. A debug
+        // build's first redraw on the new card alone takes 0.3–0.8 s under TCG (16 ms natively),
+        // and a loaded CI host starves the guest on top: it is held to 2 s.
+        let limit = Proc.kioskHUD.contains("/debug/") ? "2.0" : "1.0"
+        guard let (out, manifest, verdict) = await Self.takeover("daemon.sh", [Proc.kioskHUD, cache + "/modeset", limit], tag: "takeover-daemon",
                                                                  atLeast: 10, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480") else { return }
         var clean = verdict
         let refs = Refs(dir: out)

@@ -3,7 +3,7 @@
 # new card first (#19): run by Tests/KioskDRMTests/VMTakeoverTests.swift through
 # `run-in-vm.sh --efi --hold bochs`: the firmware's efifb is /dev/fb0, bochs-drm is held back.
 #
-#   daemon.sh KIOSK_HUD MODESET
+#   daemon.sh KIOSK_HUD MODESET [BACK_WITHIN]
 #
 # 1. `kiosk-hud daemon` (no --card/--fbdev) starts on efifb; a screendump at a known progress.
 # 2. A client sends progress updates over one connection, one after another, from now until the
@@ -16,7 +16,8 @@
 #    it still had efifb open, the new card's first master shows black: bochs-drm cannot claim
 #    the framebuffer's memory while the old fbdev is open — a state no running HUD leaves.)
 # 4. The client lets go (SIGTERM: it puts the CRTC back as it found it and exits); the daemon
-#    must be back on card0 within 1 s (its display-switch line), with our mode.
+#    must be back on card0 within BACK_WITHIN seconds (default 1; its display-switch line),
+#    with our mode.
 #    While card0 is held, psplash's FIFO gets `MSG Switching` (the label).
 # 5. The updates stop with a last one (progress FINAL); `ctl status` must say FINAL and the
 #    FIFO's label; screendumps right after and a moment later must equal `kiosk-hud render` of
@@ -24,7 +25,7 @@
 # Prints "ok NAME", "FAIL NAME: why", "info NAME: ..."; $VM_OUT/manifest lists "kind ARGS...",
 # "shot FILE WHAT [PROGRESS LABEL]" and "timing NAME VALUE" for the host.
 set -u
-HUD=$1 MODESET=$2
+HUD=$1 MODESET=$2 LIMIT=${3:-1.0}
 . "$KIOSK_VM_GUEST/lib.sh"
 OUT=$VM_OUT
 M=$OUT/manifest
@@ -119,7 +120,7 @@ printf 'MSG Switching\0' > "$W/psplash_fifo"
 vm_sleep 0.5
 kill -0 $PID 2>/dev/null && ok "daemon-alive-while-held" || fail "daemon-alive-while-held" "it exited"
 
-# The client lets go: the daemon must be back within 1 s.
+# The client lets go: the daemon must be back within LIMIT seconds.
 kill -TERM $MS
 wait $MS
 T_REL=$(up)
@@ -128,9 +129,9 @@ if wait_log 'display-switch ' 10; then T_BACK=$(up); else T_BACK=; fi
 if [ -n "$T_BACK" ]; then
   BACK=$(awk "BEGIN{print $T_BACK - $T_REL}")
   echo "timing release-to-switch-line $BACK" >> "$M"
-  if awk "BEGIN{exit !($BACK < 1.0)}"; then ok "back-within-1s"; else fail "back-within-1s" "${BACK}s after the client let go"; fi
+  if awk "BEGIN{exit !($BACK < $LIMIT)}"; then ok "back-in-time"; else fail "back-in-time" "${BACK}s after the client let go (limit ${LIMIT}s)"; fi
 else
-  fail "back-within-1s" "no display-switch line: $(grep display "$LOG" | tr '\n' '|')"
+  fail "back-in-time" "no display-switch line: $(grep display "$LOG" | tr '\n' '|')"
 fi
 if grep -q 'display-switch from="EFI VGA /dev/fb0" to="bochs-drm /dev/dri/card0"' "$LOG"; then ok "switched"; else
   fail "switched" "$(grep -E 'display' "$LOG" | tr '\n' '|')"
