@@ -45,6 +45,8 @@ public final class OffscreenDisplay: Display {
     public private(set) var frames: [Bitmap] = []
     /// Where `firstFrameTime` is read from (e.g. CLOCK_MONOTONIC seconds); nil: not recorded.
     public var timeSource: (() -> Double)?
+    /// Called after each present (a test noting what was shown, a benchmark timing frames).
+    public var onPresent: (() -> Void)?
     public private(set) var firstFrameTime: Double?
 
     public init(width: Int, height: Int, format: PixelFormat = .xrgb8888, rotation: Rotation = .none,
@@ -72,6 +74,7 @@ public final class OffscreenDisplay: Display {
             Canvas(b.surface).copy(from: screen.surface)
             frames.append(b)
         }
+        onPresent?()
     }
 }
 

@@ -17,33 +17,6 @@ import KioskSys
 import KioskText
 
 /// A display that notes when each present happened, around an offscreen one.
-final class TimedDisplay: Display {
-    let inner: OffscreenDisplay
-    var onPresent: (UInt64) -> Void = { _ in }
-    init(_ inner: OffscreenDisplay) { self.inner = inner }
-    var width: Int { inner.width }
-    var height: Int { inner.height }
-    var preferredFormat: PixelFormat { inner.preferredFormat }
-    var transform: DisplayTransform { inner.transform }
-    func present(_ frame: Surface, damage: Damage) throws {
-        try inner.present(frame, damage: damage)
-        onPresent(nowNs())
-    }
-}
-
-final class TimedScreen: Screen {
-    let display: TimedDisplay
-    init(_ d: TimedDisplay) { display = d }
-    var displays: [Display] { [display] }
-    var isActive: Bool { true }
-    func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {}
-    func close(retain: Bool) {}
-    var summary: String { "" }
-    func suspend() {}
-    func resume() {}
-    var isSuspended: Bool { false }
-}
-
 /// Send times by request id, written by the client threads.
 final class SendTimes: @unchecked Sendable {
     private var m = pthread_mutex_t()
@@ -72,11 +45,11 @@ func runDaemonLoad(seconds: Double, clients: Int) -> Bool {
         defer { _ = try? removeFile(dir + "/c.sock"); rmdir(dir) }
         let clock = SystemClock()
         let loop = PollEventLoop(clock: clock)
-        let display = TimedDisplay(try OffscreenDisplay(width: 800, height: 480))
+        let display = try OffscreenDisplay(width: 800, height: 480)
         let content = HUDContent(mode: .annular, progress: 0, label: "Loading")
         var settings = HUDSettings.defaults
         settings.content = content
-        let session = HUDSession(loop: loop, screen: TimedScreen(display), fonts: try FontLibrary(), clock: clock,
+        let session = HUDSession(loop: loop, screen: OffscreenScreen(display), fonts: try FontLibrary(), clock: clock,
                                  configuration: SessionConfiguration(content: content))
         let daemon = Daemon(session: session, settings: settings) { _ in throw RequestError("no pictures") }
         let socket = try ControlSocket.open(dir + "/c.sock", group: nil)
@@ -91,7 +64,8 @@ func runDaemonLoad(seconds: Double, clients: Int) -> Bool {
         var samples = 0
         var seed: UInt64 = 1
         server.onAnswered = { o in if let id = o["id"]?.int { handled.append(id) } }
-        display.onPresent = { t in
+        display.onPresent = {
+            let t = nowNs()
             for id in handled {
                 guard let s = sendTimes.take(id) else { continue }
                 let v = Double(t &- s) / 1e6
@@ -132,7 +106,7 @@ func runDaemonLoad(seconds: Double, clients: Int) -> Bool {
         let lastWins = tallies.contains { $0.lastLabel == shown }
         print("daemon load: \(clients) clients, \(seconds) s, 800x480 offscreen, annular HUD")
         print("  requests: \(sent) sent, \(answered) answered (\(Int(Double(answered) / seconds))/s), \(tallies.reduce(0) { $0 + $1.errors }) errors")
-        print("  frames: \(session.frames - framesBefore) (\(Int(Double(session.frames - framesBefore) / seconds))/s), presents \(display.inner.presentCount)")
+        print("  frames: \(session.frames - framesBefore) (\(Int(Double(session.frames - framesBefore) / seconds))/s), presents \(display.presentCount)")
         print("  request -> frame presented: median \(fmt2(pct(0.5))) ms, p99 \(fmt2(pct(0.99))) ms, max \(fmt2(latencies.last ?? 0)) ms (\(samples) requests, \(latencies.count) sampled)")
         print("  RSS: \(rss0) kB after 1 s, \(rss1) kB at the end\(rssSteps.isEmpty ? "" : " (every 10 s between: \(rssSteps.map(String.init).joined(separator: ", ")) kB)")")
         print("  every request answered: \(sent == answered ? "yes" : "NO"); the HUD shows a client's last update: \(lastWins ? "yes" : "NO")")

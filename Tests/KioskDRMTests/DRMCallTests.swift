@@ -14,11 +14,7 @@ import Testing
     /// quit SETCRTC (restore) → RMFB → munmap → DESTROY_DUMB → DROP_MASTER → close.
     @Test func callsComeInOrder() throws {
         let k = FakeKernel.card()
-        let s = try openScreen(k)
-        let o = try #require(s.drmDisplays.first)
-        let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: .whole)
-        try o.present(pic.surface, damage: .region(pic.next()))
+        let (s, _, _) = try presentedTwice(k)
         try settle(s)
         s.close(retain: false)
         let c = k.calls.filter { $0 != "poll" && $0 != "read" }

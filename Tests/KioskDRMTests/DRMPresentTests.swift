@@ -67,11 +67,7 @@ import Testing
     /// the union of the last two frames' damage, not the whole picture.
     @Test func copiesOnlyTheLastTwoFramesDamage() throws {
         let k = FakeKernel.card()
-        let s = try openScreen(k)
-        let o = try #require(s.drmDisplays.first)
-        let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: .whole)
-        try o.present(pic.surface, damage: .region(pic.next()))
+        let (s, o, pic) = try presentedTwice(k)
         try settle(s)
         let d1 = pic.next()
         let back = try #require(o.buffers[1 - o.front])
@@ -292,11 +288,7 @@ import Testing
     /// Plymouth's `deactivate` then `quit --retain-splash`: the frame stays (the keeper holds it).
     @Test func quitWhileSuspendedKeepsTheFrame() throws {
         let k = FakeKernel.card()
-        let s = try openScreen(k)
-        let o = try #require(s.drmDisplays.first)
-        let pic = try Picture(width: o.width, height: o.height)
-        try o.present(pic.surface, damage: .whole)
-        try o.present(pic.surface, damage: .region(pic.next()))
+        let (s, _, pic) = try presentedTwice(k)
         s.suspend()
         s.close(retain: true)
         #expect(k.forks == 1 && k.masterFD == nil)

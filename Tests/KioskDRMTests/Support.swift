@@ -23,6 +23,17 @@ func openScreen(_ k: FakeKernel, _ log: LogSink = LogSink(), _ configure: (inout
     return s
 }
 
+/// A screen on `k`, its first display, and a picture of its size shown whole and then changed
+/// once (the first present sets the CRTC, the second queues a page flip).
+func presentedTwice(_ k: FakeKernel) throws -> (DRMScreen, DRMDisplay, Picture) {
+    let s = try openScreen(k)
+    let o = try #require(s.drmDisplays.first)
+    let pic = try Picture(width: o.width, height: o.height)
+    try o.present(pic.surface, damage: .whole)
+    try o.present(pic.surface, damage: .region(pic.next()))
+    return (s, o, pic)
+}
+
 extension DRMScreen {
     /// Runs the screen's loop for up to `timeout` seconds, until it reports something other than
     /// `.frameDone`; returns what it reported (the old blocking `wait`, for the tests).

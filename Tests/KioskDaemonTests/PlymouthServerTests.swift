@@ -17,47 +17,16 @@ import KioskTestSupport
 import KioskText
 import Testing
 
-/// A display that notes each present's time and the details line shown.
-final class NotingDisplay: Display {
-    let inner: OffscreenDisplay
+/// Each present's time and the details line shown then (an offscreen display's `onPresent`).
+final class PresentNotes {
     var note: () -> String = { "" }
     private let lock = NSLockLike()
     private var noted: [(time: Double, details: String)] = []
-    init(_ inner: OffscreenDisplay) { self.inner = inner }
-    var width: Int { inner.width }
-    var height: Int { inner.height }
-    var preferredFormat: PixelFormat { inner.preferredFormat }
-    var transform: DisplayTransform { inner.transform }
-    func present(_ frame: Surface, damage: Damage) throws {
-        try inner.present(frame, damage: damage)
+    func add() {
         let d = note()
         lock.locked { noted.append((monotonicSeconds(), d)) }
     }
     var presents: [(time: Double, details: String)] { lock.locked { noted } }
-}
-
-/// A screen of one noting display that can be suspended (as OffscreenScreen).
-final class NotingScreen: Screen {
-    let display: NotingDisplay
-    var displays: [Display] { [display] }
-    private(set) var isActive = true
-    private(set) var isSuspended = false
-    private var handler: ((ScreenEvent) -> Void)?
-    private var loop: EventLoop?
-    init(_ d: NotingDisplay) { display = d }
-    func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws { self.handler = handler; self.loop = loop }
-    func close(retain: Bool) { handler = nil }
-    var summary: String { "" }
-    func suspend() {
-        guard !isSuspended else { return }
-        isSuspended = true; isActive = false
-        loop?.execute { [weak self] in self?.handler?(.deactivated) }
-    }
-    func resume() {
-        guard isSuspended else { return }
-        isSuspended = false; isActive = true
-        loop?.execute { [weak self] in self?.handler?(.activated) }
-    }
 }
 
 /// The front end on its own abstract socket.
@@ -66,8 +35,8 @@ final class PlymouthRig {
     let name: String
     let clock = SystemClock()
     let loop: PollEventLoop
-    let display: NotingDisplay
-    let screen: NotingScreen
+    let notes: PresentNotes
+    let screen: OffscreenScreen
     let session: HUDSession
     let daemon: Daemon
     let splash: PlymouthSplash
@@ -80,8 +49,11 @@ final class PlymouthRig {
         PlymouthRig.serial += 1
         name = "/kiosk-hud-test/\(getpid())/\(PlymouthRig.serial)"
         loop = PollEventLoop(clock: clock)
-        display = NotingDisplay(try OffscreenDisplay(width: 320, height: 240))
-        screen = NotingScreen(display)
+        let offscreen = try OffscreenDisplay(width: 320, height: 240)
+        let n = PresentNotes()
+        notes = n
+        offscreen.onPresent = { n.add() }
+        screen = OffscreenScreen(offscreen)
         var settings = HUDSettings.defaults
         settings.content = content
         var timing = settings.profile.timing
@@ -96,7 +68,7 @@ final class PlymouthRig {
         logLines = lines
         server = PlymouthServer(kernel: loop.kernel, loop: loop, listener: listener.rawValue, log: { l in lines.set { $0.append(l) } }) { s.handle($0, order: $1) }
         splash.onQuit = { [unowned self] in self.quit = $0 }
-        display.note = { [unowned session] in session.configuration.content.details }
+        notes.note = { [unowned session] in session.configuration.content.details }
         try session.start()
     }
 
@@ -232,16 +204,16 @@ func percentile(_ xs: [Double], _ p: Double) -> Double { xs.isEmpty ? .nan : xs.
         #expect(try c.replies(rig, count: 1) == [.ack])
         try rig.run(0.05)
         #expect(rig.screen.isSuspended && !rig.screen.isActive)
-        let before = rig.display.presents.count
+        let before = rig.notes.presents.count
         try c.send([.status("late.service")])
         #expect(try c.replies(rig, count: 1) == [.ack])
         try rig.run(0.2)
-        #expect(rig.details == "Starting late.service…" && rig.display.presents.count == before && rig.screen.isSuspended,
+        #expect(rig.details == "Starting late.service…" && rig.notes.presents.count == before && rig.screen.isSuspended,
                 "a status does not end a deactivate")
         try c.send([.reactivate])
         #expect(try c.replies(rig, count: 1) == [.ack])
-        try rig.run(0.5) { rig.display.presents.last?.details == "Starting late.service…" }
-        #expect(!rig.screen.isSuspended && rig.display.presents.last?.details == "Starting late.service…")
+        try rig.run(0.5) { rig.notes.presents.last?.details == "Starting late.service…" }
+        #expect(!rig.screen.isSuspended && rig.notes.presents.last?.details == "Starting late.service…")
     }
 
     /// A password, question or keystroke is refused at once (the agent falls back to the
@@ -389,13 +361,13 @@ func percentile(_ xs: [Double], _ p: Double) -> Double { xs.isEmpty ? .nan : xs.
         }
         try rig.run(20) { done.get() }
         let delivered = sent.get()
-        try rig.run(2) { rig.display.presents.last?.details == "Starting unit-\(count - 1).service…" }
+        try rig.run(2) { rig.notes.presents.last?.details == "Starting unit-\(count - 1).service…" }
         #expect(delivered.count == count && failures.get().isEmpty, "every status delivered: \(failures.get().count) connects refused")
         #expect(rig.server.served >= delivered.count)
         #expect(rig.details == "Starting unit-\(count - 1).service…", "the last status wins")
-        #expect(rig.display.presents.last?.details == "Starting unit-\(count - 1).service…")
+        #expect(rig.notes.presents.last?.details == "Starting unit-\(count - 1).service…")
         // Latency: from a status's write to the first frame that shows it or a later one.
-        let presents = rig.display.presents.compactMap { p -> (Double, Int)? in
+        let presents = rig.notes.presents.compactMap { p -> (Double, Int)? in
             guard p.details.hasPrefix("Starting unit-"), let i = Int(p.details.dropFirst(14).prefix { $0.isNumber }) else { return nil }
             return (p.time, i)
         }
