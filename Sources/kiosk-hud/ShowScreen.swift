@@ -7,8 +7,9 @@ import KioskSys
 
 // `show`'s screen: offscreen (PNGs), an fbdev device, or DRM/KMS with the fbdev fallback.
 extension ShowCommand {
-    /// `waiting`: a `--wait-display` attempt — DRM only (no fbdev fallback yet), passing over
-    /// simpledrm (the firmware's framebuffer, replaced when the board's driver loads).
+    /// Without --card the display is followed (`openSwitching`): the first usable one, the
+    /// firmware's framebuffer included, then the board's driver when it takes over. `waiting`: a
+    /// `--wait-display` attempt on a named card (no fbdev fallback yet).
     func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?, waiting: Bool = false) throws -> Screen {
         if let dir = offscreen {
             let d = try OffscreenDisplay(width: profile.width, height: profile.height, format: profile.format,
@@ -40,7 +41,6 @@ extension ShowCommand {
         o.checkScanout = arguments.flag("check-scanout")
         o.log = showLog
         o.earlyFrame = takeEarlyFrame()
-        if waiting && o.card == nil { o.ignoredDrivers = ["simpledrm"] }
         do {
             let s = try DRMScreen(options: o)
             for out in s.drmDisplays { showLog("output " + s.describe(out)) }

@@ -26,8 +26,8 @@
 #        loaded late (udev may not load it: blacklisted for aliases). LATE_WHEN `frame` (a UEFI
 #        boot, --efi): 1 s after the daemon's first frame, as vc4 comes after the firmware's
 #        framebuffer on a Pi — the daemon starts on efifb and must follow. `waiting` (no firmware
-#        framebuffer): once the daemon said it waits for a display (--wait-display) — it
-#        must show once the card is there, its socket answering meanwhile
+#        framebuffer): once the daemon said it waits for a display (--wait-display, 30 s by a
+#        drop-in as the unit's comment says) — it must show once the card is there
 # The host's own unit enablement (/etc/systemd/system) is not this system's: it starts empty but
 # for a getty on tty1 (Debian's preset), with multi-user.target as the default, as a kiosk
 # image has it. /var/cache/kiosk-hud starts empty too (a first boot: no frame or glyph cache).
@@ -186,7 +186,12 @@ if [ -n "$LATE_DRM" ]; then
   else
     # Once the daemon says it waits for a display (it is not active before its first frame).
     after=After=kiosk-hud.socket
-    # (No more: it waits 8 s, --wait-display 8; journald's lag and modprobe under TCG take ~3.)
+    # The unit waits 8 s; journald's lag and modprobe under TCG take ~3 of them, more on a loaded
+    # host: the drop-in the unit's comment gives a board whose display comes late, 30 s.
+    exec=$(cat /lib/systemd/system/kiosk-hud.service "$U/kiosk-hud.service" 2>/dev/null | grep -m1 '^ExecStart=.*--wait-display 8 ' | sed 's/--wait-display 8 /--wait-display 30 /' || true)
+    [ -n "$exec" ] || echo "FAIL setup-installed: kiosk-hud.service has no ExecStart= with --wait-display 8"
+    mkdir -p "$U/kiosk-hud.service.d"
+    printf '[Service]\nExecStart=\n%s\n' "$exec" > "$U/kiosk-hud.service.d/wait.conf"
     wait="ExecStartPre=/usr/bin/timeout 120 /bin/sh -c 'until journalctl -b -q -u kiosk-hud.service | grep -q \"waiting up to\"; do sleep 0.2; done'"
   fi
   cat > "$U/kiosk-vm-late-drm.service" <<EOF
