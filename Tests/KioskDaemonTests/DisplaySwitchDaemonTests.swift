@@ -14,21 +14,8 @@ import KioskTestSupport
 import Testing
 
 @Suite(.serialized) struct DisplaySwitchDaemonTests {
-    /// One request and its reply on a connection of its own, the loop running meanwhile.
     func ask(_ rig: SwitchRig, _ path: String, _ line: String) throws -> JSONObject? {
-        let fd = try unixConnection(path).rawValue
-        defer { Glibc.close(fd) }
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        _ = Array(line.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var got: [UInt8] = []
-        try rig.run(2) {
-            var b = [UInt8](repeating: 0, count: 65536)
-            let n = Glibc.read(fd, &b, b.count)
-            if n > 0 { got += b[..<n] }
-            return got.contains(0x0A)
-        }
-        guard let nl = got.firstIndex(of: 0x0A), case let .object(o)? = try? JSON.parse(got[..<nl]) else { return nil }
-        return o
+        try askOnce(path, line) { try rig.run($0, until: $1) }
     }
 
     @Test func progressSentDuringTheSwitchAllLands() throws {

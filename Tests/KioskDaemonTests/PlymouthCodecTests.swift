@@ -4,20 +4,8 @@
 // chunking) never crashes, hangs or grows a buffer.
 import KioskBoards
 import KioskDaemon
+import KioskTestSupport
 import Testing
-
-/// A seeded generator (SplitMix64): the same inputs on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Decodes `bytes` fed in `chunks` (sizes, cycled): the frames, and the framing error if any.
 func decode(_ bytes: [UInt8], chunks: [Int] = [Int.max]) -> (frames: [PlymouthFrame], error: PlymouthFramingError?, maxPending: Int) {
@@ -214,7 +202,7 @@ func decode(_ bytes: [UInt8], chunks: [Int] = [Int.max]) -> (frames: [PlymouthFr
     /// request kept, every frame read is one the encoder would write, and the chunking never
     /// changes what is read. The same for reply streams.
     @Test func generatedInputNeverHurts() throws {
-        var rng = SeededRandom(0x5EED_1718)
+        var rng = SeededGenerator(seed: 0x5EED_1718)
         let seeds: [[UInt8]] = try (0..<64).map { _ in
             var s: [UInt8] = []
             for _ in 0..<Int.random(in: 1...6, using: &rng) { s += try Self.requests.randomElement(using: &rng)!.frame().bytes }
