@@ -16,7 +16,6 @@ import KioskSession
 import KioskSys
 import KioskText
 
-/// A display that notes when each present happened, around an offscreen one.
 /// Send times by request id, written by the client threads.
 final class SendTimes: @unchecked Sendable {
     private var m = pthread_mutex_t()

@@ -5,12 +5,13 @@ import KioskEmbedded
 import KioskRaster
 import KioskSys
 
-// `show`'s screen: offscreen (PNGs), an fbdev device, or DRM/KMS with the fbdev fallback.
+// `show`'s screen: offscreen (PNGs), an fbdev device, a named DRM card, or — the default — the
+// display followed from the firmware's framebuffer to the board's driver (ShowSwitch.swift).
 extension ShowCommand {
     /// Without --card the display is followed (`openSwitching`): the first usable one, the
-    /// firmware's framebuffer included, then the board's driver when it takes over. `waiting`: a
-    /// `--wait-display` attempt on a named card (no fbdev fallback yet).
-    func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?, waiting: Bool = false) throws -> Screen {
+    /// firmware's framebuffer included (the fbdev fallback), then the board's driver when it
+    /// takes over.
+    func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
         if let dir = offscreen {
             let d = try OffscreenDisplay(width: profile.width, height: profile.height, format: profile.format,
                                          rotation: rotation ?? .none, scale: scale ?? 1, keepsPicture: dir != "-")
@@ -19,15 +20,14 @@ extension ShowCommand {
             return OffscreenScreen(d)
         }
         if let path = arguments.string("fbdev") { return try openFBDev(path, rotation: rotation, scale: scale) }
-        if profile.display.card == nil {
+        guard let card = profile.display.card else {
             return try openSwitching(profile: profile, rotation: rotation, request: request, scale: scale)
         }
-        return try openDRM(profile: profile, card: profile.display.card, rotation: rotation, request: request, scale: scale, waiting: waiting)
+        return try openDRM(profile: profile, card: card, rotation: rotation, request: request, scale: scale)
     }
 
-    /// The DRM screen on `card` (nil: the first usable), with the fbdev fallback.
-    func openDRM(profile: BoardProfile, card: String?, rotation: Rotation?, request: ModeRequest?, scale: Double?,
-                 waiting: Bool = false, fallback: Bool = true) throws -> Screen {
+    /// The DRM screen on `card`.
+    func openDRM(profile: BoardProfile, card: String, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
         var o = DRMOptions()
         o.card = card
         o.connectors = profile.display.connectors
@@ -41,16 +41,10 @@ extension ShowCommand {
         o.checkScanout = arguments.flag("check-scanout")
         o.log = showLog
         o.earlyFrame = takeEarlyFrame()
-        do {
-            let s = try DRMScreen(options: o)
-            for out in s.drmDisplays { showLog("output " + s.describe(out)) }
-            if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
-            return s
-        } catch let e as DisplayError {
-            guard case .noCard = e, o.card == nil, !waiting, fallback, fileExists("/dev/fb0") else { throw e }
-            showLog("\(e); falling back to fbdev /dev/fb0")
-            return try openFBDev("/dev/fb0", rotation: rotation, scale: scale)
-        }
+        let s = try DRMScreen(options: o)
+        for out in s.drmDisplays { showLog("output " + s.describe(out)) }
+        if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
+        return s
     }
 
     func openFBDev(_ path: String, rotation: Rotation?, scale: Double?) throws -> Screen {

@@ -17,7 +17,7 @@ extension ShowCommand {
         return try SwitchingScreen(options: o, requireDisplay: true) { d in
             switch d.kind {
             case .drm:
-                return try self.openDRM(profile: profile, card: d.path, rotation: rotation, request: request, scale: scale, fallback: false)
+                return try self.openDRM(profile: profile, card: d.path, rotation: rotation, request: request, scale: scale)
             case .fbdev:
                 return try self.openFBDev(d.path, rotation: rotation, scale: scale)
             }

@@ -56,7 +56,7 @@ extension ShowCommand {
     func openOrWait(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> (Screen, DisplayStart) {
         let seconds = displayWait(profile)
         do {
-            let s = try openScreen(profile: profile, rotation: rotation, request: request, scale: scale, waiting: seconds > 0)
+            let s = try openScreen(profile: profile, rotation: rotation, request: request, scale: scale)
             return (s, DisplayStart(seconds: seconds, pending: nil, reason: ""))
         } catch let e as UsageError { throw e } catch {
             guard seconds > 0 else { throw DisplayUnavailable(description: "cannot open the display: \(error)") }
@@ -71,8 +71,8 @@ extension ShowCommand {
                       profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws {
         guard let pending = start.pending else { return }
         start.notifyStatus("Waiting up to \(fmt(start.seconds)) s for a display")
-        let open = { (waiting: Bool) throws -> Screen in
-            try self.openScreen(profile: profile, rotation: rotation, request: request, scale: scale, waiting: waiting)
+        let open = { () throws -> Screen in
+            try self.openScreen(profile: profile, rotation: rotation, request: request, scale: scale)
         }
         let adopt = { (screen: Screen) in
             do { try pending.adopt(screen) } catch { session.end(.failed("the display: \(error)")) }
@@ -80,7 +80,7 @@ extension ShowCommand {
         let wait = DisplayWait(
             kernel: loop.kernel, loop: loop, seconds: start.seconds, reason: start.firstReason,
             attempt: { () -> DisplayWait.Outcome in
-                do { return .opened(try open(true)) } catch { return .notYet(shortReason(error)) }
+                do { return .opened(try open()) } catch { return .notYet(shortReason(error)) }
             },
             opened: { [unowned start] screen in
                 showLog("display: appeared after \(start.elapsed) s (\(start.wait?.drmUevents ?? 0) drm uevents, \(start.wait?.attempts ?? 0) attempts)")
@@ -89,7 +89,7 @@ extension ShowCommand {
             gaveUp: { [unowned start] why in
                 showLog("display: none appeared within \(fmt(start.seconds)) s (\(why)); going on as without --wait-display")
                 start.notifyReady("No display appeared within \(fmt(start.seconds)) s")
-                do { adopt(try open(false)) } catch {
+                do { adopt(try open()) } catch {
                     // `run`'s command is running already: it goes on, without a HUD.
                     if self.extras?.runsWithoutDisplay == true {
                         showLog("cannot open the display: \(error); the command goes on without a HUD")
