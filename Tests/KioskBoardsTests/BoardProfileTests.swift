@@ -5,15 +5,15 @@ import KioskBoards
 import KioskHUD
 import KioskRaster
 import KioskSettings
+import KioskTestSupport
 import Testing
 
 /// Parses `text` and returns the error's description (fails the test if it parses or throws
 /// something else).
 private func errorText(_ text: String, source: String = "test.toml",
                        sourceLocation: SourceLocation = #_sourceLocation) -> String {
-    let error = #expect(throws: SettingsError.self, sourceLocation: sourceLocation) {
-        _ = try BoardProfile.parse(text, source: source)
-    }
+    let error = caught(SettingsError.self) { _ = try BoardProfile.parse(text, source: source) }
+    #expect(error != nil, "expected a SettingsError", sourceLocation: sourceLocation)
     return error?.description ?? ""
 }
 

@@ -57,7 +57,7 @@ import Testing
         let common = offscreen + ["--board", "auto"]
         r = run(common, on: m)
         #expect(r.status == 0, "\(r.err)")
-        let boardLines = r.err.split(separator: "\n").filter { $0.hasPrefix("kiosk-hud: board ") }
+        let boardLines = r.err.split(separator: "\n").map(String.init).filter { $0.hasPrefix("kiosk-hud: board ") }
         #expect(boardLines == ["kiosk-hud: board rpi-touch-display-2 (built-in): detected, the most specific match (3 rules): "
                                 + "compatible raspberrypi,5-model-b, connector DSI-2 (connected), mode 720x1280"])
         #expect(r.err.contains("kiosk-hud: output offscreen 1280x720 "), "\(r.err)")
