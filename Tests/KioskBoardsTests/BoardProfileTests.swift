@@ -343,7 +343,7 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
     static let shipped: [String] = (try? Files.shippedProfiles().map { $0.name + ".toml" }) ?? []
 
     @Test func everyExpectedProfileIsShipped() {
-        #expect(Self.shipped == ["beaglebone-lcd4.toml", "generic.toml", "rk3566-accelerometer.toml", "rpi-touch-display-2.toml",
+        #expect(Self.shipped == ["beagleplay-hdmi.toml", "generic.toml", "rk3566-accelerometer.toml", "rpi-touch-display-2.toml",
                                  "rpi-touch-display.toml", "rpi-zero2w-hdmi.toml", "rpi3-waveshare35.toml", "tablet-accelerometer.toml",
                                  "x86-panel-pc.toml"])
     }

@@ -33,7 +33,7 @@ import Testing
         }
         #expect(entries.allSatisfy { $0.owner == "root/root" })
         let files = Set(entries.filter { !$0.mode.hasPrefix("d") }.map { String($0.path.dropFirst()) })
-        let boards = ["beaglebone-lcd4", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2", "rpi-zero2w-hdmi",
+        let boards = ["beagleplay-hdmi", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2", "rpi-zero2w-hdmi",
                       "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
         let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
