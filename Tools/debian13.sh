@@ -12,7 +12,7 @@
 # ~3 min and ~600 MB from the Debian archive the first time; a stamp of the package list says
 # when apt-get must add what the list gained.
 # `run` copies the checkout's files (not .git, not the build folders) to /src with rsync, so a build
-# there is incremental, and mounts /proc and /dev in a mount namespace of its own (unshare): nothing
+# there is incremental, and mounts /proc, /sys and /dev in a mount namespace of its own (unshare): nothing
 # stays mounted when it ends, however it ends. One command at a time (an flock on the root).
 #
 # The sysroot for ARCH (arm64): what a cross build links against and what qemu-user runs the result
@@ -32,7 +32,7 @@ die() { echo "debian13.sh: $*" >&2; exit 1; }
 # What the build needs (the Quick start's -dev packages), libstdc++-14-dev for the static
 # libstdc++, and what the tests run in the root use (as the Quick start installs them on the host).
 PACKAGES="swiftlang libstdc++-14-dev pkg-config libfreetype-dev libpng-dev libdrm-dev libinput-dev libudev-dev
-fonts-dejavu-core fonts-wqy-microhei golang-github-burntsushi-toml-dev groff-base systemd rsync curl xz-utils"
+fonts-dejavu-core fonts-wqy-microhei groff-base rsync curl xz-utils"
 SYSROOT_PACKAGES="libc6 libc6-dev libgcc-14-dev libgcc-s1 libstdc++6 libstdc++-14-dev linux-libc-dev
 libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev libfreetype6 libpng16-16t64 zlib1g libbrotli1 libbz2-1.0"
 
@@ -54,7 +54,10 @@ need_host() {  # the host tools this script uses, installed when missing
 in_root() {
     unshare --mount --propagation private -- /bin/sh -c '
         root=$1; shift
-        mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" || exit 125
+        # The root a mount point of its own (so that what runs there can unshare mounts too),
+        # with /proc, /sys and /dev.
+        mount --rbind "$root" "$root" && mount -t proc proc "$root/proc" && mount --rbind /sys "$root/sys" &&
+            mount --rbind /dev "$root/dev" || exit 125
         exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' sh "$ROOT" "$@"
 }
 

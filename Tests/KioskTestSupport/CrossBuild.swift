@@ -22,11 +22,8 @@ public enum CrossBuild {
     }
 
     /// The build, made on first use (minutes: call it off the cooperative pool, e.g. with
-    /// onOwnThread). It holds one VM slot while it builds, so a build and the guests share the
-    /// CPUs as two guests would. KIOSK_HUD_ARM64 names a binary made elsewhere (then no .deb).
-    public static let arm64: Result<Arm64, Failure> = {
-        let slot = VMSlots.acquire()
-        defer { VMSlots.release(slot) }
+    /// onOwnThread), through Debian13.exclusive. KIOSK_HUD_ARM64 names a binary made elsewhere.
+    public static let arm64: Result<Arm64, Failure> = Debian13.exclusive { () -> Result<Arm64, Failure> in
         let out = Proc.root + "/.build-cross/arm64"
         let r = Proc.run([Proc.root + "/Tools/cross-build.sh", "arm64", "--deb", "--out", out])
         guard r.status == 0, let deb = r.out.split(separator: "\n").last.map(String.init), deb.hasSuffix("_arm64.deb") else {
@@ -35,5 +32,26 @@ public enum CrossBuild {
         let root = Proc.run([Proc.root + "/Tools/debian13.sh", "root"]).out.split(separator: "\n").last.map(String.init) ?? ""
         let binary = environmentValue("KIOSK_HUD_ARM64") ?? out + "/kiosk-hud"
         return .success(Arm64(binary: binary, deb: deb, root: root, sysroot: root + "/cross/arm64"))
+    }
+}
+
+/// The Debian 13 root's jobs (Tools/debian13.sh: the cross build, the 6.0.3 build and test), one
+/// at a time in this process, each holding one VM slot while it runs: a build then shares the
+/// CPUs with at most one guest, as two guests would. (debian13.sh's own flock serializes them
+/// too, but a job waiting there would hold a slot that a guest could use.)
+public enum Debian13 {
+    nonisolated(unsafe) private static var mutex: pthread_mutex_t = {
+        var m = pthread_mutex_t()
+        pthread_mutex_init(&m, nil)
+        return m
     }()
+
+    /// Runs `body` (blocking: call it off the cooperative pool) when no other job of the root runs.
+    public static func exclusive<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        let slot = VMSlots.acquire()
+        defer { VMSlots.release(slot) }
+        return body()
+    }
 }

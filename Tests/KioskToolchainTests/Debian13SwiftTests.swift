@@ -7,16 +7,20 @@ import KioskTestSupport
 import Testing
 
 @Suite struct Debian13SwiftTests {
-    /// Left out inside the root: the QEMU suites (the 6.3.1 run boots them; they need the host's
-    /// Debian 12 as the guest's root) and this target (it would build the root inside itself).
-    static let skipped = ["VM", "KioskToolchainTests"]
+    /// Left out inside the root, which is no running system: the QEMU suites (this run boots them;
+    /// their guest's root is the host's Debian 12), the boot units' suite (it starts them under a
+    /// systemd manager), the TOML suite (Debian 13's toml-test files count some TOML 1.1 cases as
+    /// valid; the host's Debian 12 ones are the reference), the link order's (a release build of
+    /// its own, checked against the names this run's compiler gives: docs/measurements.md says how
+    /// much of it 6.0.3's binary keeps) and this target (a root in the root).
+    static let skipped = ["VM", "BootUnitsTests", "TOMLSuiteTests", "KioskLinkOrderTests", "KioskToolchainTests"]
 
     @Test func buildsAndPassesWithSwift603() async throws {
         let r = await onOwnThread { () -> (status: Int32, out: String, err: String) in
-            let slot = VMSlots.acquire()
-            defer { VMSlots.release(slot) }
-            let test = "swift build --build-tests && swift test --skip-build " + Self.skipped.map { "--skip \($0)" }.joined(separator: " ")
-            return Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", "-c", "swift --version && " + test + " 2>&1"])
+            Debian13.exclusive {
+                let test = "swift build --build-tests && swift test --skip-build " + Self.skipped.map { "--skip \($0)" }.joined(separator: " ")
+                return Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", "-c", "swift --version && " + test + " 2>&1"])
+            }
         }
         let version = r.out.split(separator: "\n").first { $0.hasPrefix("Swift version") }
         #expect(version?.hasPrefix("Swift version 6.0.3 ") == true, "\(r.out.prefix(500))")
