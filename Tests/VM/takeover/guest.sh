@@ -5,6 +5,11 @@
 #
 #   guest.sh KIOSK_HUD_BINARY
 #
+# The arm64 guest (Tests/KioskDRMTests/VMArm64Tests.swift: run-in-vm.sh --arch arm64 --efi --hold
+# virtio-gpu, AAVMF's framebuffer a ramfb) sets KIOSK_TAKEOVER_DRIVER=virtio-gpu (the module),
+# KIOSK_TAKEOVER_CARD=virtio_gpu (the card's driver as the HUD logs it) and KIOSK_TAKEOVER_HEAD=0
+# (the card's screendumps from virtio-gpu's head 0, not the firmware's console).
+#
 # `kiosk-hud show` (no --card/--fbdev) starts on efifb; screendumps; `modprobe bochs` (efifb is
 # unregistered, card0 and bochs's own fb0 appear); the HUD must follow to card0 (one
 # display-switch line); screendumps right after and a moment later. Prints "ok NAME",
@@ -13,19 +18,20 @@
 # `kiosk-hud render` at each size.
 set -u
 HUD=$1
+DRIVER=${KIOSK_TAKEOVER_DRIVER:-bochs} CARD=${KIOSK_TAKEOVER_CARD:-bochs-drm} HEAD=${KIOSK_TAKEOVER_HEAD:-}
 . "$KIOSK_VM_GUEST/lib.sh"
 OUT=$VM_OUT
 M=$OUT/manifest
 : > "$M"
-ARGS=(--label Takeover --details efifb-to-bochs --scale 1)
+ARGS=(--label Takeover --details "efifb-to-$DRIVER" --scale 1)
 echo "kind ${ARGS[*]}" >> "$M"
 up() { local u; read -r u _ < /proc/uptime; echo "$u"; }
 ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; }
 info() { echo "info $1: $2"; }
-shot() {
+shot() {  # shot NAME WHEN [HEAD]
   local f
-  if f=$(vm_screendump "$1"); then echo "shot ${f##*/} $2" >> "$M"; else fail "$1-screendump" "$f"; fi
+  if f=$(vm_screendump "$1" ${3:-}); then echo "shot ${f##*/} $2" >> "$M"; else fail "$1-screendump" "$f"; fi
 }
 
 [ -e /dev/fb0 ] && [ ! -e /dev/dri/card0 ] && ok "efifb-alone" || fail "efifb-alone" "$(cat /proc/fb; ls /dev/dri 2>&1)"
@@ -41,15 +47,15 @@ vm_sleep 0.5
 shot before efifb
 
 T0=$(up)
-modprobe bochs || fail modprobe "modprobe bochs failed"
+modprobe "$DRIVER" || fail modprobe "modprobe $DRIVER failed"
 for _ in $(seq 400); do grep -q '^kiosk-hud: display-switch\|display-switch ' "$LOG" && break; vm_sleep 0.025; done
 T1=$(up)
-shot after card0
+shot after card0 $HEAD
 vm_sleep 0.25
-shot later card0
+shot later card0 $HEAD
 vm_sleep 0.3
-shot later2 card0
-if grep -q 'display-switch from="EFI VGA /dev/fb0" to="bochs-drm /dev/dri/card0"' "$LOG"; then
+shot later2 card0 $HEAD
+if grep -q "display-switch from=\"EFI VGA /dev/fb0\" to=\"$CARD /dev/dri/card0\"" "$LOG"; then
   ok "switched"
 else
   fail "switched" "$(grep -E 'display|output' "$LOG" | tr '\n' ' ')"
@@ -61,6 +67,7 @@ grep -o 'gap_ms=[0-9]*' "$LOG" | sed 's/gap_ms=/timing gap_ms /' >> "$M"
 # the HUD's first frame on it, bochs-drm taking the hardware over (its vgaarb line comes right
 # after efifb is removed), the HUD's first frame on card0. CLOCK_MONOTONIC (the HUD's at_s) is
 # put on that clock by a mark written to /dev/kmsg with the monotonic time beside it.
+command -v python3 >/dev/null &&   # not in the arm64 root
 python3 -c 'import time; t = time.monotonic(); open("/dev/kmsg", "w").write(f"kiosk-clock-mark {t:.6f}\n")'
 dm() { dmesg | grep -m1 -E "$1" | sed -E 's/^\[ *([0-9.]+)\].*/\1/'; }
 MARK=$(dmesg | grep -m1 'kiosk-clock-mark' | sed -E 's/^\[ *([0-9.]+)\].*kiosk-clock-mark ([0-9.]+)/\1 \2/')
