@@ -13,7 +13,10 @@ import PackageDescription
 //   accessor with the witness tables known at compile time, instead of the runtime demangling a
 //   mangled type name and searching every protocol conformance record for them: 1.4 M of the
 //   8.9 M instructions from exec to the first frame.
-// (Tools version 6.2: a package with these flags can still be a versioned dependency.)
+// (Tools version 6.2: a package with these flags can still be a versioned dependency. Swift 6.0 —
+// Debian 13's swiftlang, what a Raspberry Pi OS user gets from apt — reads Package@swift-6.0.swift:
+// this file with tools version 6.0, made by `sed '1s/6.2/6.0/' Package.swift > Package@swift-6.0.swift`
+// and checked by KioskToolchainTests.)
 let lean: [SwiftSetting] = [.unsafeFlags([
     "-Xfrontend", "-function-sections",
     "-Xfrontend", "-disable-implicit-concurrency-module-import",
@@ -134,7 +137,7 @@ let package = Package(
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
         .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
 
-        .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG"]),
+        .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG", "KioskTestSupport"]),
         .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
@@ -158,6 +161,9 @@ let package = Package(
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
         // (the test links one with its own scratch path, .build-release-check).
         .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),
+        // Debian 13's Swift (6.0.3) and arm64: the package built and tested in a Debian 13 root, the
+        // arm64 cross build drawing what x86-64 draws, its .deb (Tools/debian13.sh, cross-build.sh).
+        .testTarget(name: "KioskToolchainTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
         // Runs the kiosk-hud-fuzz binary built next to the tests in short mode, one test per target.
         .testTarget(name: "KioskFuzzTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskHUDTests",

@@ -17,8 +17,10 @@
 # daemon is started by sysinit.target and waits for the display itself, --wait-display.)
 #
 # Without KIOSK_HUD_BINARY it builds the release binary first (swift build -c release;
-# SCRATCH_PATH sets --scratch-path). The manual pages are made by running the binary, so it
-# must run here (build on the board itself, or set KIOSK_HUD_MAN=none to leave them out).
+# SCRATCH_PATH sets --scratch-path). The manual pages are made by running the binary: a binary
+# for another architecture runs through KIOSK_HUD_FOREIGN_RUN (a command put before it, e.g.
+# `qemu-aarch64-static -L SYSROOT`, as Tools/cross-build.sh does); without it install.sh stops
+# and says so rather than leave the pages out (KIOSK_HUD_MAN=none leaves them out on purpose).
 # Nothing is started or enabled: that is the package's postinst (or the README's steps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,10 +58,21 @@ done
 
 # Manual pages from the binary's own declarations (the same as --help).
 if [ "${KIOSK_HUD_MAN:-}" != none ]; then
+    run=()
+    binary_machine=$(od -An -tu2 -j18 -N2 "$BIN" | tr -d ' ')
+    case "$(uname -m)" in x86_64) host_machine=62 ;; aarch64) host_machine=183 ;; *) host_machine=unknown ;; esac
+    if [ "$binary_machine" != "$host_machine" ]; then
+        [ -n "${KIOSK_HUD_FOREIGN_RUN:-}" ] || {
+            echo "install.sh: $BIN is for ELF machine $binary_machine, this is $(uname -m): set KIOSK_HUD_FOREIGN_RUN" \
+                 "(e.g. 'qemu-aarch64-static -L SYSROOT') to make its manual pages, or KIOSK_HUD_MAN=none" >&2
+            exit 1
+        }
+        read -r -a run <<< "$KIOSK_HUD_FOREIGN_RUN"
+    fi
     for page in "" render show daemon ctl run plymouth touch tilt boards; do
         name=kiosk-hud${page:+-$page}
         # shellcheck disable=SC2086 # an empty page is no argument
-        "$BIN" --man $page > "$D$share/man/man1/$name.1"
+        "${run[@]}" "$BIN" --man $page > "$D$share/man/man1/$name.1"
         gzip -9nf "$D$share/man/man1/$name.1"
     done
 fi

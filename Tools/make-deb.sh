@@ -6,7 +6,9 @@
 #   Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]
 #
 # --binary: package this kiosk-hud (default: build the release binary here). The architecture
-# is the binary's own (ELF machine: amd64, arm64, armhf). --version: default 0.1.0, with
+# is the binary's own (ELF machine: amd64, arm64); one for another architecture than this
+# machine's needs KIOSK_HUD_FOREIGN_RUN for its manual pages (Tools/install.sh; cross-build.sh
+# sets it). --version: default 0.1.0, with
 # +gitDATE.COMMIT in a git checkout. --out: where the .deb goes (default: .). --compress: the
 # data's compression (xz, Debian's default, takes a while on a debug binary). Prints its path.
 # Maintainer: $DEBFULLNAME <$DEBEMAIL> when set.
@@ -49,7 +51,13 @@ esac
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 root=$stage/root
-DESTDIR=$root PREFIX=/usr KIOSK_HUD_BINARY=$binary Tools/install.sh 2>/dev/null
+# install.sh's one line of success is not ours to print; its errors are (a foreign binary with
+# no KIOSK_HUD_FOREIGN_RUN to run it through, for instance).
+if ! err=$(DESTDIR=$root PREFIX=/usr KIOSK_HUD_BINARY=$binary Tools/install.sh 2>&1 >/dev/null); then
+    echo "$err" >&2
+    echo "make-deb.sh: Tools/install.sh failed" >&2
+    exit 1
+fi
 install -d -m 755 "$root/DEBIAN"
 for s in postinst prerm postrm; do install -m 755 "dist/debian/$s" "$root/DEBIAN/$s"; done
 echo /etc/default/kiosk-hud > "$root/DEBIAN/conffiles"

@@ -61,6 +61,7 @@ extension BoardProfile {
         "KioskHUD board profile: generic (no real board; the offscreen default, also built into kiosk-hud).",
         "Generated from the settings table (KioskBoards, SettingsTable.swift): every key with its default.",
         "Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.",
+        "Architecture: any kiosk-hud runs on, amd64 or arm64 (see Boards/README.md).",
     ]
 
     /// The profile as a board file (every key, with its help as comments).

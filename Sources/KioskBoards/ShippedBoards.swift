@@ -6,49 +6,58 @@
 extension ShippedBoards {
     static let generated: [ShippedBoard] = [
         ShippedBoard(
-            name: "beaglebone-lcd4",
-            match: BoardMatch(compatible: ["ti,am335x-bone-black"], drmDriver: ["tilcdc"], mode: ["480x272"]),
+            name: "beagleplay-hdmi",
+            match: BoardMatch(compatible: ["beagle,am625-beagleplay"], drmDriver: ["tidss"], connector: ["HDMI-A-1"]),
             text: #"""
-# BeagleBone Black with a 4.3" LCD cape (480x272, resistive touch): 4D Systems 4DCAPE-43T,
-# CircuitCo/BeagleBoard LCD4, and their clones, through the AM335x's own LCD controller (tilcdc)
-# and touch-screen ADC (ti_am335x_tsc). The cape's overlay (BB-BONE-LCD4-01, BB-BONE-4D4C-01)
-# describes the panel and enables both.
+# BeagleBoard.org BeaglePlay (TI AM625: four Cortex-A53 at up to 1.4 GHz, 2 GB) with an HDMI
+# screen, no touch: the HUD as a boot splash or an update screen on a monitor or a TV. The
+# AM625's display controller (DSS) drives the board's HDMI port through an ITE IT66121
+# transmitter; mainline's device tree describes the whole chain, no overlay needed.
+#
+# Architecture: arm64 (BeagleBoard.org's Debian images for it are arm64; see Boards/README.md).
 #
 # Where the numbers come from:
-# - compatible ti,am335x-bone-black: am335x-boneblack.dts (model "TI AM335x BeagleBone Black").
-# - tilcdc: the LCD controller's DRM driver (drivers/gpu/drm/tilcdc); the board's HDMI is tilcdc
-#   too (through a TDA19988), so the panel's mode 480x272 is what tells the cape.
-# - 480x272 on 4.3" (95 x 54 mm): 128 DPI, scale 1.
-# - RGB565: the capes wire 16 data lines, and a 1 GHz Cortex-A8 with 16-bit DDR3 halves its copy
-#   work with 2-byte pixels (tilcdc scans out RGB565 on every LCDC revision).
-# - Touch: "ti-tsc" (drivers/input/touchscreen/ti_am335x_tsc.c), a 4-wire resistive film on the
-#   12-bit ADC, 0–4095. A film's active area reads about 5 %–95 % of that: the matrix maps
-#   0.045–0.955 onto the screen (1.1·x − 0.05). This is an estimate, not a measurement of your
-#   cape: touch the corners with `kiosk-hud touch` and correct a, c, e and f (an axis that runs
-#   backwards has a negative a or e).
-name = "beaglebone-lcd4"
+# - compatible beagle,am625-beagleplay: k3-am625-beagleplay.dts (arch/arm64/boot/dts/ti; model
+#   "BeagleBoard.org BeaglePlay", then "ti,am625").
+# - tidss: the DSS's DRM driver (drivers/gpu/drm/tidss, platform driver "tidss", "ti,am625-dss").
+# - HDMI-A-1: the device tree wires the DSS's second video port (DPI, 24 bits) to the IT66121
+#   (compatible "ite,it66121", drivers/gpu/drm/bridge/ite-it66121.c) and that to an
+#   "hdmi-connector" of type "a"; tidss makes the connector from that bridge chain: HDMI-A-1.
+#   The first video port (OLDI/LVDS) is for a panel, which needs an overlay of its own; that
+#   panel's connector is LVDS-1, not this profile's.
+# - 1920x1080: the IT66121 takes at most 148.5 MHz on its 24-bit input (it66121_bridge_mode_valid),
+#   which is 1080p60's pixel clock; a screen without that mode gets its preferred one.
+# - Scale: not set, so it comes from the screen's physical size in its EDID (about 135 DPI a
+#   point, as Plymouth does): 1 on a 21.5" 1080p monitor (102 DPI).
+# - Light on drawing: the A53s draw every pixel (kiosk-hud does not use the GPU); a 1080p frame
+#   is 8 MB, so no blur and no dimmed background (each is a pass over the whole frame), and a
+#   short fade.
+name = "beagleplay-hdmi"
 
 [match]
-compatible = ["ti,am335x-bone-black"]
-drm_driver = ["tilcdc"]
-mode = ["480x272"]
+compatible = ["beagle,am625-beagleplay"]
+drm_driver = ["tidss"]
+connector = ["HDMI-A-1"]
 
 [display]
-size = "480x272"
-scale = 1.0
-format = "rgb565"
-
-[touch]
-matrix = "1.1, 0, -0.05, 0, 1.1, -0.05"
-device = "ti-tsc"
-keys = [28, 57, 1, 96]
+# tidss is a module udev loads; if the boot loader left a framebuffer (simpledrm) the HUD starts
+# there and moves to tidss's card once it is up, and to no other card.
+switch = "tidss"
+size = "1920x1080"
+format = "xrgb8888"
+connectors = ["HDMI-A-1"]
+mode = "1920x1080"
 
 [style]
-margin = 10.0
 background = "none"
 bezel = "solid"
 
+[timing]
+animation = "fade"
+animation_duration = 0.2
+
 [motion]
+# No accelerometer.
 depth = 0.0
 
 """#),
@@ -59,6 +68,7 @@ depth = 0.0
 # KioskHUD board profile: generic (no real board; the offscreen default, also built into kiosk-hud).
 # Generated from the settings table (KioskBoards, SettingsTable.swift): every key with its default.
 # Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.
+# Architecture: any kiosk-hud runs on, amd64 or arm64 (see Boards/README.md).
 
 # The board this profile is for.
 name = "generic"
@@ -232,6 +242,8 @@ firmware_upgrade_mode = "bar"
 # accelerometer on I2C — an InvenSense MPU-6050 or an ST LIS3DH breakout — fixed to the back of the
 # display, so the HUD tilts as the device is moved. Display: HDMI (or DSI) through rockchip-drm.
 #
+# Architecture: arm64 (see Boards/README.md).
+#
 # Where the numbers come from:
 # - compatible rockchip,rk3566: every RK3566 board's device tree (e.g. rk3566-radxa-zero-3w.dts,
 #   rk3566-quartz64-a.dts) lists the SoC.
@@ -277,6 +289,8 @@ neutral = "resting"
 # (Ilitek ILI9881C controller) shown landscape, with capacitive touch. Overlay
 # vc4-kms-dsi-ili9881-7inch (loaded by the firmware with display_auto_detect=1; add
 # ",dsi0" on the other port).
+#
+# Architecture: arm64: Raspberry Pi OS 64-bit (see Boards/README.md).
 #
 # Where the numbers come from:
 # - 720x1280 on a 7" diagonal (about 87 x 155 mm): 720 px / 87 mm = 210 DPI. Scale 1.5 keeps a
@@ -325,6 +339,9 @@ depth = 0.0
 # Raspberry Pi 4, 400, CM4 or 3 with the official 7" Touch Display (800x480 DSI panel, FT5406
 # capacitive touch), on the KMS driver (Raspberry Pi OS 12: dtoverlay=vc4-kms-v3d, and the
 # display's overlay vc4-kms-dsi-7inch, which the firmware loads by itself with display_auto_detect=1).
+#
+# Architecture: arm64: Raspberry Pi OS 64-bit, on the Pi 3 too (kiosk-hud has no 32-bit ARM
+# build; see Boards/README.md).
 #
 # Where the numbers come from:
 # - 800x480, 155 mm x 86 mm viewable: the display's product brief (Raspberry Pi Touch Display,
@@ -383,6 +400,9 @@ depth = 0.0
 # Raspberry Pi Zero 2 W with an HDMI screen (1080p), no touch: the HUD as a boot splash or an
 # update screen on a TV or a monitor. KMS driver (dtoverlay=vc4-kms-v3d, Raspberry Pi OS 12's default).
 #
+# Architecture: arm64: Raspberry Pi OS 64-bit (Lite), not the 32-bit one (kiosk-hud has no 32-bit
+# ARM build; see Boards/README.md).
+#
 # Where the numbers come from:
 # - compatible raspberrypi,model-zero-2-w: bcm2710-rpi-zero-2-w.dts (and mainline's
 #   bcm2837-rpi-zero-2-w.dts); model "Raspberry Pi Zero 2 W Rev 1.0".
@@ -429,6 +449,9 @@ depth = 0.0
 # "waveshare,rpi-lcd-35", rotation = <90> for landscape) or panel-mipi-dbi with the panel's init
 # sequence as firmware (the mipi-dbi-spi overlay, width=480 height=320). Not fbtft's fb_ili9486:
 # that is fbdev only (kiosk-hud --fbdev /dev/fb1 works there, without this profile).
+#
+# Architecture: arm64: Raspberry Pi OS 64-bit, not the 32-bit one (kiosk-hud has no 32-bit ARM
+# build; see Boards/README.md).
 #
 # Where the numbers come from:
 # - 480x320 on 3.5" (74 x 49 mm): 165 DPI, scale 1; a tighter margin on such a small screen.
@@ -485,6 +508,8 @@ depth = 0.0
 # that systemd's hwdb describes with ACCEL_MOUNT_MATRIX. The HUD tilts with the device: the bezel
 # slides downhill up to 10 points, measured from how the slate rests when the HUD starts.
 #
+# Architecture: amd64 (a 64-bit x86 OS; see Boards/README.md).
+#
 # Where the numbers come from: the MXC4005's IIO driver (drivers/iio/accel/mxc4005.c, IIO name
 # "mxc4005"); i915 for the Atom/Celeron graphics; the mount matrix from systemd's hwdb
 # (60-sensor.hwdb) through udev; 1280x800 at 10" (149 DPI): scale 1.25.
@@ -522,6 +547,8 @@ neutral = "resting"
             text: #"""
 # An x86 industrial panel PC (Intel Celeron/Atom or AMD embedded, eDP/LVDS panel) with a USB
 # touch screen by eGalax (EETI) or ILITEK — what most fanless 10"–21" panel PCs carry.
+#
+# Architecture: amd64 (a 64-bit x86 OS; see Boards/README.md).
 #
 # Where the numbers come from:
 # - DRM drivers: i915 (Intel), amdgpu (AMD), gma500 (older Atom panel PCs).

@@ -7,7 +7,7 @@ import KioskTestSupport
 import Testing
 
 @Suite struct BoardsCommandTests {
-    static let shipped = ["beaglebone-lcd4", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2",
+    static let shipped = ["beagleplay-hdmi", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2",
                           "rpi-zero2w-hdmi", "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
 
     func run(_ args: [String], on m: FakeMachine? = nil) -> (status: Int32, out: String, err: String) {
@@ -57,7 +57,7 @@ import Testing
         let common = offscreen + ["--board", "auto"]
         r = run(common, on: m)
         #expect(r.status == 0, "\(r.err)")
-        let boardLines = r.err.split(separator: "\n").filter { $0.hasPrefix("kiosk-hud: board ") }
+        let boardLines = r.err.split(separator: "\n").map(String.init).filter { $0.hasPrefix("kiosk-hud: board ") }
         #expect(boardLines == ["kiosk-hud: board rpi-touch-display-2 (built-in): detected, the most specific match (3 rules): "
                                 + "compatible raspberrypi,5-model-b, connector DSI-2 (connected), mode 720x1280"])
         #expect(r.err.contains("kiosk-hud: output offscreen 1280x720 "), "\(r.err)")
@@ -67,7 +67,7 @@ import Testing
         #expect(r.err.contains("kiosk-hud: board generic (built-in): --board\n") && r.err.contains("output offscreen 800x480 "), "\(r.err)")
         r = run(offscreen + ["--board", "pi9"], on: m)
         #expect(r.status == 64)
-        #expect(r.err.hasPrefix("Error: --board pi9: no board profile of that name (there are: beaglebone-lcd4, generic, "), "\(r.err)")
+        #expect(r.err.hasPrefix("Error: --board pi9: no board profile of that name (there are: beagleplay-hdmi, generic, "), "\(r.err)")
         // A bad option is the first line, before any board line.
         r = run(common + ["--margin", "-4"], on: m)
         #expect(r.status == 64 && r.err.hasPrefix("Error: --margin -4: expected points from 0 to 1000\n"), "\(r.err)")
@@ -98,7 +98,7 @@ import Testing
         #expect(again.out.split(separator: "\n").dropFirst() == first.out.split(separator: "\n").dropFirst())
         #expect(run(["render", "--board", dir + "/copy.toml", "--label", "x", "--out", dir + "/x.png"]).status == 0)
         // Without a name: the one detection takes.
-        #expect(run(["boards", "show"], on: Machines.beagleBoneLCD4()).out.hasPrefix("# KioskHUD board profile beaglebone-lcd4 (built-in)"))
+        #expect(run(["boards", "show"], on: Machines.beaglePlayHDMI()).out.hasPrefix("# KioskHUD board profile beagleplay-hdmi (built-in)"))
     }
 
     /// touch and tilt take --board auto too, and say so.

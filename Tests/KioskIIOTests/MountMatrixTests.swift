@@ -112,15 +112,16 @@ import Testing
         }
         func m(_ key: String) throws -> MountMatrix { try MountMatrix.parse(Self.matrices[key]!) }
 
-        let configured = try m("configured")
+        let configured = try m("configured"), udev = try m("udev"), mountMatrix = try m("mount_matrix")
+        let inAccel = try m("in_accel_mount_matrix"), inMount = try m("in_mount_matrix")
         #expect(resolve(configured) == ResolvedMountMatrix(matrix: configured, origin: .configured))
-        #expect(resolve() == ResolvedMountMatrix(matrix: try m("udev"), origin: .udev))
+        #expect(resolve() == ResolvedMountMatrix(matrix: udev, origin: .udev))
         fs.setUdev(file: "c250:0", ["ID_PATH": "x"])                   // udev knows the device, no matrix
-        #expect(resolve() == ResolvedMountMatrix(matrix: try m("mount_matrix"), origin: .sysfs("mount_matrix")))
+        #expect(resolve() == ResolvedMountMatrix(matrix: mountMatrix, origin: .sysfs("mount_matrix")))
         fs.removeAttribute(0, "mount_matrix")
-        #expect(resolve() == ResolvedMountMatrix(matrix: try m("in_accel_mount_matrix"), origin: .sysfs("in_accel_mount_matrix")))
+        #expect(resolve() == ResolvedMountMatrix(matrix: inAccel, origin: .sysfs("in_accel_mount_matrix")))
         fs.removeAttribute(0, "in_accel_mount_matrix")
-        #expect(resolve() == ResolvedMountMatrix(matrix: try m("in_mount_matrix"), origin: .sysfs("in_mount_matrix")))
+        #expect(resolve() == ResolvedMountMatrix(matrix: inMount, origin: .sysfs("in_mount_matrix")))
         fs.removeAttribute(0, "in_mount_matrix")
         #expect(resolve() == ResolvedMountMatrix(matrix: .identity, origin: .identity))
     }

@@ -69,6 +69,8 @@ import Testing
         #expect(big["k0"] == 0 && big["k99"] == 99 && big["k100"] == nil && big.contains("k50"))
     }
 
+    // A trap is checked in a child process: Swift Testing's exit tests, which Swift 6.0 has not.
+    #if compiler(>=6.2)
     @Test func buildingAnObjectWithADuplicateKeyIsAProgrammingError() async {
         await #expect(processExitsWith: .failure) {
             _ = JSONObject([("label", "a"), ("label", "b")])
@@ -79,6 +81,7 @@ import Testing
             o.append("k3", nil)
         }
     }
+    #endif
 
     /// Generated values (seeded): nested arrays and objects, strings with every control
     /// character, escapes, non-ASCII and astral characters, numbers at the edges.

@@ -122,7 +122,7 @@ struct ClipTests {
         NamedPath(name: "polyline width ∞", path: .polyline([Point(1, 1), Point(9, 9)], width: .infinity)),
         NamedPath(name: "border width NaN", path: .border(Rect(x: 1, y: 1, width: 8, height: 8), radii: CornerRadii(2),
                                                           width: .nan)),
-        NamedPath(name: "polygon with NaN", path: { var p = Path(); p.addPolygon([Point(0, 0), Point(9, .nan), Point(9, 9)]); return p }()),
+        NamedPath(name: "polygon with NaN", path: polygonWithNaN()),
         NamedPath(name: "offset by NaN", path: Path.circle(center: Point(5, 5), radius: 4).offsetBy(dx: .nan, dy: 0)),
         NamedPath(name: "offset by ∞", path: Path.circle(center: Point(5, 5), radius: 4).offsetBy(dx: 0, dy: .infinity)),
         NamedPath(name: "scaled by NaN", path: Path.rect(Rect(x: 1, y: 1, width: 5, height: 5)).scaled(.nan, about: Point(0, 0))),
@@ -162,13 +162,21 @@ struct ClipTests {
 
     // Rule: a path mixing finite and NaN points (offsetBy/scaled skip addPolygon's check) is dropped or
     // drawn without its NaN part, never crashes.
+    // (A crash is caught in a child process where Swift Testing has exit tests, Swift 6.2; with
+    // Swift 6.0, Debian 13's swiftlang, it ends the whole run instead — a failure all the same.)
     @Test func mixedNaNPathDoesNotCrash() async {
-        await #expect(processExitsWith: .success) {
-            let bitmap = try! Bitmap(width: 16, height: 16)
-            var path = Path.rect(Rect(x: 1, y: 1, width: 5, height: 5))
-            path.append(Path.rect(Rect(x: 8, y: 8, width: 5, height: 5)).offsetBy(dx: 0, dy: .nan))
-            Canvas(bitmap.surface).fill(path, .solid(.white))
-        }
+        #if compiler(>=6.2)
+        await #expect(processExitsWith: .success) { ClipTests.fillMixedNaNPath() }
+        #else
+        ClipTests.fillMixedNaNPath()
+        #endif
+    }
+
+    static func fillMixedNaNPath() {
+        let bitmap = try! Bitmap(width: 16, height: 16)
+        var path = Path.rect(Rect(x: 1, y: 1, width: 5, height: 5))
+        path.append(Path.rect(Rect(x: 8, y: 8, width: 5, height: 5)).offsetBy(dx: 0, dy: .nan))
+        Canvas(bitmap.surface).fill(path, .solid(.white))
     }
 
     // Rule: huge but finite coordinates (a bar 2e19 px tall, a disc of radius 1e25) fill what they
@@ -183,8 +191,18 @@ struct ClipTests {
 
     // Rule: an enormous radius is flattened into at most 4096 segments, never crashes.
     @Test func enormousRadiusDoesNotCrash() async {
-        await #expect(processExitsWith: .success) {
-            _ = Path.circle(center: Point(8, 8), radius: 1e40)
-        }
+        #if compiler(>=6.2)
+        await #expect(processExitsWith: .success) { _ = Path.circle(center: Point(8, 8), radius: 1e40) }
+        #else
+        _ = Path.circle(center: Point(8, 8), radius: 1e40)
+        #endif
     }
+}
+
+/// A closure called inside `@Test(arguments:)` crashes Swift 6.0.3's type checker (Debian 13's
+/// swiftlang), so the one path that needs statements is made here.
+private func polygonWithNaN() -> Path {
+    var p = Path()
+    p.addPolygon([Point(0, 0), Point(9, .nan), Point(9, 9)])
+    return p
 }

@@ -113,11 +113,15 @@ public enum Machines {
             .input("ADS7846 Touchscreen")
     }
 
-    public static func beagleBoneLCD4() -> FakeMachine {
-        FakeMachine()
-            .deviceTree(model: "TI AM335x BeagleBone Black", compatible: ["ti,am335x-bone-black", "ti,am335x-bone", "ti,am33xx"])
-            .card(0, driver: "tilcdc", [("LVDS-1", "connected", ["480x272"])])
-            .input("ti-tsc", "tps65217_pwrbutton")
+    /// A BeaglePlay on a 1080p monitor (k3-am625-beagleplay.dts: tidss, the IT66121 bridge, an
+    /// HDMI type A connector); no panel on its OLDI connector unless `oldi` lists its modes.
+    public static func beaglePlayHDMI(status: String = "connected", oldi: [String] = []) -> FakeMachine {
+        var connectors = [("HDMI-A-1", status, status == "connected" ? ["1920x1080", "1280x720", "720x480"] : [])]
+        if !oldi.isEmpty { connectors.append(("LVDS-1", "connected", oldi)) }
+        return FakeMachine()
+            .deviceTree(model: "BeagleBoard.org BeaglePlay", compatible: ["beagle,am625-beagleplay", "ti,am625"])
+            .card(0, driver: "tidss", connectors)
+            .input("gpio-keys", "tps65219-pwrbutton")
     }
 
     public static func radxaZero3(_ sensor: String = "mpu6050") -> FakeMachine {

@@ -1,0 +1,173 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Compiler settings for every module kiosk-hud links (Sources/kiosk-hud/LinkOrder.md has the
+// measurements):
+// - each function in its own section, so the linker can put the functions that run at start-up
+//   and while showing side by side (link-order.txt) instead of scattered over 6 MB of code that
+//   the kernel then maps in 64 kB steps;
+// - no implicit _Concurrency and _StringProcessing: none of these modules uses them, and the
+//   implicit import alone makes the static link pull in the concurrency runtime, libdispatch and
+//   the regex engine (1.3 MB of code, 300 kB of it resident, and their start-up constructors);
+// - generic type metadata (e.g. a Dictionary's storage for our key types) got by calling its
+//   accessor with the witness tables known at compile time, instead of the runtime demangling a
+//   mangled type name and searching every protocol conformance record for them: 1.4 M of the
+//   8.9 M instructions from exec to the first frame.
+// (Tools version 6.2: a package with these flags can still be a versioned dependency. Swift 6.0 —
+// Debian 13's swiftlang, what a Raspberry Pi OS user gets from apt — reads Package@swift-6.0.swift:
+// this file with tools version 6.0, made by `sed '1s/6.2/6.0/' Package.swift > Package@swift-6.0.swift`
+// and checked by KioskToolchainTests.)
+let lean: [SwiftSetting] = [.unsafeFlags([
+    "-Xfrontend", "-function-sections",
+    "-Xfrontend", "-disable-implicit-concurrency-module-import",
+    "-Xfrontend", "-disable-implicit-string-processing-module-import",
+    "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+])]
+
+let package = Package(
+    name: "KioskHUD",
+    products: [
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
+        .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
+        .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
+        .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
+    ],
+    targets: [
+        // Pure layers: no Glibc, no Foundation.
+        .target(name: "KioskRaster", swiftSettings: lean),
+        .target(name: "KioskBehavior", swiftSettings: lean),
+        // Every setting declared once (rules, defaults, help), and the board file's TOML reader.
+        .target(name: "KioskSettings", swiftSettings: lean),
+        // The command line: declared options, parsed without reflection, help from the same values.
+        .target(name: "KioskCLI", dependencies: ["KioskSettings"], swiftSettings: lean),
+
+        // dlopen and the kiosk_ wrappers' table, for the libraries loaded only when needed.
+        .target(name: "CKioskLoader"),
+
+        // Text (FreeType) and PNG (libpng) codecs.
+        // FreeType's functions through dlopen (CKioskFreeType), loaded only when a glyph is not in
+        // the glyph cache.
+        .target(name: "CKioskFreeType", dependencies: ["CKioskLoader"]),
+        .target(name: "KioskText", dependencies: ["CKioskFreeType", "KioskSys"], swiftSettings: lean),
+        // libpng through dlopen (CKioskPNG), loaded at the first PNG read or write.
+        // Optimized in debug builds too: kiosk_png_read_rgba's box filter runs once per source
+        // pixel (a 16384x16384 picture scaled to the canvas takes 5 s at -O0, 1 s at -O2).
+        .target(name: "CKioskPNG", dependencies: ["CKioskLoader"], cSettings: [.unsafeFlags(["-O2"])]),
+        // Files opened through KioskSys (never blocking, regular files only).
+        .target(name: "KioskPNG", dependencies: ["CKioskPNG", "KioskSys"], swiftSettings: lean),
+
+        // HUD model, layout and rendering.
+        .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskBehavior", "KioskDevices"], swiftSettings: lean),
+
+        // A HUD on a screen, run by an event loop: `show`, the daemon and `run` use it.
+        .target(name: "KioskSession", dependencies: ["KioskHUD", "KioskBehavior", "KioskDevices", "KioskRaster", "KioskText"], swiftSettings: lean),
+
+        // The control protocol's strict, bounded JSON codec (no Foundation).
+        .target(name: "KioskProtocol", swiftSettings: lean),
+        // libsystemd's sd-bus through dlopen (CKioskSystemd), loaded only by `ctl follow-boot`.
+        .target(name: "CKioskSystemd", dependencies: ["CKioskLoader"]),
+        // `kiosk-hud daemon`: the control socket, its protocol, psplash's FIFO.
+        .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",
+                                                     "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
+
+        // `kiosk-hud run -- CMD`: the command, its output read for progress, Cancel on its HUD.
+        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskDevices"],
+                swiftSettings: lean),
+
+        // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
+        .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
+
+        // Device seams and their test doubles.
+        .target(name: "KioskDevices", dependencies: ["KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskEmbedded", dependencies: ["KioskDevices", "KioskRaster"], swiftSettings: lean),
+
+        // Linux backends: the only code that makes system calls (KioskSys wraps each one once).
+        .target(name: "CKioskSys"),
+        // kiosk-hud's early frame: the frame cache's picture shown from a C constructor, before
+        // the Swift runtime starts (linked into kiosk-hud only).
+        .target(name: "CKioskEarlyFrame", dependencies: ["CKioskSys"]),
+        .target(name: "KioskSys", dependencies: ["CKioskSys", "KioskDevices"], swiftSettings: lean),
+        // The kernel played by a test (as SwiftNIO ships NIOEmbedded): a DRM card, fbdev, VTs,
+        // signals and hotplug modelled, everything else passed through, any call failable.
+        .target(name: "KioskFakeKernel", dependencies: ["KioskSys", "CKioskSys"]),
+        // The display: DRM/KMS dumb buffers (fbdev fallback).
+        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "KioskDevices", "KioskRaster"], swiftSettings: lean),
+        // Touch, pointer and keys: libinput, loaded with dlopen when input starts (after the first
+        // frame), with its headers from libinput-dev/libudev-dev.
+        .target(name: "CKioskInput", dependencies: ["CKioskLoader"]),
+        .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskDevices"], swiftSettings: lean),
+        // The tilt: IIO accelerometers from sysfs.
+        .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskDevices", "KioskBehavior"], swiftSettings: lean),
+
+        // Board profiles (TOML).
+        .target(name: "KioskBoards", dependencies: [
+            "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskSys",
+        ], swiftSettings: lean),
+
+        .executableTarget(name: "kiosk-hud", dependencies: [
+            "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
+            "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
+        ],
+        exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
+        swiftSettings: lean,
+        // The Swift runtime linked statically: exec -> first frame drops by about half on the host
+        // and by ~300 ms under QEMU (KioskDRM's header). lld packs the ~27,000 relative
+        // relocations into a few kB (DT_RELR, glibc ≥ 2.36) instead of a 640 kB table the loader
+        // reads at every start and that stays resident. The functions in link-order.txt go first
+        // (LinkOrder.md; lld skips names it does not find, KioskLinkOrderTests fails on them); no
+        // symbol table for dlsym that nobody uses (-export-dynamic is the driver's default: 290 kB
+        // resident); the runtime's few C++ library functions linked in
+        // from libstdc++.a instead of loading all of libstdc++.so (1 MB resident), and its unwinder
+        // from libgcc_eh.a instead of loading libgcc_s.so (one library fewer before main).
+        linkerSettings: [.unsafeFlags([
+            "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/kiosk-hud/link-order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
+            "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++", "-Xclang-linker", "-static-libgcc",
+        ])]),
+        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded",
+                                                                 "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
+        // The fuzz harness (README's "Fuzzing"; the design at the top of KioskHUDFuzz.swift):
+        // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
+        .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
+            "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
+            "KioskBehavior", "KioskTestSupport",
+        ]),
+
+        // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
+        .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
+
+        .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG", "KioskTestSupport"]),
+        .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
+        .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
+        .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
+        .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
+        .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol", "KioskTestSupport"]),
+        .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
+                                                            "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText",
+                                                            "KioskDRM", "KioskFakeKernel"]),
+        // The built kiosk-hud against bad input: exact messages and statuses, no hang.
+        .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD"]),
+        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
+        .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
+        .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
+                                                             "KioskRaster", "KioskBehavior"]),
+        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskEmbedded"]),
+        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
+                                                  "KioskHUD", "KioskText", "KioskRaster"]),
+        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
+        .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings", "KioskCLI", "KioskSys", "KioskTestSupport",
+                                                            "KioskDevices", "KioskEmbedded", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
+        // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
+        // (the test links one with its own scratch path, .build-release-check).
+        .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),
+        // Debian 13's Swift (6.0.3) and arm64: the package built and tested in a Debian 13 root, the
+        // arm64 cross build drawing what x86-64 draws, its .deb (Tools/debian13.sh, cross-build.sh).
+        .testTarget(name: "KioskToolchainTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
+        // Runs the kiosk-hud-fuzz binary built next to the tests in short mode, one test per target.
+        .testTarget(name: "KioskFuzzTests", dependencies: ["KioskTestSupport"]),
+        .testTarget(name: "KioskHUDTests",
+                    dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
+                    exclude: ["Goldens", "Fixtures"]),
+    ]
+)

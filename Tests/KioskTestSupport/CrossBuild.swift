@@ -1,0 +1,39 @@
+// The arm64 kiosk-hud for the suites that prove it (same pixels under qemu-user, the .deb, the
+// arm64 guest): made once per test process by Tools/cross-build.sh, which serializes with any
+// other run on the machine (an flock on the Debian 13 root) and builds incrementally.
+import Glibc
+import KioskSys
+
+public enum CrossBuild {
+    /// What `Tools/cross-build.sh arm64 --deb` made: host paths.
+    public struct Arm64: Sendable {
+        /// The aarch64 release kiosk-hud.
+        public let binary: String
+        /// kiosk-hud_VERSION_arm64.deb around it.
+        public let deb: String
+        /// The Debian 13 root (Tools/debian13.sh) the build ran in.
+        public let root: String
+        /// The arm64 sysroot, as a host path: `qemu-aarch64-static -L` it to run `binary` here.
+        public let sysroot: String
+    }
+
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// The build, made on first use (minutes: call it off the cooperative pool, e.g. with
+    /// onOwnThread). It holds one VM slot while it builds, so a build and the guests share the
+    /// CPUs as two guests would. KIOSK_HUD_ARM64 names a binary made elsewhere (then no .deb).
+    public static let arm64: Result<Arm64, Failure> = {
+        let slot = VMSlots.acquire()
+        defer { VMSlots.release(slot) }
+        let out = Proc.root + "/.build-cross/arm64"
+        let r = Proc.run([Proc.root + "/Tools/cross-build.sh", "arm64", "--deb", "--out", out])
+        guard r.status == 0, let deb = r.out.split(separator: "\n").last.map(String.init), deb.hasSuffix("_arm64.deb") else {
+            return .failure(Failure(description: "Tools/cross-build.sh arm64 --deb: status \(r.status)\n\(r.err.suffix(4000))"))
+        }
+        let root = Proc.run([Proc.root + "/Tools/debian13.sh", "root"]).out.split(separator: "\n").last.map(String.init) ?? ""
+        let binary = environmentValue("KIOSK_HUD_ARM64") ?? out + "/kiosk-hud"
+        return .success(Arm64(binary: binary, deb: deb, root: root, sysroot: root + "/cross/arm64"))
+    }()
+}

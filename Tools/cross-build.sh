@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Tools/cross-build.sh — kiosk-hud for an arm64 board, built on an x86-64 Debian machine from
+# Debian's own packages only: Debian 13's amd64 swiftlang (6.0.3) as the compiler, the arm64
+# standard library and runtime of the same version and an arm64 sysroot (Tools/debian13.sh).
+#
+#   Tools/cross-build.sh arm64 [--product NAME]… [-c release|debug] [--deb] [--out DIR]
+#
+# --product: kiosk-hud (the default), kiosk-hud-bench, … — each is copied to DIR.
+# --deb: also kiosk-hud_VERSION_arm64.deb (Tools/make-deb.sh; its manual pages come from running
+# the arm64 binary under qemu-user with the sysroot's loader, so qemu-user-static is installed
+# when missing). --out: default <repo>/.build-cross/arm64. The last line printed is the path of
+# the first product (of the .deb with --deb).
+#
+# The first run makes the Debian 13 root (~2.5 min) and the sysroot (~1 min, swiftlang:arm64 is a
+# 400 MB download of which the resource folders are kept); the build itself is SwiftPM's
+# `--triple aarch64-unknown-linux-gnu --sdk SYSROOT` with the sysroot's Swift resources, lld
+# as the linker, and everything else as Package.swift says (the static Swift runtime, libstdc++.a
+# and libgcc_eh.a, the link order): the same program as the x86-64 build's.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+die() { echo "cross-build.sh: $*" >&2; exit 1; }
+usage() { sed -n '6p' "$0" | sed 's/^# *//' >&2; exit 64; }
+
+[ $# -ge 1 ] || usage
+arch=$1; shift
+case "$arch" in
+arm64|aarch64) arch=arm64 triple=aarch64-unknown-linux-gnu qemu=qemu-aarch64-static ;;
+*) die "no cross build for '$arch': Debian's swiftlang exists for amd64 and arm64 only (no armhf)" ;;
+esac
+products=() config=release deb=0 out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --product) products+=("$2"); shift 2 ;;
+    -c) config=$2; shift 2 ;;
+    --deb) deb=1; shift ;;
+    --out) out=$2; shift 2 ;;
+    *) usage ;;
+    esac
+done
+[ ${#products[@]} -gt 0 ] || products=(kiosk-hud)
+out=${out:-$REPO/.build-cross/$arch}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+root=$("$HERE/debian13.sh" root)
+sysroot=$("$HERE/debian13.sh" sysroot "$arch")
+resources=$sysroot/usr/libexec/swift/lib
+scratch=/src/.build-$arch
+flags=(-c "$config" --scratch-path "$scratch" --triple "$triple" --sdk "$sysroot"
+       -Xswiftc -resource-dir -Xswiftc "$resources/swift" -Xswiftc -static-stdlib
+       -Xcc "--sysroot=$sysroot" -Xlinker "--sysroot=$sysroot")
+for p in "${products[@]}"; do
+    echo "cross-build.sh: swift build ${flags[*]} --product $p" >&2
+    "$HERE/debian13.sh" run swift build "${flags[@]}" --product "$p" >&2
+done
+bin=$("$HERE/debian13.sh" run swift build "${flags[@]}" --show-bin-path)
+for p in "${products[@]}"; do
+    install -m 755 "$root$bin/$p" "$out/$p"
+    machine=$(od -An -tu2 -j18 -N2 "$out/$p" | tr -d ' ')
+    [ "$machine" = 183 ] || die "$out/$p is not an AArch64 program (ELF machine $machine)"
+done
+first=$out/${products[0]}
+if [ "$deb" = 1 ]; then
+    [ -x "$out/kiosk-hud" ] || die "--deb needs --product kiosk-hud"
+    command -v "$qemu" >/dev/null || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null; }
+    first=$(KIOSK_HUD_FOREIGN_RUN="$qemu -L $root$sysroot" "$REPO/Tools/make-deb.sh" --binary "$out/kiosk-hud" --out "$out")
+fi
+echo "$first"
