@@ -7,7 +7,7 @@
 # Cache dir: $KIOSK_VM_CACHE, default <repo>/.build-vm/ (git-ignored via .build-*/); with
 # --arch arm64 its arm64/ subdirectory, which also holds (see "arm64" below):
 #   apt/                       an apt configuration of its own (sources, lists, archives, an
-#                              empty dpkg status): Debian 12's arm64 packages, the host's apt untouched
+#                              empty dpkg status): Debian 13's arm64 packages, the host's apt untouched
 #   rootfs-KEY/                the guest's arm64 root, dpkg-deb -x of ROOTFS_PKGS' closure
 #   uinput-touch               Tests/VM/ref/uinput-touch.c for aarch64 (modeset, stamp-exec too)
 #   kernel.version             Debian kernel ABI name in use, e.g. 6.1.0-56-amd64
@@ -54,18 +54,19 @@ HOST_PKGS="qemu-system-x86 busybox-static kmod xz-utils cpio gcc libc6-dev libdr
 KMETA=linux-image-amd64 CC=gcc OBJCOPY=objcopy BUSYBOX=/bin/busybox
 APTO=()
 if [ "$ARCH" = arm64 ]; then
-  # arm64: qemu-system-aarch64 (-M virt, TCG), Debian 12's arm64 kernel and a root assembled
-  # from Debian 12's arm64 packages (the guest cannot use the host's root). Bookworm, as the
-  # host: the same kernel, libdrm, libinput and plymouth versions as the x86 guests, so what
-  # differs is the architecture alone, and the cross-built kiosk-hud's glibc baseline is met.
+  # arm64: qemu-system-aarch64 (-M virt, TCG), Debian 13's arm64 kernel and a root assembled
+  # from Debian 13's arm64 packages (the guest cannot use the host's root). Trixie, not the
+  # host's bookworm: the arm64 kiosk-hud is built against Debian 13's sysroot
+  # (Tools/cross-build.sh), so its glibc (2.41) is the one it needs, and an arm64 board is
+  # installed with today's Debian (or Raspberry Pi OS, its derivative).
   CACHE=$CACHE/arm64
   INITRD_MODULES="virtio_pci 9pnet_virtio 9p overlay evdev virtio_input uinput i2c-dev virtio-gpu"
-  HOST_PKGS="qemu-system-arm qemu-efi-aarch64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross libdrm-dev busybox-static kmod cpio python3"
+  HOST_PKGS="qemu-system-arm qemu-efi-aarch64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross libdrm-dev busybox-static kmod xz-utils cpio python3"
   KMETA=linux-image-arm64 CC=aarch64-linux-gnu-gcc OBJCOPY=aarch64-linux-gnu-objcopy BUSYBOX=$CACHE/rootfs/bin/busybox
   # What the guest scripts and kiosk-hud need (and their dependencies); Debian's plymouth client
   # is unpacked without its own (systemd, initramfs-tools: its client needs libply alone).
   ROOTFS_PKGS="bash coreutils grep sed mawk findutils util-linux kmod udev busybox-static
-    libdrm2 libinput10 libudev1 libfreetype6 libpng16-16 zlib1g fonts-dejavu-core"
+    libdrm2 libinput10 libudev1 libfreetype6 libpng16-16t64 zlib1g fonts-dejavu-core"
   ROOTFS_NODEPS="plymouth libplymouth5"
   A=$CACHE/apt
   APTO=(-o "Dir::Etc::SourceList=$A/sources.list" -o "Dir::Etc::SourceParts=$A/none"
@@ -122,12 +123,12 @@ if [ "$ARCH" = arm64 ]; then
   mkdir -p "$A/none" "$A/state" "$A/lists/partial" "$A/cache/archives/partial"
   [ -e "$A/status" ] || : > "$A/status"
   {
-    for suite in bookworm bookworm-updates; do
+    for suite in trixie trixie-updates; do
       echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main"
     done
-    echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main"
+    echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security trixie-security main"
   } > "$A/sources.list"
-  ls "$A"/lists/*_Packages >/dev/null 2>&1 || { log "apt-get update (arm64, own configuration)"; apt-get "${APTO[@]}" update -qq >/dev/null || die "apt-get update (arm64) failed"; }
+  ls "$A"/lists/*trixie*_Packages >/dev/null 2>&1 || { log "apt-get update (arm64, own configuration)"; apt-get "${APTO[@]}" update -qq >/dev/null || die "apt-get update (arm64) failed"; }
 fi
 resolve_kver() {  # the ABI name $KMETA depends on today
   local pkg
@@ -171,6 +172,8 @@ if [ ! -s "$KROOT/lib/modules/$KVER/modules.dep" ] || [ ! -s "$KROOT/boot/vmlinu
   log "extracting $(basename "$deb")"
   rm -rf "$KROOT.tmp" "$KROOT"
   dpkg-deb -x "$deb" "$KROOT.tmp"
+  # Debian 13's package has its modules in /usr/lib/modules (merged /usr).
+  [ -d "$KROOT.tmp/lib" ] || ln -s usr/lib "$KROOT.tmp/lib"
   depmod -b "$KROOT.tmp" "$KVER"
   mv "$KROOT.tmp" "$KROOT"
 fi
@@ -192,7 +195,7 @@ fi
 # No maintainer scripts run: what they would have made that the guest needs is made here
 # (merged /usr, awk and sh, the accounts and groups udev's rules name, mount points).
 # Rebuilt when the package lists or ROOTFS_REV (bumped when the steps below change) do.
-ROOTFS=$CACHE/rootfs ROOTFS_REV=1
+ROOTFS=$CACHE/rootfs ROOTFS_REV=2
 RKEY=$(echo "$ROOTFS_REV ${ROOTFS_PKGS:-} ${ROOTFS_NODEPS:-}" | tr -s ' \n' ' ' | sha256sum | cut -c1-16)
 if [ "$ARCH" = arm64 ] && { [ "$FORCE" = 1 ] || [ "$(cat "$ROOTFS.key" 2>/dev/null)" != "$RKEY" ] || [ ! -e "$ROOTFS/bin/bash" ]; }; then
   log "assembling the arm64 root (apt-get install --download-only, dpkg-deb -x)"
@@ -241,8 +244,12 @@ if [ "$FORCE" = 1 ] || [ ! -s "$CACHE/stamp" ] || [ "$(cat "$CACHE/stamp")" != "
   done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' | while read -r ko; do
     # Without the appended signature (objcopy drops trailing data): saves the
     # RSA/SHA256 check per module, noticeable under TCG. The kernel only taints.
-    "$OBJCOPY" "$ko" "$D/lib/modules/$(basename "$ko")"
-    basename "$ko" >> "$D/modules.list"
+    # Debian 13's modules are xz-compressed: unpacked first (no decompression in the guest).
+    k=$(basename "${ko%.xz}")
+    case $ko in *.xz) xz -dc "$ko" > "$D/$k.tmp"; ko=$D/$k.tmp ;; esac
+    "$OBJCOPY" "$ko" "$D/lib/modules/$k"
+    rm -f "$D/$k.tmp"
+    echo "$k" >> "$D/modules.list"
   done
   grep -q 'virtio-gpu.ko' "$D/modules.list" || die "module list incomplete"
   install -m 0755 "$HERE/guest/init" "$D/init"
@@ -257,12 +264,14 @@ log "building modeset"
 if [ "$ARCH" = amd64 ]; then
   DRM=($(pkg-config --cflags --libs libdrm))
 else
-  # The host's libdrm headers (the same 2.4.114 as the guest's) apart from the host's own
+  # The host's libdrm headers (2.4.114; the guest's 2.4.124 keeps their ABI) apart from the host's own
   # /usr/include; linked against the arm64 root's libdrm.so.2. uinput-touch is built here too.
   mkdir -p "$CACHE/include"
   cp /usr/include/xf86drm.h /usr/include/xf86drmMode.h "$CACHE/include/"
   cp -r /usr/include/libdrm "$CACHE/include/"
-  DRM=(-I"$CACHE/include" -I"$CACHE/include/libdrm" "$ROOTFS/usr/lib/aarch64-linux-gnu/libdrm.so.2")
+  # The guest's libdrm wants glibc 2.38 symbols the cross compiler's (2.36) lacks: the guest's
+  # own glibc resolves them at run time.
+  DRM=(-I"$CACHE/include" -I"$CACHE/include/libdrm" "$ROOTFS/usr/lib/aarch64-linux-gnu/libdrm.so.2" -Wl,--allow-shlib-undefined)
   $CC -O2 -Wall -o "$CACHE/uinput-touch.tmp" "$HERE/ref/uinput-touch.c" || die "$CC uinput-touch.c failed"
   mv "$CACHE/uinput-touch.tmp" "$CACHE/uinput-touch"
 fi
