@@ -13,8 +13,8 @@
 #
 # The first run makes the Debian 13 root (~2.5 min) and the sysroot (~1 min, swiftlang:arm64 is a
 # 400 MB download of which the resource folders are kept); the build itself is SwiftPM's
-# `--triple aarch64-unknown-linux-gnu --sdk SYSROOT` with the sysroot's Swift resources, lld
-# as the linker, and everything else as Package.swift says (the static Swift runtime, libstdc++.a
+# with a Swift SDK bundle of the sysroot and its Swift resources, lld as the linker, and
+# everything else as Package.swift says (the static Swift runtime, libstdc++.a
 # and libgcc_eh.a, the link order): the same program as the x86-64 build's.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,11 +45,25 @@ out=$(cd "$out" && pwd)
 
 root=$("$HERE/debian13.sh" root)
 sysroot=$("$HERE/debian13.sh" sysroot "$arch")
-resources=$sysroot/usr/libexec/swift/lib
+# A Swift SDK bundle (SwiftPM's way to name a target's sysroot and Swift resources; plain
+# --triple/--sdk/-resource-dir flags leave some of the compiler's jobs with the host's glibc
+# module map): the sysroot, the arm64 resource folders, lld.
+bundle=$root/cross/sdks/kiosk-$arch.artifactbundle
+mkdir -p "$bundle/sdk"
+ln -sfn "$sysroot" "$bundle/sdk/sysroot"
+cat > "$bundle/info.json" <<JSON
+{"schemaVersion": "1.0", "artifacts": {"kiosk-$arch": {"type": "swiftSDK", "version": "1", "variants": [{"path": "sdk"}]}}}
+JSON
+cat > "$bundle/sdk/swift-sdk.json" <<JSON
+{"schemaVersion": "4.0", "targetTriples": {"$triple": {"sdkRootPath": "sysroot",
+ "swiftResourcesPath": "sysroot/usr/libexec/swift/lib/swift", "swiftStaticResourcesPath": "sysroot/usr/libexec/swift/lib/swift_static",
+ "toolsetPaths": ["toolset.json"]}}}
+JSON
+cat > "$bundle/sdk/toolset.json" <<JSON
+{"schemaVersion": "1.0", "swiftCompiler": {"extraCLIOptions": ["-use-ld=lld"]}}
+JSON
 scratch=/src/.build-$arch
-flags=(-c "$config" --scratch-path "$scratch" --triple "$triple" --sdk "$sysroot"
-       -Xswiftc -resource-dir -Xswiftc "$resources/swift" -Xswiftc -static-stdlib
-       -Xcc "--sysroot=$sysroot" -Xlinker "--sysroot=$sysroot")
+flags=(-c "$config" --scratch-path "$scratch" --swift-sdks-path /cross/sdks --swift-sdk "kiosk-$arch" --static-swift-stdlib)
 for p in "${products[@]}"; do
     echo "cross-build.sh: swift build ${flags[*]} --product $p" >&2
     "$HERE/debian13.sh" run swift build "${flags[@]}" --product "$p" >&2

@@ -7,9 +7,10 @@
 #   Tools/debian13.sh sysroot ARCH      the ARCH sysroot in the root (below); print its path there
 #   Tools/debian13.sh run CMD [ARG…]    CMD in the root, in /src: a copy of this checkout
 #
-# The root: `debootstrap --variant=minbase trixie` with swiftlang and the -dev packages the build
-# needs, in $KIOSK_DEBIAN13 (default <repo>/.build-debian13, git-ignored): ~2.5 min and ~600 MB
-# from the Debian archive the first time; a stamp of the package list decides when to make it again.
+# The root: `debootstrap --variant=minbase trixie`, then swiftlang and the -dev packages the build
+# needs (apt-get in the root), in $KIOSK_DEBIAN13 (default <repo>/.build-debian13, git-ignored):
+# ~3 min and ~600 MB from the Debian archive the first time; a stamp of the package list says
+# when apt-get must add what the list gained.
 # `run` copies the checkout's files (not .git, not the build folders) to /src with rsync, so a build
 # there is incremental, and mounts /proc and /dev in a mount namespace of its own (unshare): nothing
 # stays mounted when it ends, however it ends. One command at a time (an flock on the root).
@@ -29,9 +30,9 @@ MIRROR=${KIOSK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 die() { echo "debian13.sh: $*" >&2; exit 1; }
 
 # What the build needs (the Quick start's -dev packages), libstdc++-14-dev for the static
-# libstdc++, and what the tests run in the root use: fonts, toml-test's files, rsync-free.
+# libstdc++, and what the tests run in the root use (as the Quick start installs them on the host).
 PACKAGES="swiftlang libstdc++-14-dev pkg-config libfreetype-dev libpng-dev libdrm-dev libinput-dev libudev-dev
-fonts-dejavu-core fonts-wqy-microhei golang-github-burntsushi-toml-dev"
+fonts-dejavu-core fonts-wqy-microhei golang-github-burntsushi-toml-dev groff-base systemd rsync curl xz-utils"
 SYSROOT_PACKAGES="libc6 libc6-dev libgcc-14-dev libgcc-s1 libstdc++6 libstdc++-14-dev linux-libc-dev
 libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev libfreetype6 libpng16-16t64 zlib1g libbrotli1 libbz2-1.0"
 
@@ -54,20 +55,27 @@ in_root() {
     unshare --mount --propagation private -- /bin/sh -c '
         root=$1; shift
         mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" || exit 125
-        exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"' sh "$ROOT" "$@"
+        exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' sh "$ROOT" "$@"
 }
 
 make_root() {
     local stamp
     stamp=$(echo "$MIRROR $PACKAGES" | sha256sum | cut -c1-16)
-    [ -x "$ROOT/usr/bin/swift" ] && [ "$(cat "$CACHE/root.stamp" 2>/dev/null)" = "$stamp" ] && return 0
+    # (usr/bin/swift is a link to an absolute path: resolved in the root, not here)
+    [ -x "$ROOT/usr/libexec/swift/bin/swift" ] && [ "$(cat "$CACHE/root.stamp" 2>/dev/null)" = "$stamp" ] && return 0
     need_host debootstrap rsync util-linux
-    echo "debian13.sh: making the Debian 13 root in $ROOT (debootstrap trixie + swiftlang)" >&2
-    rm -rf "$ROOT" "$ROOT.tmp" "$CACHE/sysroot-"*.stamp
-    debootstrap --variant=minbase --include="$(echo $PACKAGES | tr ' ' ,)" trixie "$ROOT.tmp" "$MIRROR" \
-        > "$CACHE/debootstrap.log" 2>&1 || { tail -20 "$CACHE/debootstrap.log" >&2; die "debootstrap failed (log: $CACHE/debootstrap.log)"; }
-    rm -rf "$ROOT.tmp/var/cache/apt/archives/"*.deb
-    mv "$ROOT.tmp" "$ROOT"
+    if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
+        echo "debian13.sh: making the Debian 13 root in $ROOT (debootstrap trixie, then swiftlang)" >&2
+        rm -rf "$ROOT" "$ROOT.tmp" "$CACHE/sysroot-"*.stamp
+        debootstrap --variant=minbase trixie "$ROOT.tmp" "$MIRROR" > "$CACHE/debootstrap.log" 2>&1 ||
+            { tail -20 "$CACHE/debootstrap.log" >&2; die "debootstrap failed (log: $CACHE/debootstrap.log)"; }
+        mv "$ROOT.tmp" "$ROOT"
+    fi
+    # debootstrap's own resolver cannot take libinput-dev (an alternative deep in its
+    # dependencies): the packages come from apt in the root, and a changed list only adds.
+    { in_root apt-get update -q && in_root apt-get install -y -q --no-install-recommends $PACKAGES; } >> "$CACHE/debootstrap.log" 2>&1 ||
+        { tail -20 "$CACHE/debootstrap.log" >&2; die "apt-get install in the Debian 13 root failed (log: $CACHE/debootstrap.log)"; }
+    rm -rf "$ROOT/var/cache/apt/archives/"*.deb
     echo "$stamp" > "$CACHE/root.stamp"
 }
 
@@ -97,7 +105,7 @@ make_sysroot() {  # ARCH
             esac
         done
         ln -sfn usr/lib /cross/$arch/lib
-        rm -rf /cross/debs-$arch"
+        rm -rf /cross/debs-$arch" >&2
     [ -d "$dir/usr/libexec/swift/lib/swift_static" ] || die "the $arch sysroot has no Swift runtime (swiftlang:$arch $version)"
     echo "$stamp" > "$CACHE/sysroot-$arch.stamp"
 }

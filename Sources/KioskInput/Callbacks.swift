@@ -56,14 +56,13 @@ nonisolated(unsafe) let libinputInterface: UnsafeMutablePointer<libinput_interfa
     return p
 }()
 
-/// libinput's log lines (error priority, libinput's default) into the source's log.
-let libinputLogHandler: libinput_log_handler = { li, priority, format, args in
-    guard let li, let format, let args, let userData = kiosk_libinput_get_user_data(li) else { return }
-    var buf = [CChar](repeating: 0, count: 1024)
-    _ = buf.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, args) }
-    var text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    while text.hasSuffix("\n") { text.removeLast() }
+/// libinput's log lines (error priority, libinput's default) into the source's log, formatted by
+/// CKioskInput (kiosk_libinput_log_set_text_handler says why not here).
+let libinputLogHandler: kiosk_libinput_text_log_handler = { li, priority, text in
+    guard let li, let text, let userData = kiosk_libinput_get_user_data(li) else { return }
+    var line = String(cString: text)
+    while line.hasSuffix("\n") { line.removeLast() }
     let ctx = CallbackContext.from(userData)
-    if priority.rawValue >= LIBINPUT_LOG_PRIORITY_ERROR.rawValue { ctx.lastLibinputError = text }
-    ctx.log("libinput: \(text)")
+    if priority.rawValue >= LIBINPUT_LOG_PRIORITY_ERROR.rawValue { ctx.lastLibinputError = line }
+    ctx.log("libinput: \(line)")
 }

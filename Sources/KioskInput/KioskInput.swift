@@ -11,7 +11,8 @@
 //   close_restricted call KioskSys (FileDescriptor.open/close), returning −errno on failure.
 //   Swift 6 @convention(c) closures cannot capture, so they reach their `CallbackContext` via
 //   libinput's user_data pointer; the interface struct lives at a fixed address for the process
-//   (libinput keeps the pointer). libinput's log goes through a va_list handler into our log.
+//   (libinput keeps the pointer). libinput's log is formatted in C (CKioskInput: Swift never takes
+//   its va_list, a struct on aarch64) and handed to us as text.
 // * No threads, no busy loop: `fileDescriptor` (libinput_get_fd, an epoll fd) goes into the
 //   caller's poll(2) beside DRM's page-flip events; `dispatch()` runs libinput_dispatch and
 //   drains every event into a queue; `events(until:)` dispatches too (one non-blocking

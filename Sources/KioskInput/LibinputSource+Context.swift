@@ -13,7 +13,7 @@ extension LibinputSource {
                 kiosk_udev_unref(udev)
                 throw LibinputError(call: "libinput_udev_create_context", reason: "no libinput context (out of memory?)")
             }
-            kiosk_libinput_log_set_handler(li, libinputLogHandler)
+            kiosk_libinput_log_set_text_handler(li, libinputLogHandler)
             if kiosk_libinput_udev_assign_seat(li, seat) != 0 {
                 let why = cb.lastLibinputError ?? "udev monitor or enumeration failed (is /sys mounted, netlink allowed?)"
                 kiosk_libinput_unref(li)
@@ -26,7 +26,7 @@ extension LibinputSource {
             guard let li = kiosk_libinput_path_create_context(libinputInterface, cb.userData) else {
                 throw LibinputError(call: "libinput_path_create_context", reason: "no libinput context (out of memory?)")
             }
-            kiosk_libinput_log_set_handler(li, libinputLogHandler)
+            kiosk_libinput_log_set_text_handler(li, libinputLogHandler)
             for path in paths {
                 cb.lastOpenFailure = nil
                 cb.lastLibinputError = nil

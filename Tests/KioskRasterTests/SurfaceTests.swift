@@ -124,8 +124,10 @@ struct SurfaceTests {
     }
 
     // Rule: a stride shorter than the row, or not a multiple of the pixel size, throws invalidStride.
-    @Test(arguments: [(PixelFormat.xrgb8888, 37 * 4 - 4), (.xrgb8888, 37 * 4 + 2), (.argb8888, 0), (.argb8888, -148),
-                      (.rgb565, 37 * 2 - 2), (.rgb565, 37 * 2 + 1)])
+    // (Typed here: Swift 6.0's type checker gives up on the literal inside @Test's arguments.)
+    static let badStrides: [(PixelFormat, Int)] = [(.xrgb8888, 37 * 4 - 4), (.xrgb8888, 37 * 4 + 2), (.argb8888, 0), (.argb8888, -148),
+                                                   (.rgb565, 37 * 2 - 2), (.rgb565, 37 * 2 + 1)]
+    @Test(arguments: badStrides)
     func invalidStridesThrow(_ format: PixelFormat, _ stride: Int) throws {
         let e = caught(RasterError.self) { _ = try Bitmap(width: 37, height: 21, format: format, stride: stride) }
         #expect(e == .invalidStride(stride: stride, width: 37, format: format))

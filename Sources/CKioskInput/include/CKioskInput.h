@@ -68,6 +68,13 @@ const char *kiosk_input_load(void);
     F(struct udev *, udev_new, (void), ()) \
     F(struct udev *, udev_unref, (struct udev *udev), (udev))
 
+/// libinput's log lines as text: the message is formatted here (vsnprintf into 1 kB, as much as
+/// one line needs), then `handler(libinput, priority, text)`. Swift never sees the va_list: on
+/// aarch64 it is a struct, and Debian 13's swiftlang 6.0.3 crashes lowering a Swift closure that
+/// takes one. One handler for the whole process.
+typedef void (*kiosk_libinput_text_log_handler)(struct libinput *libinput, enum libinput_log_priority priority, const char *text);
+void kiosk_libinput_log_set_text_handler(struct libinput *libinput, kiosk_libinput_text_log_handler handler);
+
 #define KIOSK_INPUT_DECLARE(ret, name, params, args) ret kiosk_##name params;
 KIOSK_LIBINPUT_FUNCTIONS(KIOSK_INPUT_DECLARE, KIOSK_INPUT_DECLARE)
 KIOSK_UDEV_FUNCTIONS(KIOSK_INPUT_DECLARE, KIOSK_INPUT_DECLARE)
