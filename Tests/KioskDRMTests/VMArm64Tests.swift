@@ -41,10 +41,15 @@ import Testing
         return path
     }
 
-    /// What the arm64 suites need besides the binary; false (recorded) when something is missing.
-    static func canRun(_ suite: String) -> Bool {
+    /// What the arm64 suites need besides the binary: the host's kiosk-hud (for `render`), and
+    /// what `Tests/VM/prepare.sh --arch arm64` makes (it apt-installs QEMU, AAVMF and the cross
+    /// compiler when missing, as on a fresh CI machine, and assembles the guest; minutes the
+    /// first time, off the pool). False (recorded as VMGate says) when something is missing.
+    static func canRun(_ suite: String) async -> Bool {
         var missing: [String] = []
-        if let p = VMDisplayTests.problem { missing.append(p) }
+        if !Proc.exists(Proc.kioskHUD) { missing.append("the kiosk-hud binary at \(Proc.kioskHUD)") }
+        let prepare = await onOwnThread { Proc.run([Proc.root + "/Tests/VM/prepare.sh", "--arch", "arm64", "--quiet"]) }
+        if prepare.status != 0 { missing.append("the arm64 guest (Tests/VM/prepare.sh --arch arm64: exit \(prepare.status): \(prepare.err.suffix(2000)))") }
         if !Proc.executable("qemu-system-aarch64") { missing.append("qemu-system-aarch64 (apt-get install qemu-system-arm)") }
         guard !missing.isEmpty else { return true }
         if let issue = VMGate.cannotRun(suite, "missing \(missing.joined(separator: ", "))") { Issue.record(Comment(rawValue: issue)) }
@@ -56,7 +61,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(12)))
     func showDaemonAndRunOnVirtioGPU() async throws {
-        guard Self.canRun("VM ARM64 TESTS"), let bin = await Self.binary("VM ARM64 TESTS") else { return }
+        guard await Self.canRun("VM ARM64 TESTS"), let bin = await Self.binary("VM ARM64 TESTS") else { return }
         let (w, h) = Self.size
         // Cancel's place in show's HUD and in run's, in uinput device coordinates (0..4095).
         func device(_ p: (x: Double, y: Double)) -> [String] {
@@ -119,7 +124,7 @@ import Testing
     /// one of the spinner's 12 phases, at the device's size.
     @Test(.timeLimit(.minutes(12)))
     func takeoverFromEFIFBToVirtioGPU() async throws {
-        guard Self.canRun("VM ARM64 TAKEOVER TEST"), let bin = await Self.binary("VM ARM64 TAKEOVER TEST") else { return }
+        guard await Self.canRun("VM ARM64 TAKEOVER TEST"), let bin = await Self.binary("VM ARM64 TAKEOVER TEST") else { return }
         guard Proc.exists("/usr/share/AAVMF/AAVMF_CODE.fd") else {
             if let issue = VMGate.cannotRun("VM ARM64 TAKEOVER TEST", "missing /usr/share/AAVMF/AAVMF_CODE.fd (apt-get install qemu-efi-aarch64)") {
                 Issue.record(Comment(rawValue: issue))
