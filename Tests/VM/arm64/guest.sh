@@ -63,22 +63,8 @@ finish() {
 
 info setup "$(uname -m) $(uname -r); $(cat /sys/class/drm/card0-Virtual-1/modes 2>/dev/null | head -1); $(cat /proc/fb | tr '\n' ' ')"
 
-# --- the uinput touch screen, fed from a fifo (before the HUDs start: their seat has it) ---------
-mkfifo "$W/t.in"
-"$UINPUT" --name kiosk-arm64-touch < "$W/t.in" > "$W/t.log" 2>&1 &
-TPID=$!
-exec {TFD}> "$W/t.in"
-SENT=0
-touch_dev() {  # touch_dev CMD...: one command per argument; waits until the device has sent them
-  local c l d n=250
-  for c in "$@"; do echo "$c" >&"$TFD"; SENT=$((SENT + 1)); done
-  while [ $n -gt 0 ]; do
-    d=0; while IFS= read -r l; do [[ $l == done* ]] && d=$((d + 1)); done < "$W/t.log"
-    [ $d -ge $SENT ] && return 0
-    vm_sleep 0.02; n=$((n - 1))
-  done
-}
-vm_wait_log "$W/t.log" '^device ' 10 && ok uinput || fail uinput "no device: $(oneline "$W/t.log")"
+# --- the uinput touch screen (before the HUDs start: their seat has it) --------------------------
+vm_touch_start "$UINPUT" kiosk-arm64-touch && ok uinput || fail uinput "no device: $(oneline "$VM_TOUCH_DIR/log")"
 SYSTEMD_IGNORE_CHROOT=1 udevadm settle --timeout=10
 
 # --- a, b: show on virtio-gpu; Cancel pressed (drawn so), lifted: exit 10 ------------------------
@@ -87,10 +73,10 @@ if bg show 'kiosk-hud: input: listening' 120 "$HUD" show "${SHOW[@]}" --on-butto
   grep -q 'first-frame' "$LOG" && ok show-first-frame || fail show-first-frame "$(oneline "$LOG")"
   vm_sleep 0.5
   shot show "${SHOW[@]}"
-  touch_dev "down $BX $BY"
+  vm_touch "down $BX $BY"
   vm_sleep 0.7
   shot pressed "${SHOW[@]}" --pressed
-  touch_dev up
+  vm_touch up
   finish show-button-exit 10 20
 fi
 
@@ -127,13 +113,13 @@ fi
 # --- d: run, a tap on Cancel: exit 130 -----------------------------------------------------------
 if bg run 'kiosk-hud: input: listening' 120 "$HUD" run --label "$RUN_LABEL" --scale 1 -- sleep 600; then
   vm_sleep 0.5
-  touch_dev "down $RX $RY"
+  vm_touch "down $RX $RY"
   vm_sleep 0.1
-  touch_dev up
+  vm_touch up
   finish run-cancel 130 30
   grep -h 'run: ' "$LOG" | sed 's/^/info run-log: /'
 fi
-echo quit >&"$TFD"; exec {TFD}>&-; wait $TPID 2>/dev/null
+vm_touch_stop
 
 # --- f: exec → first frame next to modeset (same boot), RSS ---------------------------------------
 # As the x86 display suite measures it (Tests/VM/drm/guest.sh): stamp-exec sets KIOSK_EXEC_T0_NS
