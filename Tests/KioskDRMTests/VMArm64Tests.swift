@@ -132,7 +132,8 @@ import Testing
             return
         }
         let vm = ["--arch", "arm64", "--gpu", "virtio", "--efi", "--hold", "virtio-gpu", "--share", Self.dir(bin),
-                  "--env", "KIOSK_TAKEOVER_DRIVER=virtio-gpu", "--env", "KIOSK_TAKEOVER_CARD=virtio_gpu", "--env", "KIOSK_TAKEOVER_HEAD=0"]
+                  "--env", "KIOSK_TAKEOVER_DRIVER=virtio-gpu", "--env", "KIOSK_TAKEOVER_CARD=virtio_gpu", "--env", "KIOSK_TAKEOVER_HEAD=0",
+                  "--env", "KIOSK_TAKEOVER_DMESG=Initialized virtio_gpu"]
         guard let (out, manifest, verdict) = await VMDisplayTests.takeover("guest.sh", [bin], tag: "arm64-takeover", atLeast: 5,
                                                                           qemuArgs: Self.qemuArgs, vm: vm) else { return }
         let clean = try VMDisplayTests.checkTakeoverShots(out: out, manifest: manifest, tag: "arm64-takeover") && verdict
