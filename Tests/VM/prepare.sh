@@ -8,7 +8,8 @@
 # --arch arm64 its arm64/ subdirectory, which also holds (see "arm64" below):
 #   apt/                       an apt configuration of its own (sources, lists, archives, an
 #                              empty dpkg status): Debian 13's arm64 packages, the host's apt untouched
-#   rootfs-KEY/                the guest's arm64 root, dpkg-deb -x of ROOTFS_PKGS' closure
+#   rootfs/, rootfs.key        the guest's arm64 root, dpkg-deb -x of ROOTFS_PKGS' closure, and
+#                              the hash of what it was made from
 #   uinput-touch               Tests/VM/ref/uinput-touch.c for aarch64 (modeset, stamp-exec too)
 #   kernel.version             Debian kernel ABI name in use, e.g. 6.1.0-56-amd64
 #   debs/linux-image-*.deb     the downloaded package (not installed)
@@ -20,7 +21,7 @@
 #   stamp                      hash of the inputs; a mismatch rebuilds
 #
 # Kernel choice: $KIOSK_VM_KERNEL if set, else the one already cached, else what
-# `linux-image-amd64` depends on today (--update-kernel re-asks apt).
+# `linux-image-amd64` (`linux-image-arm64`) depends on today (--update-kernel re-asks apt).
 # Host packages the harness needs are apt-get installed when missing (root).
 set -euo pipefail
 
