@@ -129,7 +129,7 @@ if [ "$ARCH" = arm64 ]; then
     done
     echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security trixie-security main"
   } > "$A/sources.list"
-  ls "$A"/lists/*trixie*_Packages >/dev/null 2>&1 || { log "apt-get update (arm64, own configuration)"; apt-get "${APTO[@]}" update -qq >/dev/null || die "apt-get update (arm64) failed"; }
+  ls "$A"/lists/*_trixie_main_binary-arm64_Packages* >/dev/null 2>&1 || { log "apt-get update (arm64, own configuration)"; apt-get "${APTO[@]}" update -qq >/dev/null || die "apt-get update (arm64) failed"; }
 fi
 resolve_kver() {  # the ABI name $KMETA depends on today
   local pkg
