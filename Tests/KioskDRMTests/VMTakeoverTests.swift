@@ -33,11 +33,13 @@ extension VMDisplayTests {
     /// Boots the UEFI guest with bochs-drm held back and runs Tests/VM/takeover/SCRIPT ARGS in it:
     /// the output directory, the manifest's lines (the script must have finished), and whether
     /// the guest's own checks passed; nil when the run gave no verdict (recorded already).
-    static func takeover(_ script: String, _ args: [String], tag: String, atLeast: Int, qemuArgs: String = "") async
+    /// `vm`: the harness's options for the guest (the arm64 one: VMArm64Tests).
+    static func takeover(_ script: String, _ args: [String], tag: String, atLeast: Int, qemuArgs: String = "",
+                         vm: [String] = ["--efi", "--hold", "bochs"]) async
         -> (out: String, manifest: [Substring], clean: Bool)? {
         let out = Proc.makeTempDir("kiosk-vm-\(tag)")
-        let vmArgs = ["--efi", "--hold", "bochs", "--out", out, "--timeout", "480", "--",
-                      "bash", Proc.root + "/Tests/VM/takeover/" + script] + args
+        let vmArgs = vm + ["--out", out, "--timeout", "480", "--",
+                           "bash", Proc.root + "/Tests/VM/takeover/" + script] + args
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(vmArgs, qemuArgs: qemuArgs, out: out)
         print("[\(tag)] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
@@ -51,7 +53,14 @@ extension VMDisplayTests {
     func takeoverFromEFIFBToBochs() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
         guard let (out, manifest, verdict) = await Self.takeover("guest.sh", [Proc.kioskHUD], tag: "takeover", atLeast: 5) else { return }
-        var clean = verdict
+        let clean = try Self.checkTakeoverShots(out: out, manifest: manifest, tag: "takeover") && verdict
+        if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[takeover] kept \(out) for inspection") }
+    }
+
+    /// Takeover/guest.sh's screendumps: each equals `kiosk-hud render` of its HUD at the device's
+    /// size at one of the spinner's 12 phases, and the spinner turned after the switch.
+    static func checkTakeoverShots(out: String, manifest: [Substring], tag: String) throws -> Bool {
+        var clean = true
         let refs = Refs(dir: out)
         var kind: [String] = []
         var phases: [String: Int] = [:]
@@ -59,13 +68,13 @@ extension VMDisplayTests {
             let f = line.split(separator: " ").map(String.init)
             switch f.first {
             case "kind": kind = Array(f.dropFirst())
-            case "timing": print("[takeover] \(line)")
+            case "timing": print("[\(tag)] \(line)")
             case "shot":
                 guard let ppm = PPM(path: out + "/" + f[1]) else { Issue.record("\(f[1]): not a PPM"); clean = false; continue }
                 var matched: Int?
                 for p in 0..<12 where matched == nil {
                     let ref = try refs.render(kind, width: ppm.width, height: ppm.height, phase: p)
-                    if diff(ppm, ref, .none) == 0 { matched = p }
+                    if VMDisplayTests().diff(ppm, ref, .none) == 0 { matched = p }
                 }
                 #expect(matched != nil, "\(f[1]) (\(f[2]), \(ppm.width)x\(ppm.height)) equals none of the 12 spinner phases rendered offscreen")
                 if matched == nil { clean = false }
@@ -77,7 +86,7 @@ extension VMDisplayTests {
         // Two shots could be a whole turn apart (a screendump takes a while under TCG): of three, not all alike.
         let after = ["after.ppm", "later.ppm", "later2.ppm"].compactMap { phases[$0] }
         #expect(after.count == 3 && Set(after).count > 1, "the spinner did not turn after the switch: phases \(after)")
-        if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[takeover] kept \(out) for inspection") }
+        return clean && phases.count == 4 && after.count == 3 && Set(after).count > 1
     }
 
     /// The daemon through the takeover, with a C modeset client that takes card0 first and holds

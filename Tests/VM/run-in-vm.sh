@@ -32,6 +32,12 @@
 #                            stub: the firmware's framebuffer is efifb (/dev/fb0) until a
 #                            DRM driver takes the display over
 #   --hold MOD[,MOD]         leave these drivers out of the initramfs's insmods (modprobe later)
+#   --arch amd64|arm64       arm64: qemu-system-aarch64 -M virt (TCG), Debian's arm64 kernel and a
+#                            root of Debian's arm64 packages (prepare.sh --arch arm64), not the
+#                            host's; the host's repo, cache dir and cwd (and each --share DIR) are
+#                            bind-mounted read-only at their own paths; --gpu virtio is virtio-gpu-pci;
+#                            --efi boots AAVMF (qemu-efi-aarch64) with a ramfb for its framebuffer
+#   --share DIR              arm64: one more host directory (read-only) at its own path
 #   --console                print the guest console (kernel log) to stderr afterwards
 #   --keep                   keep the per-run control dir (path printed to stderr)
 #   -v, --verbose            print boot timing and the QEMU command line
@@ -69,8 +75,8 @@ REPO=$(cd "$HERE/../.." && pwd)
 CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
 
 GPU=bochs OUTPUTS=1 OUT='' QMP_USER='' TABLET=0 MEM=2048 SMP=1 TIMEOUT=600 ACCEL=${KIOSK_VM_ACCEL:-}
-UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' BOOT='' CONSOLE=0 KEEP=0 VERBOSE=0 EFI=0 HOLD=
-ENV_ARGS=()
+UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' BOOT='' CONSOLE=0 KEEP=0 VERBOSE=0 EFI=0 HOLD= ARCH=amd64
+ENV_ARGS=() SHARES=()
 usage() { sed -n "2,60p" "$0" >&2; exit "${1:-125}"; }
 need() { [ $# -ge 2 ] || { echo "run-in-vm: $1 needs a value" >&2; exit 125; }; }
 while [ $# -gt 0 ]; do
@@ -91,6 +97,8 @@ while [ $# -gt 0 ]; do
     --systemd) BOOT=systemd; shift ;;
     --efi) EFI=1; shift ;;
     --hold) need "$@"; HOLD=$2; shift 2 ;;
+    --arch) need "$@"; ARCH=$2; shift 2 ;;
+    --share) need "$@"; SHARES+=("$2"); shift 2 ;;
     --console) CONSOLE=1; shift ;;
     --keep) KEEP=1; shift ;;
     -v|--verbose) VERBOSE=1; shift ;;
@@ -105,7 +113,13 @@ case $GPU in bochs|virtio|none) ;; *) echo "run-in-vm: --gpu must be bochs, virt
 [[ $OUTPUTS =~ ^[1-9][0-9]*$ ]] || { echo "run-in-vm: --outputs needs a number" >&2; exit 125; }
 [ "$OUTPUTS" = 1 ] || [ "$GPU" = virtio ] || { echo "run-in-vm: --outputs needs --gpu virtio" >&2; exit 125; }
 
-"$HERE/prepare.sh" --quiet || { echo "run-in-vm: prepare.sh failed" >&2; exit 125; }
+case $ARCH in amd64|arm64) ;; *) echo "run-in-vm: --arch must be amd64 or arm64" >&2; exit 125 ;; esac
+[ "$ARCH/$GPU" != arm64/bochs ] || { echo "run-in-vm: --arch arm64 needs --gpu virtio or none" >&2; exit 125; }
+[ "$ARCH/$BOOT" != arm64/systemd ] || { echo "run-in-vm: --systemd is x86 only" >&2; exit 125; }
+"$HERE/prepare.sh" --quiet --arch "$ARCH" || { echo "run-in-vm: prepare.sh failed" >&2; exit 125; }
+# The arch's own cache (kernel, initramfs, root); the slot locks stay shared.
+ACACHE=$CACHE
+[ "$ARCH" = arm64 ] && ACACHE=$CACHE/arm64
 
 # At most KIOSK_VM_JOBS VMs at once (default 2, one per core of the build machine): test suites
 # run in parallel, and several TCG guests on two cores starve each other into timeouts. The slot
@@ -120,8 +134,8 @@ while :; do
   done
   sleep 0.2
 done
-KVER=$(cat "$CACHE/kernel.version")
-KMOD_DIR=$(realpath "$CACHE/kernel-$KVER/lib/modules/$KVER")
+KVER=$(cat "$ACACHE/kernel.version")
+KMOD_DIR=$(realpath "$ACACHE/kernel-$KVER/lib/modules/$KVER")
 
 if [ -z "$ACCEL" ]; then
   if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] && [ ! -e /sys/module/kvm_pvm ]; then
@@ -130,7 +144,9 @@ if [ -z "$ACCEL" ]; then
     ACCEL=tcg
   fi
 fi
-case $ACCEL in kvm) CPU=host ;; tcg) CPU=max ;; *) echo "run-in-vm: --accel kvm|tcg" >&2; exit 125 ;; esac
+[ "$ARCH" = arm64 ] && ACCEL=tcg   # an x86 host
+# pauth-impdef: QEMU's own pointer-authentication hash instead of QARMA, much cheaper under TCG.
+case $ACCEL/$ARCH in kvm/*) CPU=host ;; tcg/amd64) CPU=max ;; tcg/arm64) CPU=max,pauth-impdef=on ;; *) echo "run-in-vm: --accel kvm|tcg" >&2; exit 125 ;; esac
 
 CTL=$(mktemp -d /tmp/kiosk-vm.XXXXXX)
 mkdir -p "$CTL/req" "$CTL/out"
@@ -174,7 +190,13 @@ fi
   printf 'KMOD_DIR=%q\n' "$KMOD_DIR"
   printf 'OUT_DIR=%q\n' "$OUT"
   printf 'UDEV=%s\nUDEV_AUTOLOAD=%s\nUDEV_TRIGGER=%s\nBOOT=%s\n' "$UDEV" "$AUTOLOAD" "$UDEV_TRIGGER" "$BOOT"
-} > "$CTL/vm.conf"
+  # arm64: the host directories the guest sees (from the hostfs share), at their own paths.
+  if [ "$ARCH" = arm64 ]; then
+    binds=$(for d in "$REPO" "$CACHE" "$PWD" "${SHARES[@]}"; do realpath -e "$d" || exit 1; done) ||
+      { echo "run-in-vm: a --share directory does not exist" >&2; exit 125; }
+    printf 'HOSTFS_BINDS=%q\n' "$(echo "$binds" | sort -u | tr '\n' ' ')"
+  fi
+} > "$CTL/vm.conf" || exit 125
 : > "$CTL/stdout"; : > "$CTL/stderr"
 
 # --- QEMU ---------------------------------------------------------------------
@@ -190,25 +212,42 @@ fi
 [ -n "$HOLD" ] && APPEND+=" kiosk_vm.hold=$HOLD"
 APPEND+=" ${KIOSK_VM_APPEND:-}"
 KERNEL=$CACHE/vmlinux-$KVER
-if [ "$EFI" = 1 ]; then
+if [ "$EFI" = 1 ] && [ "$ARCH" = amd64 ]; then
   OVMF=/usr/share/ovmf/OVMF.fd
   [ -f "$OVMF" ] || { echo "run-in-vm: --efi needs $OVMF (apt-get install ovmf)" >&2; exit 125; }
   BIOS=(-bios "$OVMF")
   KERNEL=$CACHE/kernel-$KVER/boot/vmlinuz-$KVER
 fi
-Q=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-   -machine pc -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM"
+SYSTEM=(qemu-system-x86_64 -machine pc) ROOT=/ GPUDEV=virtio-vga
+if [ "$ARCH" = arm64 ]; then
+  # The root is the arm64 one; the host's / is a second share the initramfs binds from.
+  SYSTEM=(qemu-system-aarch64 -machine virt) ROOT=$ACACHE/rootfs GPUDEV=virtio-gpu-pci BIOS=()
+  KERNEL=$ACACHE/kernel-$KVER/boot/vmlinuz-$KVER
+  APPEND=${APPEND/console=ttyS0/console=ttyAMA0}
+  if [ "$EFI" = 1 ]; then
+    # AAVMF: its code read-only, a copy of its variable store per run. Its virtio-gpu driver
+    # only blits (no linear framebuffer, so no efifb): a ramfb is the firmware's screen.
+    AAVMF=/usr/share/AAVMF/AAVMF_CODE.fd
+    [ -f "$AAVMF" ] || { echo "run-in-vm: --efi needs $AAVMF (apt-get install qemu-efi-aarch64)" >&2; exit 125; }
+    cp /usr/share/AAVMF/AAVMF_VARS.fd "$CTL/vars.fd"
+    BIOS=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$AAVMF" -drive "if=pflash,format=raw,unit=1,file=$CTL/vars.fd"
+          -device ramfb,id=fw0)
+  fi
+fi
+Q=("${SYSTEM[@]}" -nodefaults -no-user-config -display none -no-reboot
+   -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM"
    "${BIOS[@]}"
-   -kernel "$KERNEL" -initrd "$CACHE/initramfs-$KVER.cpio"
+   -kernel "$KERNEL" -initrd "$ACACHE/initramfs-$KVER.cpio"
    -append "$APPEND"
    -serial "file:$CTL/console.log"
-   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+   -virtfs "local,path=$ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
    -virtfs "local,path=$CTL,mount_tag=kioskctl,security_model=none"
    -qmp "unix:$CTL/qmp.sock,server=on,wait=off")
+[ "$ARCH" = arm64 ] && Q+=(-virtfs local,path=/,mount_tag=hostfs,security_model=none,readonly=on,multidevs=remap)
 [ -n "$OUT" ] && Q+=(-virtfs "local,path=$OUT,mount_tag=kioskout,security_model=none")
 case $GPU in
   bochs) Q+=(-device VGA,id=gpu0) ;;
-  virtio) Q+=(-device "virtio-vga,id=gpu0,max_outputs=$OUTPUTS") ;;
+  virtio) Q+=(-device "$GPUDEV,id=gpu0,max_outputs=$OUTPUTS") ;;
 esac
 [ "$TABLET" = 1 ] && Q+=(-device virtio-tablet-pci,id=tablet0)
 [ -n "$QMP_USER" ] && Q+=(-qmp "unix:$QMP_USER,server=on,wait=off")

@@ -8,6 +8,10 @@
 #   vm_qmp JSON                 one raw QMP command, prints QEMU's JSON reply
 #   vm_wait_log FILE REGEX SECS until FILE has a line matching REGEX (ERE); 1 after SECS
 #   vm_sleep SECONDS            sleep without a fork
+#   vm_touch_start UINPUT NAME  a touch screen (Tests/VM/ref/uinput-touch built for the guest)
+#                               fed from a fifo; returns once its node is there (1 after 10 s)
+#   vm_touch CMD...             send it commands ("down X Y", "up", "tap X Y", …; one per
+#                               argument), return once it has written them; vm_touch_stop ends it
 # No external commands on the request path (a fork+exec costs ~60 ms under TCG).
 # Protocol: write "$KIOSK_VM_CTL/req/ID.req" = one line ending in "\n" (the
 # host ignores it until the newline is there), wait for ID.done = "ok [DETAIL]"
@@ -66,3 +70,25 @@ vm_pointer() {
 }
 
 vm_qmp() { vm_request qmp "$1"; }
+
+vm_touch_start() {  # vm_touch_start UINPUT NAME (a dir for its fifo and log: VM_TOUCH_DIR, made here)
+  VM_TOUCH_DIR=$(mktemp -d /tmp/vm-touch.XXXXXX) VM_TOUCH_SENT=0
+  mkfifo "$VM_TOUCH_DIR/in"
+  "$1" --name "$2" < "$VM_TOUCH_DIR/in" > "$VM_TOUCH_DIR/log" 2>&1 &
+  VM_TOUCH_PID=$!
+  exec {VM_TOUCH_FD}> "$VM_TOUCH_DIR/in"
+  vm_wait_log "$VM_TOUCH_DIR/log" '^device ' 10
+}
+
+vm_touch() {
+  local c l d n=250
+  for c in "$@"; do echo "$c" >&"$VM_TOUCH_FD"; VM_TOUCH_SENT=$((VM_TOUCH_SENT + 1)); done
+  while [ $n -gt 0 ]; do
+    d=0; while IFS= read -r l; do [[ $l == done* ]] && d=$((d + 1)); done < "$VM_TOUCH_DIR/log"
+    [ $d -ge "$VM_TOUCH_SENT" ] && return 0
+    vm_sleep 0.02; n=$((n - 1))
+  done
+  return 1
+}
+
+vm_touch_stop() { echo quit >&"$VM_TOUCH_FD"; exec {VM_TOUCH_FD}>&-; wait "$VM_TOUCH_PID" 2>/dev/null; }
