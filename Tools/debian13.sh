@@ -22,6 +22,9 @@
 # kiosk-hud opens with dlopen (FreeType, libpng and theirs), and from swiftlang:ARCH only its
 # Swift resource folders (the ARCH standard library, static and shared, and its module files).
 set -euo pipefail
+# The whole script is one block, read before it runs: a run waiting for the lock below must not
+# read on in a file that changed meanwhile (a checkout, an edit).
+{
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 CACHE=${KIOSK_DEBIAN13:-$REPO/.build-debian13}
@@ -132,3 +135,5 @@ run)
 *)
     sed -n '2,9p' "$0" >&2; exit 64 ;;
 esac
+exit
+}

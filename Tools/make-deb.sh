@@ -64,8 +64,13 @@ echo /etc/default/kiosk-hud > "$root/DEBIAN/conffiles"
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+# The glibc it needs: 2.36 for its packed relocations (DT_RELR), or the newest symbol version
+# it asks for if that is newer (a binary built against Debian 13's glibc asks for 2.38: fmod,
+# the C23 strtol family), so that apt refuses it where it cannot start.
+glibc=$( { echo GLIBC_2.36; LC_ALL=C readelf -V "$binary" | grep -o 'GLIBC_[0-9][0-9.]*'; } | sort -uV | tail -1)
+glibc=${glibc#GLIBC_}
 # What kiosk-hud opens (it links only glibc, and opens the others with dlopen when it needs
-# them): glibc ≥ 2.36 for its packed relocations (DT_RELR); libinput10 and libudev1 for touch,
+# them): glibc as above; libinput10 and libudev1 for touch,
 # libfreetype6 for text not in the glyph cache, libpng16-16 for pictures, libsystemd0 for
 # `ctl follow-boot`, fonts-dejavu-core for the default font; libdrm2 for the display's device
 # handling as the issue asks (kiosk-hud itself uses only the kernel's DRM ioctls).
@@ -75,7 +80,7 @@ Version: $version
 Architecture: $arch
 Maintainer: ${DEBFULLNAME:-KioskHUD maintainers} <${DEBEMAIL:-kiosk-hud@localhost}>
 Installed-Size: $size
-Depends: libc6 (>= 2.36), libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, libsystemd0, fonts-dejavu-core
+Depends: libc6 (>= $glibc), libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, libsystemd0, fonts-dejavu-core
 Section: misc
 Priority: optional
 Description: progress HUD and boot splash for kiosk displays, drawn with DRM/KMS

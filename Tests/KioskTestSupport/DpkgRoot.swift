@@ -13,18 +13,24 @@ public final class DpkgRoot {
                                          "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
                                          "/usr/share/man/man1", "/var", "/var/cache", "/var/lib", "/var/lib/systemd"]
 
-    public init() throws {
+    /// `libc6` is the stand-in glibc's version: Debian 12's by default, Debian 13's for a
+    /// package built there (its binary asks for glibc 2.38). `architecture`: the stand-ins'
+    /// (a foreign package's dependencies are met only by packages of its own architecture).
+    public init(libc6: String = "2.36-9+deb12u7", architecture: String = "all") throws {
         let db = root + "/var/lib/dpkg"
         for d in ["/info", "/updates", "/triggers"] { try makeDirectories(db + d) }
         for d in Self.baseDirectories { try makeDirectories(root + d) }
         var status = ""
         for p in ["base-files"] + Self.dependencies {
-            let version = p == "libc6" ? "2.36-9+deb12u7" : "1.0-1"
-            status += "Package: \(p)\nStatus: install ok installed\nPriority: optional\nVersion: \(version)\nArchitecture: all\n"
+            let version = p == "libc6" ? libc6 : "1.0-1"
+            status += "Package: \(p)\nStatus: install ok installed\nPriority: optional\nVersion: \(version)\nArchitecture: \(architecture)\n"
                 + "Maintainer: test\nDescription: stand-in for the test\n\n"
             try replaceFile(db + "/info/\(p).list", with: Array((p == "base-files" ? Self.baseDirectories.map { $0 + "\n" }.joined() : "").utf8))
         }
         try replaceFile(db + "/status", with: Array(status.utf8))
+        if architecture != "all" {
+            try replaceFile(db + "/arch", with: Array("amd64\n\(architecture)\n".utf8))
+        }
     }
 
     deinit { _ = Proc.run(["rm", "-rf", dir]) }
