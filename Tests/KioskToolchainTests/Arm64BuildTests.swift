@@ -83,7 +83,8 @@ import Testing
     }
 
     /// The package as DebPackageTests checks the amd64 one, on a root whose dpkg knows arm64: it
-    /// installs, enables the splash, and its binary (run here under qemu-user) finds its profiles.
+    /// installs, enables the splash, its binary (run here under qemu-user) finds its profiles, and
+    /// its unit's command starts and answers.
     @Test func theArm64PackageInstallsAndItsBinaryRuns() async throws {
         let b = try await Self.build()
         #expect(Proc.run(["dpkg-deb", "-f", b.deb, "Architecture"]).out == "arm64\n")
@@ -102,6 +103,29 @@ import Testing
         #expect(detect.status == 0, "\(detect.err)")
         #expect(detect.out.hasSuffix("Chosen: rpi-touch-display (\(r)/usr/share/kiosk-hud/boards/rpi-touch-display.toml): the only match (3 rules)\n"),
                 "\(detect.out)")
+        // The unit's command as systemd would run it (its ExecStart; the options file's variables
+        // empty), under qemu-user, with an offscreen display and a socket of the test's: it
+        // starts, answers `ctl ping` (the installed binary's own ctl), and quits cleanly.
+        let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
+        let exec = service.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }
+            .map { $0.dropFirst("ExecStart=".count).split(separator: " ").map(String.init) } ?? []
+        #expect(exec.prefix(2) == ["/usr/bin/kiosk-hud", "daemon"], "\(exec)")
+        let installed = ["qemu-aarch64-static", "-L", b.sysroot, r + "/usr/bin/kiosk-hud"]
+        let dir = Proc.makeTempDir("kiosk-arm64-unit")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let socket = ["--socket", dir + "/c.sock"]
+        let pid = try #require(Proc.spawn(installed + exec.dropFirst().filter { !$0.hasPrefix("$") }
+                                          + ["--offscreen", dir, "--no-input", "--glyph-cache", "none", "--no-frame-cache"] + socket,
+                                          env: ["HOME": dir], stderr: dir + "/daemon.log"))
+        var answered = false
+        for _ in 0..<150 where !answered {
+            answered = Proc.run(installed + ["ctl", "ping"] + socket).status == 0
+            if !answered { usleep(200_000) }
+        }
+        #expect(answered, "no answer within 30 s: \(Proc.readFile(dir + "/daemon.log") ?? "")")
+        #expect(Proc.run(installed + ["ctl", "quit"] + socket).status == 0)
+        #expect(await onOwnThread { Proc.wait(pid) } == 0, "\(Proc.readFile(dir + "/daemon.log") ?? "")")
+
         let purge = root.dpkg(["--purge", "kiosk-hud"])
         #expect(purge.status == 0 && purge.err.isEmpty, "\(purge.err)")
     }
