@@ -138,15 +138,12 @@ extension Blend {
             }
             // One high multiply per lane where the factor has a ConstantMultiply pair — on x86,
             // where that is one pmulhuw. NEON has no 16-bit high multiply: each becomes umull,
-            // umull2 and uzp2, 31–33 instructions and eight widening multiplies per eight pixels
-            // against 26–29 and four mla for pixman's formula (arm64 disassembly,
+            // umull2 and uzp2, 31–37 instructions and eight widening multiplies per eight pixels
+            // against 25–29 and four mla for pixman's formula (arm64 disassembly,
             // docs/measurements.md), so there every factor takes the two-multiply path. Both are
             // exact: the pixels are the same.
             #if arch(x86_64) || arch(i386)
             let e = ConstantMultiply.entry(255 &- (s >> 24))
-            #else
-            let e: UInt32 = 0
-            #endif
             if e != 0 {
                 let m = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: e >> 8))
                 let c = SIMD16<UInt16>(repeating: UInt16(truncatingIfNeeded: e & 0xFF))
@@ -154,6 +151,9 @@ extension Blend {
             } else {
                 run { mul8($0, ia, k) }
             }
+            #else
+            run { mul8($0, ia, k) }
+            #endif
         }
         overSpanScalar(dst + i, src + i, n &- i, s, opaqueOr: opaqueOr)
     }

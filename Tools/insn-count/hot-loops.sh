@@ -5,7 +5,8 @@
 #
 #   Tools/insn-count/hot-loops.sh BINARY      (e.g. /work/scratch/out-arm64/kiosk-hud-bench)
 #
-# Needs a symbol table (not a stripped binary); llvm-objdump and swift-demangle from /opt/swift.
+# Needs a symbol table (not a stripped binary); llvm-objdump and swift-demangle from /opt/swift
+# (which leaves some names of a Swift 6.0 binary mangled: the scanout copy is matched on both).
 set -eu
 bin=$1
 tools=/opt/swift/usr/bin
@@ -17,7 +18,7 @@ trap 'rm -f "$syms"' EXIT
 rm -f "$syms.m"
 for f in "Blend.overSpan(" "Blend.blendSpan(" "Shader.linearOpaqueSpan(" "Blend.over565Span(" "Blend.blend565Span(" \
          "Canvas.drawMask(_:width:height:pitch:x:y:premultiplied" "CoverageTable.build(" "RoundedRectCoverage.at4(" \
-         "Row32.fill(_:_:_:)" "Row16.fill(_:_:_:)" "ScanoutCopy.run<" "Canvas.fillArcBand(" "denseRow<"; do
+         "Row32.fill(_:_:_:)" "Row16.fill(_:_:_:)" "ScanoutCopy.run<" "ScanoutCopyO3run" "Canvas.fillArcBand(" "denseRow<"; do
     grep -F "$f" "$syms" | grep -v -e "closure" -e "thunk" | while IFS="$(printf '\t')" read -r m d; do
         echo "== $d"
         "$tools/llvm-objdump" -d --no-show-raw-insn --disassemble-symbols="$m" "$bin" | python3 "$here/loops.py"

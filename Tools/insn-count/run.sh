@@ -5,7 +5,7 @@
 # qemu-x86_64 -cpu max for the x86-64 ones. Prints a Markdown table (docs/measurements.md).
 #
 #   Tools/insn-count/run.sh --arm64-bench BIN --x86-bench BIN [--work DIR] [--size WxH] [--n N]
-#                           [--ops "full …"] [--arches "arm64 x86"]
+#                           [--ops "full …"] [--arches "arm64 x86"] [--who "ours cairo pixman"]
 #
 # Each count is (instructions of a run with N0 + N calls − those of a run with N0 calls) / N, so
 # start-up, set-up and the first (cold) calls cancel: ours `--count K --only OP --sizes WxH`, the
@@ -18,6 +18,9 @@
 # configuration of its own — never dpkg --add-architecture), and the peers built from
 # /work/shared/bench/peer for both architectures (the x86-64 ones need libcairo2-dev and
 # libpixman-1-dev on the host). Font: fonts-dejavu-core on the host (qemu -L falls back to it).
+# --arm64-ours-root: the root our arm64 program runs with, when it needs a newer glibc than
+# Debian 12's (Tools/cross-build.sh links against Debian 13's: its sysroot, cross/arm64 in the
+# root Tools/debian13.sh makes); the peers always run with the Debian 12 root they were built for.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,8 +30,10 @@ n=100
 n0=10
 ops="full full_blitbg tick_bezel tick_ring text2 el_gradient el_dim el_hud"
 a64_bench=/work/scratch/out-arm64/kiosk-hud-bench
+ours_root=
 x86_bench=
 arches="arm64 x86"
+who_list="ours cairo pixman"
 peer_src=/work/shared/bench/peer
 while [ $# -gt 0 ]; do
     case $1 in
@@ -39,14 +44,17 @@ while [ $# -gt 0 ]; do
     --n) n=$2; shift ;;
     --ops) ops=$2; shift ;;
     --arches) arches=$2; shift ;;
+    --who) who_list=$2; shift ;;
     --peer-src) peer_src=$2; shift ;;
-    *) echo "usage: $0 --arm64-bench BIN --x86-bench BIN [--work DIR] [--size WxH] [--n N] [--ops LIST] [--arches LIST]" >&2; exit 2 ;;
+    --arm64-ours-root) ours_root=$2; shift ;;
+    *) echo "usage: $0 --arm64-bench BIN --x86-bench BIN [--work DIR] [--size WxH] [--n N] [--ops LIST] [--arches LIST] [--who LIST] [--arm64-ours-root DIR]" >&2; exit 2 ;;
     esac
     shift
 done
 case $arches in *x86*) [ -n "$x86_bench" ] || { echo "run.sh: --x86-bench (an x86-64 release kiosk-hud-bench) is needed" >&2; exit 2; } ;; esac
 mkdir -p "$work"
 root=$work/arm64-root
+ours_root=${ours_root:-$root}
 plugin=$work/insn-count.so
 export SWIFT_DETERMINISTIC_HASHING=1
 
@@ -68,7 +76,7 @@ EOF
         -o Dir::Etc::Parts=/dev/null -o Dir::Etc::PreferencesParts=/dev/null -o APT::Install-Recommends=false
     apt-get "$@" -qq update
     apt-get "$@" -y -qq --download-only install libc6-dev libcairo2-dev libpixman-1-dev libfreetype-dev \
-        libpng-dev zlib1g-dev libgcc-s1
+        libpng-dev zlib1g-dev libgcc-s1 libstdc++6
     for d in "$apt"/cache/archives/*.deb; do dpkg-deb -x "$d" "$root"; done
     # Absolute symbolic links (libfoo.so -> /lib/…) made relative, so they resolve inside the root.
     find "$root" -type l -lname '/*' | while read -r l; do
@@ -92,11 +100,12 @@ fi
 # count ARCH PROGRAM ARGS… — the guest instructions of one run (K is substituted by the caller)
 count() {
     arch=$1; shift
-    f=$work/count.out
+    f=$work/count.$$.out
+    rm -f "$f"
     case $arch in
-    arm64) qemu-aarch64 -L "$root" -plugin "$plugin,out=$f" "$@" > /dev/null ;;
+    arm64) qemu-aarch64 -L "$r" -plugin "$plugin,out=$f" "$@" > /dev/null ;;
     x86) qemu-x86_64 -cpu max -plugin "$plugin,out=$f" "$@" > /dev/null ;;
-    esac
+    esac || { echo "run.sh: $* failed" >&2; exit 1; }
     awk '$1 == "insns" { print $2 }' "$f"
 }
 
@@ -115,12 +124,19 @@ per() {
         pixman) count "$arch" "$peer/hud_pixman" cg "$mode" "$size" "$1" ;;
         esac
     }
-    a=$(run "$n0") b=$(run $((n0 + n)))
-    echo $(((b - a) / n))
+    case $who in ours) prog=$bench r=$ours_root ;; *) prog=$peer/hud_$who r=$root ;; esac
+    # Kept per program (its checksum), op, size and N: a rerun only counts what changed.
+    key=$work/counts/$arch-$who-$op-$size-$n0-$n-$(md5sum < "$prog" | cut -c1-12)
+    if [ ! -s "$key" ]; then
+        mkdir -p "$work/counts"
+        a=$(run "$n0") b=$(run $((n0 + n)))
+        echo $(((b - a) / n)) > "$key"
+    fi
+    cat "$key"
 }
 
-fmt() { awk -v v="$1" 'BEGIN { if (v >= 1e6) printf "%.2f M", v / 1e6; else printf "%.1f k", v / 1e3 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+fmt() { awk -v v="$1" 'BEGIN { if (v == 0) printf "-"; else if (v >= 1e6) printf "%.2f M", v / 1e6; else printf "%.1f k", v / 1e3 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == 0 || b == 0) printf "-"; else printf "%.2f", a / b }'; }
 
 echo "Instructions per call, $size (\`Tools/insn-count/run.sh\`; N = $n calls after $n0, QEMU 7.2 TCG + insn-count.so)"
 echo
@@ -134,7 +150,10 @@ echo "$rule|"
 for op in $ops; do
     line="| $op"
     for arch in $arches; do
-        o=$(per "$arch" ours "$op") c=$(per "$arch" cairo "$op") p=$(per "$arch" pixman "$op")
+        o=0 c=0 p=0
+        case " $who_list " in *" ours "*) o=$(per "$arch" ours "$op") ;; esac
+        case " $who_list " in *" cairo "*) c=$(per "$arch" cairo "$op") ;; esac
+        case " $who_list " in *" pixman "*) p=$(per "$arch" pixman "$op") ;; esac
         line="$line | $(fmt "$o") | $(fmt "$c") | $(fmt "$p") | $(ratio "$o" "$c") | $(ratio "$o" "$p")"
     done
     echo "$line |"
