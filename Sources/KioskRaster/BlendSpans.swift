@@ -185,18 +185,18 @@ extension Blend {
                     i = n
                 }
             }
-            if cov == 255 {
-                run { s, d in
-                    // s = 0 leaves the pixel as it was: s + d·255 = d, and no X byte is set.
-                    let or = orv.replacing(with: 0, where: s .== 0)
-                    return (s &+ mul8(d, inverseAlpha8(s), k)) | or
-                }
-            } else {
-                run { s0, d in
-                    let s = mul8(s0, covv, k)
-                    return (s &+ mul8(d, inverseAlpha8(s), k)) | orv
-                }
+            // The steps are local functions, not closure literals: Swift 6.0 (Debian 13's
+            // swiftlang, the arm64 package's compiler) left such closures as a call per step.
+            @inline(__always) func whole(_ s: SIMD8<UInt32>, _ d: SIMD8<UInt32>) -> SIMD8<UInt32> {
+                // s = 0 leaves the pixel as it was: s + d·255 = d, and no X byte is set.
+                let or = orv.replacing(with: 0, where: s .== 0)
+                return (s &+ mul8(d, inverseAlpha8(s), k)) | or
             }
+            @inline(__always) func covered(_ s0: SIMD8<UInt32>, _ d: SIMD8<UInt32>) -> SIMD8<UInt32> {
+                let s = mul8(s0, covv, k)
+                return (s &+ mul8(d, inverseAlpha8(s), k)) | orv
+            }
+            if cov == 255 { run(whole) } else { run(covered) }
         }
         blendSpanScalar(dst + i, src + i, n &- i, coverage: cov, opaqueOr: opaqueOr)
     }

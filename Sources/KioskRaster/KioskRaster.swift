@@ -25,9 +25,10 @@
 // same Swift SIMD code becomes NEON on the aarch64 boards — checked in the arm64 release
 // binary's disassembly: every span loop below is NEON, and what is scalar there (the ring, the
 // rotated scanout copies, a row's coverage sum) is scalar on x86 too; ConstantMultiply is used on
-// x86 only; the arm64 package's Swift 6.0.3 leaves blendSpan's steps as calls, and checked
-// the exclusivity of fillRoundedRect's captured locals at run time until they became inout
-// parameters: see docs/measurements.md "arm64: the hot loops' code"). Times are medians of
+// x86 only; the arm64 package's Swift 6.0.3 left blendSpan's step closures as calls and
+// checked the exclusivity of fillRoundedRect's captured locals at run time, until they became
+// local functions and inout parameters: see docs/measurements.md "arm64: the hot loops' code").
+// Times are medians of
 // `kiosk-hud-bench --seconds 1 --sizes 800x480`; instructions per call are callgrind's
 // (`--count`, on a copy of the binary with `strip --strip-debug`: valgrind refuses Swift's
 // debug info), repeatable where times on the shared machine are not. memcpy of a frame: 31.5 µs,
