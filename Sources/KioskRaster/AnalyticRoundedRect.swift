@@ -81,14 +81,18 @@ extension Canvas {
         for y in box.minY..<box.maxY {
             let straight = reuse && Double(y) >= o.minY + outer.radius && Double(y + 1) <= o.maxY - outer.radius
             if !(straight && reusable) {
-                evaluate(y)
+                evaluate(y, &zones, &values, &n, &kept, &used, &probe)
                 reusable = straight
             }
-            blend(y)
+            blend(y, zones, values)
         }
         damage.add(box)
 
-        func evaluate(_ y: Int) {
+        // The state the two steps change comes in as parameters (named as the locals they stand
+        // for), not as captures: Swift 6.0 (Debian 13's swiftlang, the arm64 package's compiler)
+        // checks captured variables' exclusivity at run time, a third of el_hud's instructions.
+        func evaluate(_ y: Int, _ zones: inout RowZones, _ values: inout UnsafeMutablePointer<UInt64>, _ n: inout Int,
+                      _ kept: inout Int, _ used: inout Int, _ probe: inout Int) {
             let py = Double(y) + 0.5
             zones.removeAll()
             zones.add(outer, row: y)
@@ -143,7 +147,7 @@ extension Canvas {
         }
 
         // The same walk, with every coverage known.
-        func blend(_ y: Int) {
+        func blend(_ y: Int, _ zones: RowZones, _ values: UnsafeMutablePointer<UInt64>) {
             let row32 = is565 ? nil : Optional(surface.row32(y))
             var k = 0
             var x = box.minX, zi = 0

@@ -11,6 +11,10 @@
 ///
 /// Every factor from 125 to 255 has one (a dim of up to 51 % black, whatever its opacity in a
 /// fade), and seven below; the others (`entry(a) == 0`) take the two-multiply path.
+///
+/// x86 only: NEON has no 16-bit high multiply, so `mulhi` there is umull, umull2 and uzp2 per
+/// eight lanes and the span costs more instructions than pixman's multiply-accumulate (mla) and
+/// shift-accumulate (usra); `Blend.overSpan` takes the two-multiply path on arm64.
 enum ConstantMultiply {
     /// `M << 8 | c` for factor a (0…255), or 0 when no such pair exists.
     @inline(__always)
@@ -25,7 +29,7 @@ enum ConstantMultiply {
         return unsafeBitCast(rb | ag, to: SIMD8<UInt32>.self)
     }
 
-    /// `(t · m) >> 16` in every lane: pmulhuw on SSE2, umull + shrn on NEON.
+    /// `(t · m) >> 16` in every lane: pmulhuw on SSE2; umull, umull2 and uzp2 on NEON.
     @inline(__always)
     static func mulhi(_ t: SIMD16<UInt16>, _ m: SIMD16<UInt16>) -> SIMD16<UInt16> {
         // In halves: the SIMD16 widening conversions are not inlined (a call per step).

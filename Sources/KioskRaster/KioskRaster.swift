@@ -22,7 +22,13 @@
 // README.md (benchmark table) and are printed by `swift run -c release kiosk-hud-bench`.
 //
 // Where the time goes per pixel (800x480, x86-64 with the Swift default target: SSE2 only; the
-// same Swift SIMD code becomes NEON on the aarch64 boards). Times are medians of
+// same Swift SIMD code becomes NEON on the aarch64 boards — checked in the arm64 release
+// binary's disassembly: every span loop below is NEON, and what is scalar there (the ring, the
+// rotated scanout copies, a row's coverage sum) is scalar on x86 too; ConstantMultiply is used on
+// x86 only; the arm64 package's Swift 6.0.3 left blendSpan's step closures as calls and
+// checked the exclusivity of fillRoundedRect's captured locals at run time, until they became
+// local functions and inout parameters: see docs/measurements.md "arm64: the hot loops' code").
+// Times are medians of
 // `kiosk-hud-bench --seconds 1 --sizes 800x480`; instructions per call are callgrind's
 // (`--count`, on a copy of the binary with `strip --strip-debug`: valgrind refuses Swift's
 // debug info), repeatable where times on the shared machine are not. memcpy of a frame: 31.5 µs,
@@ -58,7 +64,7 @@
 //   - Blend.overSpan / blendSpan (BlendSpans.swift): SrcOver of one colour or of per-pixel sources,
 //     eight pixels per step, pixman's rounding, ·257 >> 16 as one pmulhuw; a span's last 0–7
 //     pixels are one more step over its last eight, loaded before anything is written.
-//   - ConstantMultiply: the one-multiply MUL above, for the dim and the blit + dim.
+//   - ConstantMultiply: the one-multiply MUL above, for the dim and the blit + dim (x86 only).
 //   - Blend565 (over565Span, blend565Span): the same on RGB565, sixteen pixels per step.
 //   - Shader.linearOpaqueSpan (ShaderSpans.swift): the opaque two-stop gradient, as above.
 //   - fillRoundedRect (AnalyticRoundedRect.swift): coverage four columns per step, only near the
