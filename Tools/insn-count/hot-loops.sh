@@ -3,7 +3,7 @@
 # each hot function, its loops (backward branches), their size and their vector instructions.
 # docs/measurements.md "arm64: the hot loops' code" was made with it.
 #
-#   Tools/insn-count/hot-loops.sh BINARY      (e.g. /work/scratch/out-arm64/kiosk-hud-bench)
+#   Tools/insn-count/hot-loops.sh BINARY      (e.g. .build-cross/arm64/kiosk-hud-bench)
 #
 # Needs a symbol table (not a stripped binary); llvm-objdump and swift-demangle from /opt/swift
 # (which leaves some names of a Swift 6.0 binary mangled: the scanout copy is matched on both).

@@ -16,7 +16,7 @@
 # (Debian's qemu-user, not qemu-user-static), gcc-aarch64-linux-gnu, an arm64 root with libc6,
 # libfreetype6, libpng16, cairo and pixman (their -dev packages, fetched with an apt
 # configuration of its own — never dpkg --add-architecture), and the peers built from
-# /work/shared/bench/peer for both architectures (the x86-64 ones need libcairo2-dev and
+# ../shared/bench/peer (beside the checkout) for both architectures (the x86-64 ones need libcairo2-dev and
 # libpixman-1-dev on the host). Font: fonts-dejavu-core on the host (qemu -L falls back to it).
 # --arm64-ours-root: the root our arm64 program runs with, when it needs a newer glibc than
 # Debian 12's (Tools/cross-build.sh links against Debian 13's: its sysroot, cross/arm64 in the
@@ -29,12 +29,13 @@ size=800x480
 n=100
 n0=10
 ops="full full_blitbg tick_bezel tick_ring text2 el_gradient el_dim el_hud"
-a64_bench=/work/scratch/out-arm64/kiosk-hud-bench
+repo=$(cd "$here/../.." && pwd)
+a64_bench=$repo/.build-cross/arm64/kiosk-hud-bench   # Tools/cross-build.sh arm64 --product kiosk-hud-bench
 ours_root=
 x86_bench=
 arches="arm64 x86"
 who_list="ours cairo pixman"
-peer_src=/work/shared/bench/peer
+peer_src=$repo/../shared/bench/peer
 while [ $# -gt 0 ]; do
     case $1 in
     --arm64-bench) a64_bench=$2; shift ;;
