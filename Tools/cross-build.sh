@@ -3,9 +3,9 @@
 # Debian's own packages only: Debian 13's amd64 swiftlang (6.0.3) as the compiler, the arm64
 # standard library and runtime of the same version and an arm64 sysroot (Tools/debian13.sh).
 #
-#   Tools/cross-build.sh arm64 [--product NAME]… [-c release|debug] [--deb] [--out DIR]
+#   Tools/cross-build.sh arm64 [--product NAME]… [-c release|debug] [-j JOBS] [--deb] [--out DIR]
 #
-# --product: kiosk-hud (the default), kiosk-hud-bench, … — each is copied to DIR.
+# --product: kiosk-hud (the default), kiosk-hud-bench, … — each is copied to DIR. -j: SwiftPM's jobs.
 # --deb: also kiosk-hud_VERSION_arm64.deb (Tools/make-deb.sh; its manual pages come from running
 # the arm64 binary under qemu-user with the sysroot's loader, so qemu-user-static is installed
 # when missing). --out: default <repo>/.build-cross/arm64. The last line printed is the path of
@@ -28,11 +28,12 @@ case "$arch" in
 arm64|aarch64) arch=arm64 triple=aarch64-unknown-linux-gnu qemu=qemu-aarch64-static ;;
 *) die "no cross build for '$arch': Debian's swiftlang exists for amd64 and arm64 only (no armhf)" ;;
 esac
-products=() config=release deb=0 out=""
+products=() config=release deb=0 out="" jobs=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --product) products+=("$2"); shift 2 ;;
     -c) config=$2; shift 2 ;;
+    -j) jobs=(-j "$2"); shift 2 ;;
     --deb) deb=1; shift ;;
     --out) out=$2; shift 2 ;;
     *) usage ;;
@@ -63,7 +64,7 @@ cat > "$bundle/sdk/toolset.json" <<JSON
 {"schemaVersion": "1.0", "swiftCompiler": {"extraCLIOptions": ["-use-ld=lld"]}}
 JSON
 scratch=/src/.build-$arch
-flags=(-c "$config" --scratch-path "$scratch" --swift-sdks-path /cross/sdks --swift-sdk "kiosk-$arch" --static-swift-stdlib)
+flags=(-c "$config" --scratch-path "$scratch" --swift-sdks-path /cross/sdks --swift-sdk "kiosk-$arch" --static-swift-stdlib ${jobs[@]+"${jobs[@]}"})
 for p in "${products[@]}"; do
     echo "cross-build.sh: swift build ${flags[*]} --product $p" >&2
     "$HERE/debian13.sh" run swift build "${flags[@]}" --product "$p" >&2

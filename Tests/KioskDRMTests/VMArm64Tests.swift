@@ -59,7 +59,7 @@ import Testing
     /// The host directory holding the aarch64 binary: the guest sees it at the same path.
     static func dir(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
 
-    @Test(.timeLimit(.minutes(12)))
+    @Test(.timeLimit(.minutes(30)))
     func showDaemonAndRunOnVirtioGPU() async throws {
         guard await Self.canRun("VM ARM64 TESTS"), let bin = await Self.binary("VM ARM64 TESTS") else { return }
         let (w, h) = Self.size
@@ -122,7 +122,7 @@ import Testing
     /// removes it) and the HUD must follow to the card, a better device (Tests/VM/takeover/guest.sh,
     /// as the x86 OVMF takeover test runs it). Each screendump must equal `kiosk-hud render` at
     /// one of the spinner's 12 phases, at the device's size.
-    @Test(.timeLimit(.minutes(12)))
+    @Test(.timeLimit(.minutes(30)))
     func takeoverFromEFIFBToVirtioGPU() async throws {
         guard await Self.canRun("VM ARM64 TAKEOVER TEST"), let bin = await Self.binary("VM ARM64 TAKEOVER TEST") else { return }
         guard Proc.exists("/usr/share/AAVMF/AAVMF_CODE.fd") else {

@@ -63,7 +63,7 @@ import Testing
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func bootWithSystemd() async throws { try await boot(.driverInInitramfs) }
 
     /// How the display comes at boot.
@@ -94,7 +94,7 @@ import Testing
     /// simpledrm on a Pi): the daemon starts on efifb, before sysinit.target, and follows the
     /// driver to its card (one display-switch line); every screendump not taken while the display
     /// changed hands equals the render, and the rest of the boot is as above.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func bootFromTheFirmwareFramebuffer() async throws {
         guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
             if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
@@ -109,7 +109,7 @@ import Testing
     /// initramfs): the daemon waits for one (`--wait-display 8`, its socket answering), bochs-drm
     /// is loaded 1 s after it said so, and the HUD is shown on its card — still before
     /// sysinit.target, which waits for the first frame (READY=1); the rest of the boot as above.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func bootWithTheDriverLoadedLate() async throws { try await boot(.driverLate) }
 
     func boot(_ display: Display) async throws {

@@ -34,7 +34,7 @@ import Testing
     static let shots = ["start", "progress-0.25", "progress-0.5", "progress-0.75", "progress-1.0", "label", "label-details",
                         "progress-label", "after-timing", "shrink", "redrawn", "after-tap", "final", "retained"]
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func daemonOnBochs() async throws {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM DAEMON TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

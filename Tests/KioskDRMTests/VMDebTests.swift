@@ -18,7 +18,7 @@ import Testing
         "removed", "program-gone", "config-kept", "purged", "nothing-left", "not-known",
     ]
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func installedDetectedRemovedAndPurgedOnARealKernel() async throws {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM DEB TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

@@ -29,7 +29,7 @@ import Testing
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
 
-    @Test(.timeLimit(.minutes(10)), arguments: ["bochs", "virtio"])
+    @Test(.timeLimit(.minutes(30)), arguments: ["bochs", "virtio"])
     func realKMS(_ gpu: String) async throws {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM DISPLAY TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

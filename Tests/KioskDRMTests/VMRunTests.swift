@@ -64,7 +64,7 @@ import Testing
         "kill-started", "kill-exit", "kill-exit-time", "kill-sigkill", "kill-nothing-left",
     ]
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func runOnBochs() async throws {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM RUN TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

@@ -20,7 +20,7 @@ import Testing
         "level": hudArgs,
     ]
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func touchTabletAndTiltOnBochs() async throws {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

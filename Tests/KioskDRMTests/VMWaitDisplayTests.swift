@@ -16,7 +16,7 @@ import Testing
     static let checks = ["no-display-at-start", "gives-up", "ping-while-waiting", "update-while-waiting", "status-while-waiting",
                          "display-appeared", "appeared-line", "daemon-quit"]
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.minutes(30)))
     func theDisplayAppearsWhileTheDaemonWaits() async throws {
         if let p = VMDisplayTests.problem {
             if let issue = VMGate.cannotRun("VM WAIT-DISPLAY TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
