@@ -13,10 +13,10 @@ public final class DpkgRoot {
                                          "/usr", "/usr/bin", "/usr/share", "/usr/share/doc", "/usr/share/man",
                                          "/usr/share/man/man1", "/var", "/var/cache", "/var/lib", "/var/lib/systemd"]
 
-    /// `libc6` is the stand-in glibc's version: Debian 12's by default, Debian 13's for a
-    /// package built there (its binary asks for glibc 2.38). `architecture`: the stand-ins'
-    /// (a foreign package's dependencies are met only by packages of its own architecture).
-    public init(libc6: String = "2.36-9+deb12u7", architecture: String = "all") throws {
+    /// `libc6` is the stand-in glibc's version: this system's by default (a package built here
+    /// installs on it), Debian 13's for the arm64 one. `architecture`: the stand-ins' (a foreign
+    /// package's dependencies are met only by packages of its own architecture).
+    public init(libc6: String = DpkgRoot.systemLibc6, architecture: String = "all") throws {
         let db = root + "/var/lib/dpkg"
         for d in ["/info", "/updates", "/triggers"] { try makeDirectories(db + d) }
         for d in Self.baseDirectories { try makeDirectories(root + d) }
@@ -34,6 +34,16 @@ public final class DpkgRoot {
     }
 
     deinit { _ = Proc.run(["rm", "-rf", dir]) }
+
+    /// This system's libc6 version (dpkg's).
+    public static let systemLibc6: String = Proc.run(["dpkg-query", "-W", "-f", "${Version}", "libc6"]).out
+
+    /// The glibc `binary` needs, as Tools/make-deb.sh puts it in Depends: its newest GLIBC_
+    /// symbol version, 2.36 at least (packed relocations).
+    public static func glibcNeeded(by binary: String) -> String {
+        let r = Proc.run(["sh", "-c", "{ echo GLIBC_2.36; LC_ALL=C readelf -V '\(binary)' | grep -o 'GLIBC_[0-9][0-9.]*'; } | sort -uV | tail -1"])
+        return String(r.out.dropFirst("GLIBC_".count).prefix { $0 != "\n" })
+    }
 
     /// dpkg on this root; maintainer scripts run without chroot, told the root by DPKG_ROOT.
     public func dpkg(_ args: [String]) -> (status: Int32, out: String, err: String) {
