@@ -25,7 +25,7 @@ public enum CrossBuild {
     /// onOwnThread), through Debian13.exclusive. KIOSK_HUD_ARM64 names a binary made elsewhere.
     public static let arm64: Result<Arm64, Failure> = Debian13.exclusive { () -> Result<Arm64, Failure> in
         let out = Proc.root + "/.build-cross/arm64"
-        let r = Proc.run([Proc.root + "/Tools/cross-build.sh", "arm64", "-j", "1", "--deb", "--out", out])
+        let r = Proc.run(["nice", "-n", "10", Proc.root + "/Tools/cross-build.sh", "arm64", "-j", "1", "--deb", "--out", out])
         guard r.status == 0, let deb = r.out.split(separator: "\n").last.map(String.init), deb.hasSuffix("_arm64.deb") else {
             return .failure(Failure(description: "Tools/cross-build.sh arm64 --deb: status \(r.status)\n\(r.err.suffix(4000))"))
         }
@@ -36,8 +36,8 @@ public enum CrossBuild {
 }
 
 /// The Debian 13 root's jobs (Tools/debian13.sh: the cross build, the 6.0.3 build and test), one
-/// at a time in this process, each holding one VM slot while it runs and building with one job:
-/// one slot, one CPU, as a guest has. (debian13.sh's own flock serializes them
+/// at a time in this process, each holding one VM slot while it runs and building with one job,
+/// niced: one slot, one CPU, and the guests' timing checks go first. (debian13.sh's own flock serializes them
 /// too, but a job waiting there would hold a slot that a guest could use.)
 public enum Debian13 {
     nonisolated(unsafe) private static var mutex: pthread_mutex_t = {
