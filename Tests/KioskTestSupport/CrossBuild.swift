@@ -22,7 +22,8 @@ public enum CrossBuild {
     }
 
     /// The build, made on first use (minutes: call it off the cooperative pool, e.g. with
-    /// onOwnThread), through Debian13.exclusive. KIOSK_HUD_ARM64 names a binary made elsewhere.
+    /// onOwnThread), through Debian13.exclusive. KIOSK_HUD_ARM64, when set, is reported as the
+    /// binary instead of the cross build's (the build still runs: the .deb and sysroot are its).
     public static let arm64: Result<Arm64, Failure> = Debian13.exclusive { () -> Result<Arm64, Failure> in
         let out = Proc.root + "/.build-cross/arm64"
         let r = Proc.run(["nice", "-n", "10", Proc.root + "/Tools/cross-build.sh", "arm64", "-j", "1", "--deb", "--out", out])
@@ -37,8 +38,8 @@ public enum CrossBuild {
 
 /// The Debian 13 root's jobs (Tools/debian13.sh: the cross build, the 6.0.3 build and test), one
 /// at a time in this process, each holding one VM slot while it runs and building with one job,
-/// niced: one slot, one CPU, and the guests' timing checks go first. (debian13.sh's own flock serializes them
-/// too, but a job waiting there would hold a slot that a guest could use.)
+/// niced: one slot, one CPU, and the guests' timing checks go first. (debian13.sh's own flock
+/// serializes them too, but a job waiting there would hold a slot that a guest could use.)
 public enum Debian13 {
     nonisolated(unsafe) private static var mutex: pthread_mutex_t = {
         var m = pthread_mutex_t()
