@@ -70,3 +70,12 @@ long kiosk_page_faults(void) {
 long kiosk_process_start_page_faults(void) { return kiosk_start_faults; }
 
 unsigned long long kiosk_process_start_ns(void) { return kiosk_start_ns; }
+
+#ifdef __GLIBC__
+#include <malloc.h>
+int kiosk_malloc_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes) == 1 ? 0 : -1; }
+int kiosk_malloc_trim(void) { return malloc_trim(0); }
+#else
+int kiosk_malloc_set_mmap_threshold(int bytes) { (void)bytes; return -1; }
+int kiosk_malloc_trim(void) { return -1; }
+#endif

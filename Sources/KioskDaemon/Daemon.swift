@@ -5,6 +5,7 @@ import KioskProtocol
 import KioskRaster
 import KioskSession
 import KioskSettings
+import KioskSys
 
 /// What the daemon does with requests: it drives the session's HUDs and answers with a reply
 /// object. Owned by the loop's thread (as everything here).
@@ -22,6 +23,7 @@ public final class Daemon {
     /// progress a client's `update` sends and says what to show instead.
     public var progressFilter: ((Double) -> Double)?
     private var noticeTimer: LoopToken?
+    private var trimTimer: LoopToken?
 
     public init(session: HUDSession, settings: HUDSettings, loadPicture: @escaping (String) throws -> Bitmap) {
         self.session = session; self.settings = settings; self.loadPicture = loadPicture
@@ -30,6 +32,10 @@ public final class Daemon {
     /// Handles one request; the reply's fields (besides "v", "ok" and "id", which the server
     /// adds). Throws `RequestError` for an error reply.
     public func handle(_ r: DaemonRequest) throws(RequestError) -> [(String, JSONValue)] {
+        switch r {
+        case .update, .style, .notice: giveBackMemoryWhenIdle()
+        default: break
+        }
         switch r {
         case .ping: return [("version", .number(Double(protocolVersion)))]
         case let .show(animated): cancelNotice(); session.show(animated: animated)
@@ -100,8 +106,10 @@ public final class Daemon {
         if p.timing != settings.profile.timing { session.update(timing: p.timing) }
         if p.motion.reduceMotion != settings.profile.motion.reduceMotion { session.tiltTracker?.config.reduceMotion = p.motion.reduceMotion }
         if p.underlayColor != settings.profile.underlayColor || next.underlay != settings.underlay {
-            var picture: Bitmap?
-            if let u = next.underlay {
+            // A new colour under the same picture keeps the picture as read: reading it again
+            // cost a decode and a freed picture per request.
+            var picture: Bitmap? = next.underlay == settings.underlay ? session.configuration.underlay : nil
+            if picture == nil, let u = next.underlay {
                 do { picture = try loadPicture(u) } catch { throw RequestError("underlay_image \(error)") }
             }
             session.setUnderlay(color: p.underlayColor, image: picture)
@@ -129,6 +137,20 @@ public final class Daemon {
         noticeTimer = session.loop.schedule(after: wait) { [weak self] in
             self?.noticeTimer = nil
             self?.session.hide(animated: true)
+        }
+    }
+
+    /// Seconds without a request that changes content or style before free heap pages are
+    /// given back (`Heap.giveBackFreeMemory`): after a burst, not within it.
+    public static let idleBeforeGivingBackMemory = 1.0
+
+    /// A request may have freed pictures, frames or glyphs: once the daemon has been idle for
+    /// `idleBeforeGivingBackMemory`, the heap's free pages go back to the kernel.
+    private func giveBackMemoryWhenIdle() {
+        if let t = trimTimer { session.loop.cancel(t) }
+        trimTimer = session.loop.schedule(after: Daemon.idleBeforeGivingBackMemory) { [weak self] in
+            self?.trimTimer = nil
+            Heap.giveBackFreeMemory()
         }
     }
 

@@ -36,6 +36,8 @@ struct DaemonCommand {
         ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth))])
 
     static func run(_ a: ParsedArguments) throws {
+        // A daemon runs for months: what its requests free must not stay in the heap.
+        Heap.keepLargeBlocksOutOfTheHeap()
         try ShowCommand(a, extras: try DaemonParts(a)).run()
     }
 }

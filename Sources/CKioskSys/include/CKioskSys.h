@@ -28,6 +28,15 @@ unsigned long long kiosk_process_start_ns(void);
 long kiosk_page_faults(void);
 long kiosk_process_start_page_faults(void);
 
+/// glibc's malloc, whose controls are not in Swift's Glibc module (malloc.h). Both return -1
+/// where the C library is not glibc. A fixed mmap threshold (M_MMAP_THRESHOLD) puts every block
+/// of `bytes` or more in its own mapping, given back whole when freed (a fixed value also stops
+/// glibc from raising the threshold to the size of each large block freed, which sends the next
+/// full frames into the heap, where they stay).
+int kiosk_malloc_set_mmap_threshold(int bytes);
+/// malloc_trim(0): free heap pages given back to the kernel; 1 if some were.
+int kiosk_malloc_trim(void);
+
 #include "CKioskDRM.h"
 #include "CKioskFrameCache.h"
 
