@@ -109,4 +109,21 @@ import Testing
         }
         #expect(cut == String(repeating: "e\u{301}", count: 341))
     }
+
+    /// Plymouth's bad input on 200 connections (PID 1 uses one a status): one line, then a
+    /// count when the server closes.
+    @Test func plymouthsBadFramingIsLoggedOnceThenCounted() throws {
+        let rig = try PlymouthRig()
+        for _ in 0..<200 {
+            let bad = try PlymouthRawClient(rig.name)
+            bad.send(Array("P\u{1}P\0".utf8))
+            _ = try bad.replies(rig, count: 1)
+        }
+        #expect(rig.server.malformed == 200)
+        let lines = rig.logLines.get()
+        #expect(lines.filter { $0.contains("bad framing") }.count == 1, "\(lines.prefix(3))")
+        rig.server.close()
+        let summary = rig.logLines.get().filter { $0.contains("more like it") }
+        #expect(summary.count == 1 && summary.first?.contains("and 199 more like it") == true, "\(rig.logLines.get().suffix(3))")
+    }
 }
