@@ -27,6 +27,7 @@ public struct LogLimiter<Kind: Hashable & Sendable>: Sendable {
         /// Write the line (the first of a window), or not (counted).
         public var write: Bool
 
+        /// A verdict (tests compare with one).
         public init(summary: RepeatedLines<Kind>?, write: Bool) { self.summary = summary; self.write = write }
     }
 
@@ -71,6 +72,7 @@ public struct LogLimiter<Kind: Hashable & Sendable>: Sendable {
 
 /// Lines of one kind that were counted, not written: "(and 1,234 more like it in the last 10 s)".
 public struct RepeatedLines<Kind: Hashable & Sendable>: Equatable, Sendable, CustomStringConvertible {
+    /// What the lines were.
     public var kind: Kind
     /// Lines counted.
     public var count: Int
@@ -78,6 +80,7 @@ public struct RepeatedLines<Kind: Hashable & Sendable>: Equatable, Sendable, Cus
     public var since: Double
     public var until: Double
 
+    /// `count` lines of `kind` counted from `since` to `until`.
     public init(kind: Kind, count: Int, since: Double, until: Double) {
         self.kind = kind; self.count = count; self.since = since; self.until = until
     }
