@@ -119,12 +119,14 @@ public final class ControlServer {
     }
 
     /// Reads every client that poll (zero timeout: never waits) says is readable or hung up:
-    /// what it sent is answered, and one that has gone is dropped.
+    /// what it sent is answered, and one that has gone is dropped (one closing after an error
+    /// line too: its peer will not read it).
     private func reapHungUp() {
         var fds = clients.keys.sorted().map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         guard let n = try? kernel.poll(&fds, timeoutMs: 0), n > 0 else { return }
         for p in fds where p.revents != 0 {
-            if let c = clients[p.fd], !c.closing { read(c) }
+            guard let c = clients[p.fd] else { continue }
+            if !c.closing { read(c) } else if p.revents & Int16(POLLHUP | POLLERR) != 0 { drop(c, why: nil) }
         }
     }
 
