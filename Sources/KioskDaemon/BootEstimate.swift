@@ -114,15 +114,31 @@ public struct BootEstimate: Sendable, Equatable {
     // MARK: The cache file (Plymouth's /var/lib/plymouth/boot-duration)
 
     /// The file for the next boot, written at `t` (the boot's end): each message seen once,
-    /// `FRACTION:TEXT` with the fraction to three places, as Plymouth writes it.
+    /// `FRACTION:TEXT` with the fraction to three places, as Plymouth writes it. What is
+    /// written always reads back (`parse`): a message a line cannot hold — empty, with a line
+    /// feed or a NUL, longer than `PlymouthWire.maxArgument` bytes — is left out, and so are
+    /// the lines that would take the file past `maxCacheBytes`. Anything else is written as it
+    /// is (a carriage return, a tab, a combining mark first: `parse` reads bytes, not
+    /// characters).
     public func cache(at t: Double) -> String {
         let total = runningTime(at: t)
         guard total > 0 else { return "" }
         var out = ""
-        for m in messages where !repeated.contains(m.text) {
-            out += threePlaces(min(1, m.time / total)) + ":" + m.text + "\n"
+        var bytes = 0
+        for m in messages where !repeated.contains(m.text) && BootEstimate.fitsALine(m.text) {
+            let line = threePlaces(min(1, m.time / total)) + ":" + m.text + "\n"
+            bytes += line.utf8.count
+            if bytes > BootEstimate.maxCacheBytes { break }
+            out += line
         }
         return out
+    }
+
+    /// Whether `text` can be a line's message: 1 to `PlymouthWire.maxArgument` bytes, no line
+    /// feed, no NUL.
+    static func fitsALine(_ text: String) -> Bool {
+        let n = text.utf8.count
+        return n > 0 && n <= PlymouthWire.maxArgument && !text.utf8.contains(0x0A) && !text.utf8.contains(0)
     }
 
     /// Why a cache file was not read.
@@ -133,25 +149,29 @@ public struct BootEstimate: Sendable, Equatable {
 
     /// Reads a cache file strictly: UTF-8, at most `maxCacheBytes`, each line `FRACTION:TEXT`
     /// (a fraction from 0 to 1, text of 1 to 254 bytes), at most `maxMessages` lines. The first
-    /// fraction given for a text counts.
+    /// fraction given for a text counts. Lines end at each line feed and the text at the first
+    /// colon, as bytes: a text that starts with a combining mark or holds a carriage return is
+    /// read as it was written.
     public static func parse(_ bytes: [UInt8]) throws(CacheError) -> [String: Double] {
         guard bytes.count <= maxCacheBytes else { throw CacheError("longer than \(maxCacheBytes) bytes") }
-        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { throw CacheError("not UTF-8 text") }
+        guard !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else { throw CacheError("not UTF-8 text") }
         var out: [String: Double] = [:]
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Cut at ASCII bytes only, so every piece of valid UTF-8 is valid UTF-8.
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
             guard number <= maxMessages else { throw CacheError("more than \(maxMessages) lines") }
-            guard let colon = line.firstIndex(of: ":") else { throw CacheError("line \(number): no ':' between the fraction and the text") }
-            let f = line[..<colon], message = line[line.index(after: colon)...]
-            guard f.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }), let v = parseDouble(String(f)), v >= 0, v <= 1 else {
-                throw CacheError("line \(number): \(shownText(String(f))) is not a fraction from 0 to 1")
+            guard let colon = line.firstIndex(of: 0x3A) else { throw CacheError("line \(number): no ':' between the fraction and the text") }
+            let f = String(decoding: line[..<colon], as: UTF8.self), message = line[(colon + 1)...]
+            guard f.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }), let v = parseDouble(f), v >= 0, v <= 1 else {
+                throw CacheError("line \(number): \(shownText(f)) is not a fraction from 0 to 1")
             }
-            guard !message.isEmpty, message.utf8.count <= PlymouthWire.maxArgument else {
+            guard !message.isEmpty, message.count <= PlymouthWire.maxArgument else {
                 throw CacheError("line \(number): the text is empty or longer than \(PlymouthWire.maxArgument) bytes")
             }
-            if out[String(message)] == nil { out[String(message)] = v }
+            let text = String(decoding: message, as: UTF8.self)
+            if out[text] == nil { out[text] = v }
         }
         return out
     }

@@ -19,6 +19,14 @@ public final class ControlServer {
     public static let maxClients = 32
     /// A client whose unread replies and events reach this is dropped.
     public static let maxQueued = 256 * 1024
+    /// The listening socket's accept queue (`ControlSocket.open`'s; systemd's socket keeps its
+    /// own Backlog=): room for a full set of clients and as many again. The loop accepts every
+    /// waiting connection each turn, so the queue only holds what comes while one turn runs (a
+    /// frame drawn, a picture read); a client past it waits in connect (`ctl` connects
+    /// blocking) rather than being turned away.
+    public static let backlog = Int32(2 * maxClients)
+    /// Seconds a repeated log line (a refusal) is counted instead of written.
+    public static let logWindow = 10.0
 
     let kernel: Kernel
     let loop: EventLoop
@@ -28,6 +36,7 @@ public final class ControlServer {
     let log: (String) -> Void
     private var listenToken: LoopToken?
     private var clients: [Int32: Client] = [:]
+    private let refusals: RepeatLog<Refusal>
     /// Counters for the log and `status`.
     public private(set) var served = 0, refused = 0, dropped = 0
     /// Hears each request object once it is answered (measurements: request → frame latency).
@@ -50,14 +59,22 @@ public final class ControlServer {
 
     public init(kernel: Kernel, loop: EventLoop, listener: Int32, daemon: Daemon, access: AccessRule, log: @escaping (String) -> Void) {
         self.kernel = kernel; self.loop = loop; self.listener = listener; self.daemon = daemon; self.access = access; self.log = log
+        refusals = RepeatLog(loop: loop, window: ControlServer.logWindow, log: log) { kind in
+            switch kind {
+            case .tooManyClients: "control socket: refused: too many clients (\(ControlServer.maxClients))"
+            case .permissionDenied: "control socket: refused: permission denied"
+            }
+        }
         listenToken = loop.watch(listener, .readable) { [unowned self] _ in self.acceptAll() }
     }
 
-    /// Stops listening and closes every client (the listening descriptor stays the owner's).
+    /// Stops listening and closes every client (the listening descriptor stays the owner's);
+    /// refusals still being counted are logged.
     public func close() {
         if let t = listenToken { loop.cancel(t) }
         listenToken = nil
         for c in clients.values { drop(c, why: nil) }
+        refusals.close()
     }
 
     public var clientCount: Int { clients.count }
@@ -73,23 +90,44 @@ public final class ControlServer {
             }
             guard let (fd, cred) = next else { return }
             let c = Client(fd: fd, credentials: cred)
-            if let why = refusal(cred) {
+            // Only connections still there count: those that closed since poll last looked go
+            // first (a script's `ctl` connects, asks and closes — often within one turn).
+            if clients.count >= ControlServer.maxClients { reapHungUp() }
+            if let (kind, why) = refusal(cred) {
                 refused += 1
-                log("control socket: refused pid \(cred.pid) uid \(cred.uid): \(why)")
+                refusals.write(kind, "control socket: refused pid \(cred.pid) uid \(cred.uid): \(why)")
                 refuse(c, why)
                 continue
             }
             clients[fd] = c
             c.token = loop.watch(fd, .readable) { [unowned self, unowned c] events in self.ready(c, events) }
+            // Read at once: a client that connected, wrote and closed is served and gone in
+            // this turn, not counted until the next poll sees its hang-up.
+            read(c)
         }
     }
 
+    /// Why a peer is refused, as the log counts refusals.
+    enum Refusal: Hashable, Sendable { case tooManyClients, permissionDenied }
+
     /// Why this peer may not talk to the daemon, or nil.
-    func refusal(_ cred: PeerCredentials) -> String? {
-        if clients.count >= ControlServer.maxClients { return "too many clients (\(ControlServer.maxClients))" }
+    func refusal(_ cred: PeerCredentials) -> (Refusal, String)? {
+        if clients.count >= ControlServer.maxClients { return (.tooManyClients, "too many clients (\(ControlServer.maxClients))") }
         if cred.uid == 0 || cred.uid == effectiveUserID() || access.allowedUIDs.contains(cred.uid) { return nil }
         if let g = access.group, cred.gid == g || supplementaryGroups(cred.pid).contains(g) { return nil }
-        return "permission denied: uid \(cred.uid) is not root, in the daemon's group, or allowed (--allow-uid)"
+        return (.permissionDenied, "permission denied: uid \(cred.uid) is not root, in the daemon's group, or allowed (--allow-uid)")
+    }
+
+    /// Reads every client that poll (zero timeout: never waits) says is readable or hung up:
+    /// what it sent is answered, and one that has gone is dropped (one closing after an error
+    /// line too: its peer will not read it).
+    private func reapHungUp() {
+        var fds = clients.keys.sorted().map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard let n = try? kernel.poll(&fds, timeoutMs: 0), n > 0 else { return }
+        for p in fds where p.revents != 0 {
+            guard let c = clients[p.fd] else { continue }
+            if !c.closing { read(c) } else if p.revents & Int16(POLLHUP | POLLERR) != 0 { drop(c, why: nil) }
+        }
     }
 
     private func supplementaryGroups(_ pid: Int32) -> [UInt32] {

@@ -32,7 +32,7 @@ public struct ControlSocket {
             try? removeFile(path)
         }
         do throws(SysError) {
-            let fd = try unixListener(path, backlog: 64)
+            let fd = try unixListener(path, backlog: ControlServer.backlog)
             do throws(SysError) {
                 if let group { try setOwner(path, uid: nil, gid: group) }
                 try setMode(path, 0o660)

@@ -53,6 +53,7 @@ public final class PlymouthServer {
     private var listenToken: LoopToken?
     private var clients: [Int32: Client] = [:]
     private var buffer = [UInt8](repeating: 0, count: PlymouthServer.chunk)
+    private let troubles: RepeatLog<Trouble>
     /// Counters: requests answered, refused (not root, unknown, bad argument), connections cut
     /// for bad framing, dropped for not reading, turned away (too many).
     public private(set) var served = 0, refused = 0, malformed = 0, dropped = 0, turnedAway = 0
@@ -85,6 +86,14 @@ public final class PlymouthServer {
     public init(kernel: Kernel, loop: EventLoop, listener: Int32, log: @escaping (String) -> Void,
                 handle: @escaping (PlymouthRequest, _ order: UInt64) -> Answer) {
         self.kernel = kernel; self.loop = loop; self.listener = listener; self.log = log; self.handle = handle
+        troubles = RepeatLog(loop: loop, window: ControlServer.logWindow, log: log) { kind in
+            switch kind {
+            case .badFraming: "plymouth: bad framing"
+            case .notRoot: "plymouth: not root"
+            case .refused: "plymouth: refused"
+            case .turnedAway: "plymouth: turned away: too many connections"
+            }
+        }
         listenToken = loop.watch(listener, .readable) { [unowned self] _ in self.acceptAll() }
     }
 
@@ -97,6 +106,7 @@ public final class PlymouthServer {
         if let t = listenToken { loop.cancel(t) }
         listenToken = nil
         for c in clients.values where !c.holding { drop(c, why: nil) }
+        troubles.close()
     }
 
     /// Stops listening and closes every connection; those holding a reply get `reply` first
@@ -111,6 +121,7 @@ public final class PlymouthServer {
             }
             drop(c, why: nil)
         }
+        troubles.close()
     }
 
     // MARK: Accepting
@@ -128,9 +139,7 @@ public final class PlymouthServer {
             let strangers = clients.values.count { !$0.trusted }
             if clients.count >= PlymouthServer.maxClients || (!c.trusted && strangers >= PlymouthServer.maxStrangers) {
                 turnedAway += 1
-                if turnedAway == 1 || turnedAway % 1000 == 0 {
-                    log("plymouth: turned away pid \(cred.pid) uid \(cred.uid): too many connections (\(turnedAway) so far)")
-                }
+                troubles.write(.turnedAway, "plymouth: turned away pid \(cred.pid) uid \(cred.uid): too many connections (\(turnedAway) so far)")
                 _ = try? kernel.send(fd, PlymouthReply.nak.bytes[...])
                 kernel.close(fd)
                 continue
@@ -183,21 +192,21 @@ public final class PlymouthServer {
                 frame = f
             } catch {
                 malformed += 1
-                note(c, "bad framing (\(error)); closing the connection")
+                note(c, .badFraming, "bad framing (\(error)); closing the connection")
                 reply(c, .nak, nil)
                 c.closing = true
                 return
             }
             guard c.trusted else {
                 refused += 1
-                note(c, "not root: every request gets NAK (Plymouth's rule)")
+                note(c, .notRoot, "not root: every request gets NAK (Plymouth's rule)")
                 reply(c, .nak, nil)
                 continue
             }
             let request: PlymouthRequest
             do throws(PlymouthRequestError) { request = try PlymouthRequest(frame) } catch {
                 refused += 1
-                note(c, "refused: \(error)")
+                note(c, .refused, "refused: \(error)")
                 reply(c, .nak, nil)
                 continue
             }
@@ -213,11 +222,16 @@ public final class PlymouthServer {
         }
     }
 
-    /// One log line a connection: a flood of bad requests is one line.
-    private func note(_ c: Client, _ what: String) {
+    /// What the log counts.
+    enum Trouble: Hashable, Sendable { case badFraming, notRoot, refused, turnedAway }
+
+    /// One log line a connection (a flood of bad requests on one is one line), and across
+    /// connections one line of a kind, then a count (PID 1 writes each status on a connection
+    /// of its own).
+    private func note(_ c: Client, _ kind: Trouble, _ what: String) {
         guard !c.logged else { return }
         c.logged = true
-        log("plymouth: pid \(c.credentials.pid) uid \(c.credentials.uid): \(what)")
+        troubles.write(kind, "plymouth: pid \(c.credentials.pid) uid \(c.credentials.uid): \(what)")
     }
 
     private func reply(_ c: Client, _ r: PlymouthReply, _ request: PlymouthRequest?) {

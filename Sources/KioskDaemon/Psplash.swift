@@ -20,6 +20,23 @@ public final class PsplashFIFO {
 
     /// The longest command kept (psplash reads 1 KiB at most).
     static let maxCommand = 1024
+    /// The longest `MSG` text, in bytes of UTF-8 (the label's limit): a longer one is cut to
+    /// it, whole characters (an invalid byte decodes to U+FFFD, three bytes, so 1020 bytes of
+    /// psplash's command may be 3060 of text).
+    public static let maxMessage = 1024
+
+    /// `text`'s first characters that fit in `limit` bytes of UTF-8.
+    static func cut(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var out = "", bytes = 0
+        for c in text {
+            let n = c.utf8.count
+            if bytes + n > limit { break }
+            out.append(c)
+            bytes += n
+        }
+        return out
+    }
 
     let kernel: Kernel
     let loop: EventLoop
@@ -32,11 +49,14 @@ public final class PsplashFIFO {
     private var pending: [UInt8] = []
     private let handle: (Command) -> Void
     private let log: (String) -> Void
+    /// Bad commands: one line, then a count (`ControlServer.logWindow`).
+    private let badLines: RepeatLog<Bool>
 
     /// Makes the FIFO at `path` (0600) if needed and reads it on `loop`; `handle` gets each command.
     public init(path: String, kernel: Kernel, loop: EventLoop, log: @escaping (String) -> Void,
                 handle: @escaping (Command) -> Void) throws(SysError) {
         self.kernel = kernel; self.loop = loop; self.path = path; self.handle = handle; self.log = log
+        badLines = RepeatLog(loop: loop, window: ControlServer.logWindow, log: log) { _ in "psplash: not a command" }
         try makeFIFO(path, mode: 0o600)
         reader = try kernel.open(path, flags: O_RDONLY | O_NONBLOCK)
         do { keeper = try kernel.open(path, flags: O_WRONLY | O_NONBLOCK) } catch {
@@ -46,12 +66,14 @@ public final class PsplashFIFO {
         token = loop.watch(reader, .readable) { [unowned self] _ in self.read() }
     }
 
-    /// Stops reading and closes the FIFO (the file stays, as psplash leaves it).
+    /// Stops reading and closes the FIFO (the file stays, as psplash leaves it); bad commands
+    /// still being counted are logged.
     public func close() {
         if let token { loop.cancel(token) }
         token = nil
         kernel.close(reader)
         kernel.close(keeper)
+        badLines.close()
     }
 
     private func read() {
@@ -73,7 +95,7 @@ public final class PsplashFIFO {
 
     private func command(_ bytes: [UInt8]) {
         guard let c = PsplashFIFO.parse(bytes) else {
-            log("psplash: not a command (PROGRESS 0-100, MSG text, QUIT): \(String(decoding: bytes.prefix(80), as: UTF8.self))")
+            badLines.write(true, "psplash: not a command (PROGRESS 0-100, MSG text, QUIT): \(String(decoding: bytes.prefix(80), as: UTF8.self))")
             return
         }
         handle(c)
@@ -88,7 +110,7 @@ public final class PsplashFIFO {
         case "PROGRESS":
             guard let n = Int(rest.prefix { $0 != " " }), (0...100).contains(n) else { return nil }
             return .progress(Double(n) / 100)
-        case "MSG": return .message(String(rest))
+        case "MSG": return .message(cut(String(rest), toBytes: maxMessage))
         case "QUIT": return .quit
         default: return nil
         }

@@ -6,6 +6,10 @@
 ///   the output plus a few rows whatever the file says.
 /// - More and interlaced (Adam7 needs the whole image in memory), or over the hard caps
 ///   (`maxSide` on a side, `maxTotalPixels` in all): refused, naming the size.
+/// - More work than `maxWorkBytes` (2^26 pixels at 8 bits a channel, e.g. 8192 × 8192; a
+///   10000 × 10000 picture is past it): refused, scaled down or not — memory would allow it
+///   (the rows stream), but every pixel is still inflated and converted, and a read must end
+///   in about a second (the daemon reads on its loop).
 /// - Files of more than `maxFileBytes` bytes are refused before reading.
 public struct PNGReadLimit: Sendable, Equatable {
     /// The most pixels decoded at the image's own size.
@@ -55,7 +59,7 @@ public struct PNGReadLimit: Sendable, Equatable {
         if pixels > Self.maxWorkBytes / perPixel {
             return .failure(PNGError(operation: "read", message:
                 "\(size); at most \(Self.maxWorkBytes / perPixel) pixels are decoded"
-                + (perPixel > 4 ? " at 16 bits a sample with \(perPixel / 2) channels" : "")))
+                + (perPixel > 4 ? " at 16 bits a sample with \(perPixel / 2) channels" : "") + ", even to be scaled down"))
         }
         if pixels <= maxPixels { return .success((w, h)) }
         if header.interlaced {

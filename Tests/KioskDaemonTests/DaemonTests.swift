@@ -25,7 +25,9 @@ final class DaemonRig {
     let daemon: Daemon
     let socket: ControlSocket
     let server: ControlServer
-    var log: [String] = []
+    /// Every line the server logged.
+    let logged = LogLines()
+    var log: [String] { logged.lines }
     var quit: Bool?
 
     init(content: HUDContent = HUDContent(mode: .annular, progress: 0.2, label: "Booting"), access: AccessRule = AccessRule(group: nil)) throws {
@@ -38,7 +40,7 @@ final class DaemonRig {
         daemon = Daemon(session: session, settings: settings) { _ in throw RequestError("no pictures here") }
         socket = try ControlSocket.open(dir + "/c.sock", group: nil)
         let d = daemon
-        server = ControlServer(kernel: loop.kernel, loop: loop, listener: socket.fd, daemon: d, access: access, log: { _ in })
+        server = ControlServer(kernel: loop.kernel, loop: loop, listener: socket.fd, daemon: d, access: access, log: { [logged] in logged.lines.append($0) })
         daemon.onQuit = { [unowned self] in self.quit = $0 }
         try session.start()
     }
@@ -56,6 +58,11 @@ final class DaemonRig {
         let end = monotonicSeconds() + seconds
         while !done() && monotonicSeconds() < end { try loop.runOnce(timeout: 0.01) }
     }
+}
+
+/// Lines a server logged (shared with its log closure).
+final class LogLines {
+    var lines: [String] = []
 }
 
 /// A raw client: lines in and out, non-blocking.

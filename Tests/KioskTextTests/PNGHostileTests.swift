@@ -125,11 +125,11 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(size(1200, 1280, interlaced: true) == "1200x1280")  // under the pixel limit: as is
         #expect(size(4000, 3000) == "1280x960")
         #expect(size(8192, 8192) == "960x960")
-        #expect(size(30000, 30000) == "image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
+        #expect(size(30000, 30000) == "image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded, even to be scaled down")
         #expect(size(20000, 1) == "20000x1")              // few pixels: as is, however wide
         #expect(size(40000, 40) == "1600x2")
         #expect(size(40, 40000) == "1x960")
-        #expect(size(16384, 16384) == "image is 16384x16384 (268435456 pixels); at most 67108864 pixels are decoded")
+        #expect(size(16384, 16384) == "image is 16384x16384 (268435456 pixels); at most 67108864 pixels are decoded, even to be scaled down")
         #expect(size(8000, 8000, interlaced: true)
                 == "image is 8000x8000 (64000000 pixels); at most 1536000 pixels, or a non-interlaced PNG to be scaled down")
         #expect(size(70000, 10) == "image is 70000x10 (700000 pixels); at most 65535 pixels on a side and 2147483648 in all")
@@ -140,15 +140,15 @@ private func message(_ body: () throws -> Void) -> String? {
         let start = monotonicSeconds()
         // More work than PNGReadLimit.maxWorkBytes (interlaced or not): refused from the header.
         let streamed = message { _ = try PNG.decode(hugeHeader(), limit: canvasLimit) }
-        #expect(streamed == "PNG decode failed: image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
+        #expect(streamed == "PNG decode failed: image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded, even to be scaled down")
         let s = Scratch()
         let path = s.write("huge.png", hugeHeader(interlaced: true))
         #expect(message { _ = try PNG.read(path: path, limit: canvasLimit) }
-                == "\(path): image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded")
+                == "\(path): image is 30000x30000 (900000000 pixels); at most 67108864 pixels are decoded, even to be scaled down")
         // 16-bit RGBA costs twice as much a pixel: half as many.
         let deep = PNGForge.file(width: 8192, height: 8192, bitDepth: 16, colorType: 6, idat: PNGForge.zlibStored([0]))
         #expect(message { _ = try PNG.decode(deep, limit: canvasLimit) }
-                == "PNG decode failed: image is 8192x8192 (67108864 pixels); at most 33554432 pixels are decoded at 16 bits a sample with 4 channels")
+                == "PNG decode failed: image is 8192x8192 (67108864 pixels); at most 33554432 pixels are decoded at 16 bits a sample with 4 channels, even to be scaled down")
         // Over the hard cap: refused whatever the limit.
         let wide = PNGForge.file(width: 70000, height: 70000, bitDepth: 1, colorType: 0, idat: PNGForge.zlibStored([0]))
         #expect(message { _ = try PNG.decode(wide, limit: PNGReadLimit(maxPixels: .max, maxWidth: 100, maxHeight: 100)) }?
