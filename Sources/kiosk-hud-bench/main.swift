@@ -31,10 +31,14 @@ var fixedCount: Int?
 var daemonLoad: Double?
 var loadClients = 32
 var runMegabytes: Int?
+var soakMinutes: Double?
+var soakRate = 20.0
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
     case "--daemon-load": daemonLoad = Double(args.popFirst() ?? "") ?? 10
+    case "--daemon-soak": soakMinutes = Double(args.popFirst() ?? "") ?? 60
+    case "--rate": soakRate = Double(args.popFirst() ?? "") ?? soakRate
     case "--run-passthrough": runMegabytes = Int(args.popFirst() ?? "") ?? 100
     case "--clients": loadClients = Int(args.popFirst() ?? "") ?? loadClients
     case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
@@ -49,11 +53,18 @@ while let a = args.popFirst() {
     case "-h", "--help":
         print("usage: kiosk-hud-bench [--seconds S] [--peer DIR-with-hud_cairo-hud_pixman-floor] [--sizes WxH,…]")
         print("       kiosk-hud-bench --daemon-load SECONDS [--clients N]   (the daemon under N clients sending updates)")
+        print("       kiosk-hud-bench --daemon-soak MINUTES [--sizes WxH,…] [--rate N]   (kiosk-hud daemon under mixed requests; RSS each minute)")
         print("       kiosk-hud-bench --run-passthrough MB   (kiosk-hud run passing MB of output through, against cat)")
         exit(0)
     default:
         print("kiosk-hud-bench: unknown argument \(a)"); exit(2)
     }
+}
+
+if let minutes = soakMinutes {
+    var ok = true
+    for (w, h) in sizes { ok = runDaemonSoak(minutes: minutes, width: w, height: h, requestsPerSecond: soakRate) && ok }
+    exit(ok ? 0 : 1)
 }
 
 if let mb = runMegabytes { exit(runPassThrough(megabytes: mb) ? 0 : 1) }
