@@ -92,6 +92,9 @@ public final class Font {
                 .sorted { ($0.face, $0.left, $0.right) < ($1.face, $1.left, $1.right) })
     }
 
+    var renders = 0
+    var cachedGlyphBytes: Int { glyphs.values.reduce(0) { $0 + $1.cachedBytes } }
+
     /// Marks the cache as saved.
     func didSaveCache() { hasNewGlyphs = false }
 
@@ -160,6 +163,7 @@ public final class Font {
         if let glyph = glyphs[key] { return glyph }
         guard let face = sizedFace(key.face) else { return Glyph.empty() }  // unreachable: key faces are open
         let glyph = try render(key, in: face)
+        renders += 1
         glyphs[key] = glyph
         hasNewGlyphs = true
         return glyph

@@ -22,10 +22,26 @@ public final class FontLibrary {
     /// out and drawn without FreeType. `saveGlyphCache()` writes what was rendered since.
     /// The files are checked against the font files' and libfreetype's identities (device,
     /// inode, size, time), so an upgrade of either renders afresh.
-    public init(glyphCache: String? = nil) throws(TextError) {
+    public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget) throws(TextError) {
         faces = FaceStore()
         glyphCacheDirectory = glyphCache
+        self.glyphBudget = glyphBudget
     }
+
+    /// The most bytes of rendered glyphs kept in memory (scaffolding: not enforced yet).
+    public let glyphBudget: Int
+    /// 4 MiB.
+    public static let defaultGlyphBudget = 4 << 20
+
+    /// Runs `body` (scaffolding).
+    public func keepingGlyphs<R>(_ body: () throws -> R) rethrows -> R { try body() }
+
+    /// Bytes of glyphs held by the fonts.
+    var cachedGlyphBytes: Int { fonts.values.reduce(0) { $0 + $1.cachedGlyphBytes } }
+    /// Glyphs FreeType rendered.
+    var renderedGlyphs: Int { fonts.values.reduce(0) { $0 + $1.renders } }
+    /// Fonts kept.
+    var fontCount: Int { fonts.count }
 
     /// The font for `spec`, created on first use and cached.
     ///
