@@ -22,28 +22,57 @@ public final class FontLibrary {
     /// out and drawn without FreeType. `saveGlyphCache()` writes what was rendered since.
     /// The files are checked against the font files' and libfreetype's identities (device,
     /// inode, size, time), so an upgrade of either renders afresh.
+    ///
+    /// `glyphBudget` bounds the rendered glyphs kept in memory, all fonts together, in bytes
+    /// (coverage plus ~200 bytes a glyph); at least 64 KiB (less is taken as that). See
+    /// `glyphBudget` and `font(_:)`.
     public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget) throws(TextError) {
         faces = FaceStore()
         glyphCacheDirectory = glyphCache
-        self.glyphBudget = glyphBudget
+        self.glyphBudget = max(glyphBudget, FontLibrary.minimumGlyphBudget)
+        budget = GlyphBudget(limit: self.glyphBudget)
+        budget.onFontEmptied = { [weak self] font in self?.drop(font) }
     }
 
-    /// The most bytes of rendered glyphs kept in memory (scaffolding: not enforced yet).
+    /// The most bytes of rendered glyphs this library's fonts keep in memory, together: past
+    /// it the least recently used glyphs are evicted (and rendered again, identical, if asked
+    /// for again), except those of the text being laid out (`keepingGlyphs(_:)`). One laid-out
+    /// text uses at most a quarter of it: text past that is cut with "…" (`Font.layout`).
     public let glyphBudget: Int
-    /// 4 MiB.
+
+    /// 4 MiB: the HUD's ordinary text takes a few tens of kB (its label, details and button at
+    /// the default sizes, ~15 kB at scale 1), so it is never evicted between frames; one
+    /// ideograph at 500 px takes ~250 kB. (GlyphBudget.swift has the measurements.)
     public static let defaultGlyphBudget = 4 << 20
 
-    /// Runs `body` (scaffolding).
-    public func keepingGlyphs<R>(_ body: () throws -> R) rethrows -> R { try body() }
+    /// The least `glyphBudget` there is: 64 KiB (its quarter still holds a short label at 64 px).
+    public static let minimumGlyphBudget = 64 << 10
 
-    /// Bytes of glyphs held by the fonts.
-    var cachedGlyphBytes: Int { fonts.values.reduce(0) { $0 + $1.cachedGlyphBytes } }
-    /// Glyphs FreeType rendered.
-    var renderedGlyphs: Int { fonts.values.reduce(0) { $0 + $1.renders } }
+    private let budget: GlyphBudget
+
+    /// Runs `body`, keeping every glyph it uses in memory until it returns, even past
+    /// `glyphBudget`; then the budget is kept again. A HUD lays out its label, details and
+    /// button in one, so that none evicts another's glyphs. (Each `Font.layout` is one too.)
+    public func keepingGlyphs<R>(_ body: () throws -> R) rethrows -> R {
+        budget.begin()
+        defer { budget.end() }
+        return try body()
+    }
+
+    /// Bytes of glyphs kept in memory, all fonts together (coverage plus `Glyph.overheadBytes`).
+    var cachedGlyphBytes: Int { budget.bytes }
+    /// Glyphs FreeType rendered for this library's fonts.
+    var renderedGlyphs: Int { budget.rendered }
     /// Fonts kept.
     var fontCount: Int { fonts.count }
 
-    /// The font for `spec`, created on first use and cached.
+    /// Forgets `font` once the budget evicted its last glyph (a pixel size no longer used).
+    private func drop(_ font: Font) {
+        if fonts[font.spec] === font { fonts[font.spec] = nil }
+    }
+
+    /// The font for `spec`, created on first use and cached. A font whose glyphs were all
+    /// evicted (see `glyphBudget`) is forgotten, and made anew when asked for again.
     ///
     /// Throws `TextError.fontNotFound` when the primary (first) path does not
     /// exist, or a FreeType error when it cannot be opened or sized. Missing
@@ -55,8 +84,9 @@ public final class FontLibrary {
            let bytes = try? readFileBytes(dir + "/" + GlyphCacheFile.fileName(for: spec), limit: GlyphCacheFile.sizeLimit) {
             cached = GlyphCacheFile.decode(bytes, spec: spec)
         }
-        let font = try Font(spec: spec, faces: faces, cached: cached)
+        let font = try Font(spec: spec, faces: faces, budget: budget, cached: cached)
         fonts[spec] = font
+        budget.trim()
         return font
     }
 

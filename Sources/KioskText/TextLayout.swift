@@ -114,7 +114,12 @@ extension Font {
     ///   fits before the "…".
     /// - A tab draws as a space; other control and format characters (Cc, Cf)
     ///   draw nothing. Empty text gives no lines and height 0.
+    /// - Glyphs are rendered only as far as the lines need them, and one text uses at most a
+    ///   quarter of `FontLibrary.glyphBudget` in glyphs: the rest is cut, ending in "…" as
+    ///   above (`truncated`); its glyphs are kept in memory while it is laid out.
     public func layout(_ text: String, options: TextLayoutOptions = TextLayoutOptions()) -> TextLayout {
+        budget.begin()
+        defer { budget.end() }
         var shaper = TextShaper(font: self, options: options)
         return shaper.layout(text)
     }

@@ -1,11 +1,22 @@
 // Turns text into glyph clusters and lines. One glyph per scalar (no
 // shaping); breaks only between grapheme clusters (Swift Characters).
-
+//
+// Glyphs are rendered when the line breaking or a line first needs them, not for the whole
+// text up front: a line that cannot fit stops being measured once it is a glyph's width past
+// `maxWidth`, and lines past `maxLines` are not measured at all. So a 500 px label of 341
+// ideographs on an 800 px screen renders three of them, not 341.
+//
+// One text also uses at most `GlyphBudget.textLimit` bytes of glyphs (a quarter of the
+// library's budget, 1 MiB by default: thousands of glyphs at ordinary sizes, four at 500 px).
+// The first glyph past it ends the text there: the layout is made again with the text cut
+// before that glyph's cluster and "…" after it, as when `maxLines` cuts it (the glyphs already
+// rendered are reused). So the work and the memory one request can cause are bounded, and such
+// text degrades as text that does not fit does.
 /// A grapheme cluster's glyphs and its line-breaking class.
 struct Cluster {
     enum Kind { case space, cjk, other }
     var kind: Kind
-    /// Indices into `TextShaper.glyphs` / `.scalars`.
+    /// Indices into `TextShaper.scalars` (and its glyphs).
     var range: Range<Int>
     var forbidsBreakBefore: Bool
     var forbidsBreakAfter: Bool
@@ -24,15 +35,25 @@ struct LineSpan {
 struct TextShaper {
     let font: Font
     let options: TextLayoutOptions
-    private(set) var glyphs: [Glyph] = []
+    /// The glyph of each scalar, once rendered (see `glyph(_:)`).
+    private var glyphs: [Glyph?] = []
     private(set) var scalars: [Unicode.Scalar] = []
+    /// The cluster of each scalar.
+    private var clusterOfScalar: [Int] = []
     private(set) var clusters: [Cluster] = []
     /// Cluster ranges of the paragraphs (text between newlines).
     private(set) var paragraphs: [Range<Int>] = []
+    /// The most glyph bytes this text may use, and what its distinct glyphs use so far.
+    private let limit: Int
+    private var used = 0
+    private var counted: Set<ObjectIdentifier> = []
+    /// The first cluster whose glyph did not fit `limit`, if one did not.
+    private var overLimit: Int?
 
     init(font: Font, options: TextLayoutOptions) {
         self.font = font
         self.options = options
+        limit = font.textLimit
     }
 
     // MARK: Clusters
@@ -46,20 +67,20 @@ struct TextShaper {
                 paragraphStart = clusters.count
                 continue
             }
-            let start = glyphs.count
+            let start = scalars.count
             if character == " " || character == "\t" || character == "\u{3000}" {
                 let scalar: Unicode.Scalar = character == "\u{3000}" ? "\u{3000}" : " "
                 append(scalar)
-                clusters.append(Cluster(kind: .space, range: start..<glyphs.count,
+                clusters.append(Cluster(kind: .space, range: start..<scalars.count,
                                         forbidsBreakBefore: false, forbidsBreakAfter: false))
                 continue
             }
             for scalar in character.unicodeScalars where !scalar.isInvisibleControl {
                 append(scalar)
             }
-            guard glyphs.count > start, let first = character.unicodeScalars.first else { continue }
+            guard scalars.count > start, let first = character.unicodeScalars.first else { continue }
             clusters.append(Cluster(kind: first.isBreakableCJK ? .cjk : .other,
-                                    range: start..<glyphs.count,
+                                    range: start..<scalars.count,
                                     forbidsBreakBefore: first.forbidsBreakBefore,
                                     forbidsBreakAfter: first.forbidsBreakAfter))
         }
@@ -67,8 +88,39 @@ struct TextShaper {
     }
 
     private mutating func append(_ scalar: Unicode.Scalar) {
-        glyphs.append(font.glyph(for: scalar))
+        glyphs.append(nil)
         scalars.append(scalar)
+        clusterOfScalar.append(clusters.count)
+    }
+
+    /// The glyph of scalar `index`, rendered on first use. One that would take the text past
+    /// `limit` is not used: `overLimit` records its cluster and an empty glyph stands in (the
+    /// text is laid out again, cut before it).
+    private mutating func glyph(_ index: Int) -> Glyph {
+        if let glyph = glyphs[index] { return glyph }
+        // Past the cut already: not rendered at all.
+        if let over = overLimit, clusterOfScalar[index] >= over { return TextShaper.standIn }
+        let glyph = font.glyph(for: scalars[index])
+        let id = ObjectIdentifier(glyph)
+        if !counted.contains(id) {
+            guard used + glyph.cachedBytes <= limit else {
+                overLimit = min(overLimit ?? .max, clusterOfScalar[index])
+                return TextShaper.standIn
+            }
+            counted.insert(id)
+            used += glyph.cachedBytes
+        }
+        glyphs[index] = glyph
+        return glyph
+    }
+
+    private static let standIn = Glyph.empty()
+
+    /// Drops the clusters from `cluster` on (and the paragraphs left empty by that, but one).
+    private mutating func cut(before cluster: Int) {
+        clusters.removeSubrange(cluster...)
+        paragraphs = paragraphs.filter { $0.lowerBound < cluster }.map { $0.lowerBound..<min($0.upperBound, cluster) }
+        if paragraphs.isEmpty { paragraphs = [0..<0] }
     }
 
     // MARK: Measuring
@@ -80,10 +132,10 @@ struct TextShaper {
     }
 
     /// Advances the pen over a cluster; returns the new pen and last glyph.
-    private func advance(over cluster: Cluster, pen: Int, previous: Glyph?) -> (pen: Int, last: Glyph?) {
+    private mutating func advance(over cluster: Cluster, pen: Int, previous: Glyph?) -> (pen: Int, last: Glyph?) {
         var pen = pen, previous = previous
         for index in cluster.range {
-            let glyph = glyphs[index]
+            let glyph = self.glyph(index)
             pen = place(glyph, after: previous, at: pen) + glyph.advance
             previous = glyph
         }
@@ -91,11 +143,32 @@ struct TextShaper {
     }
 
     /// Width of all of `text` on one line (newlines ignored).
+    /// Past `limit`, the width of the text up to the glyph that did not fit.
     mutating func singleLineWidth(_ text: String) -> Int {
         split(text)
         var pen = 0, previous: Glyph?
         for cluster in clusters {
-            (pen, previous) = advance(over: cluster, pen: pen, previous: previous)
+            let next = advance(over: cluster, pen: pen, previous: previous)
+            if overLimit != nil { break }
+            (pen, previous) = next
+        }
+        return pen
+    }
+
+    /// The width of the line of clusters `range` (without its trailing spaces when
+    /// `trimTrailingSpaces`), as `makeLine` would make it; once the pen is a glyph's width past
+    /// `maxWidth` it stops measuring (the line cannot fit) and returns that.
+    private mutating func width(of range: Range<Int>, trimTrailingSpaces: Bool, maxWidth: Int) -> Int {
+        var upper = range.upperBound
+        if trimTrailingSpaces {
+            while upper > range.lowerBound && clusters[upper - 1].kind == .space { upper -= 1 }
+        }
+        // Kerning can pull the pen back by a little, never by a whole em.
+        let enough = maxWidth + font.spec.pixelSize
+        var pen = 0, previous: Glyph?
+        for index in range.lowerBound..<upper {
+            (pen, previous) = advance(over: clusters[index], pen: pen, previous: previous)
+            if pen > enough { break }
         }
         return pen
     }
@@ -110,7 +183,7 @@ struct TextShaper {
     }
 
     /// Greedy line breaking of one paragraph; stops once `lines` holds `cap` lines.
-    private func breakParagraph(_ paragraph: Range<Int>, into lines: inout [LineSpan], cap: Int) {
+    private mutating func breakParagraph(_ paragraph: Range<Int>, into lines: inout [LineSpan], cap: Int) {
         let end = paragraph.upperBound
         guard options.wrap, let maxWidth = options.maxWidth else {
             lines.append(LineSpan(clusters: paragraph, paragraphEnd: end, wrapped: false))
@@ -161,7 +234,7 @@ struct TextShaper {
     // MARK: Lines
 
     /// Positioned glyphs for `range`, dropping trailing spaces if asked.
-    private func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = []) -> TextLine {
+    private mutating func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = []) -> TextLine {
         var upper = range.upperBound
         if trimTrailingSpaces {
             while upper > range.lowerBound && clusters[upper - 1].kind == .space { upper -= 1 }
@@ -170,10 +243,11 @@ struct TextShaper {
         var pen = 0, previous: Glyph?
         for cluster in clusters[range.lowerBound..<upper] {
             for index in cluster.range {
-                let x = place(glyphs[index], after: previous, at: pen)
-                placed.append(PositionedGlyph(glyph: glyphs[index], penX: x, scalar: scalars[index]))
-                pen = x + glyphs[index].advance
-                previous = glyphs[index]
+                let glyph = self.glyph(index)
+                let x = place(glyph, after: previous, at: pen)
+                placed.append(PositionedGlyph(glyph: glyph, penX: x, scalar: scalars[index]))
+                pen = x + glyph.advance
+                previous = glyph
             }
         }
         for (glyph, scalar) in ellipsis {
@@ -203,7 +277,7 @@ struct TextShaper {
 
     /// The longest prefix of `range` followed by "…" that fits `maxWidth`;
     /// an empty line if "…" alone does not fit.
-    private func ellipsized(_ range: Range<Int>) -> TextLine {
+    private mutating func ellipsized(_ range: Range<Int>) -> TextLine {
         let ellipsis = ellipsisGlyphs()
         guard let maxWidth = options.maxWidth else {
             return makeLine(range, trimTrailingSpaces: true, ellipsis: ellipsis)
@@ -223,6 +297,19 @@ struct TextShaper {
 
     mutating func layout(_ text: String) -> TextLayout {
         split(text)
+        var layout = lines(cutAtEnd: false)
+        // Past `limit`: again, cut before the first glyph that did not fit. Each time the cut
+        // comes earlier, so this ends (at the latest with no clusters, "…" alone).
+        while let cluster = overLimit {
+            overLimit = nil
+            cut(before: cluster)
+            layout = lines(cutAtEnd: true)
+        }
+        return layout
+    }
+
+    /// The layout of the clusters; `cutAtEnd` when the text was cut after them.
+    private mutating func lines(cutAtEnd: Bool) -> TextLayout {
         let limit = options.maxLines > 0 ? options.maxLines : Int.max
         var spans: [LineSpan] = []
         var cut = false
@@ -236,6 +323,7 @@ struct TextShaper {
         }
         // Lines past the limit without content (trailing empty lines) are dropped silently.
         spans = Array(spans.prefix(limit))
+        if cutAtEnd { cut = true }
 
         var lines: [TextLine] = []
         var truncated = cut
@@ -244,18 +332,18 @@ struct TextShaper {
                 lines.append(ellipsized(span.clusters.lowerBound..<span.paragraphEnd))
                 continue
             }
-            let line = makeLine(span.clusters, trimTrailingSpaces: span.wrapped)
-            if let maxWidth = options.maxWidth, line.width > maxWidth {
+            // Measured first, so that a line far too wide is not made whole.
+            if let maxWidth = options.maxWidth,
+               width(of: span.clusters, trimTrailingSpaces: span.wrapped, maxWidth: maxWidth) > maxWidth {
                 // Trailing spaces at a paragraph end may hang; else cut.
-                let trimmed = makeLine(span.clusters, trimTrailingSpaces: true)
-                if trimmed.width <= maxWidth {
-                    lines.append(trimmed)
+                if width(of: span.clusters, trimTrailingSpaces: true, maxWidth: maxWidth) <= maxWidth {
+                    lines.append(makeLine(span.clusters, trimTrailingSpaces: true))
                 } else {
                     lines.append(ellipsized(span.clusters))
                     truncated = true
                 }
             } else {
-                lines.append(line)
+                lines.append(makeLine(span.clusters, trimTrailingSpaces: span.wrapped))
             }
         }
         return TextLayout(lines: lines, truncated: truncated, ascender: font.ascender, lineHeight: font.lineHeight)
