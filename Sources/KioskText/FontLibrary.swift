@@ -65,6 +65,8 @@ public final class FontLibrary {
     var renderedGlyphs: Int { budget.rendered }
     /// Fonts kept.
     var fontCount: Int { fonts.count }
+    /// Times text was laid out: `keepingGlyphs` calls, and `Font.layout` calls outside one.
+    var layoutPasses: Int { budget.passes }
 
     /// Forgets `font` once the budget evicted its last glyph (a pixel size no longer used).
     private func drop(_ font: Font) {

@@ -76,6 +76,10 @@ final class GlyphBudget {
     /// The most bytes of glyphs one laid-out text may use.
     var textLimit: Int { limit / 4 }
 
+    /// Outermost passes begun: how many times text was laid out (a HUD's label, details and
+    /// button together count once).
+    var passes: Int { pass }
+
     /// Starts a pass: what it uses is not evicted until the outermost pass ends.
     func begin() {
         if depth == 0 { pass += 1 }
