@@ -9,6 +9,8 @@ import KioskSys
 public final class FontLibrary {
     private let faces: FaceStore
     private var fonts: [FontSpec: Font] = [:]
+    /// Every spec asked for, kept when its font is dropped (`fontFiles` names their files).
+    private var specsAskedFor: Set<FontSpec> = []
 
     /// Where rendered glyphs are kept between runs, nil for none.
     public let glyphCacheDirectory: String?
@@ -88,6 +90,7 @@ public final class FontLibrary {
         }
         let font = try Font(spec: spec, faces: faces, budget: budget, cached: cached)
         fonts[spec] = font
+        specsAskedFor.insert(spec)
         budget.trim()
         return font
     }
@@ -102,7 +105,8 @@ public final class FontLibrary {
     public var fontFiles: [String] {
         var seen = Set<String>()
         var out: [String] = []
-        for spec in fonts.keys.sorted(by: { $0.pixelSize < $1.pixelSize }) {
+        let order = specsAskedFor.sorted { ($0.pixelSize, $0.paths.joined(separator: "\n")) < ($1.pixelSize, $1.paths.joined(separator: "\n")) }
+        for spec in order {
             for p in spec.paths where !seen.contains(p) && FileIdentity(path: p) != nil {
                 seen.insert(p)
                 out.append(p)

@@ -119,9 +119,11 @@ import Testing
         let library = try FontLibrary(glyphBudget: 256 << 10)
         _ = try library.font(pixelSize: 20).layout("Loading")
         #expect(library.fontCount == 1)
-        let large = try library.font(pixelSize: 200)
+        let large = try library.font(FontSpec(paths: [Fonts.cjk], pixelSize: 200))
         for scalar in Self.ideographs(20).unicodeScalars { _ = large.glyph(for: scalar) }
         #expect(library.fontCount == 1, "only the 200 px font is left")
+        // The files of every font asked for are still named (the frame cache's key).
+        #expect(library.fontFiles == FontSpec(pixelSize: 20).paths)
         // Asked for again, the 20 px font is made anew and draws the same.
         let again = try library.font(pixelSize: 20).layout("Loading")
         #expect(again.width == FontLibraryReference.width)
