@@ -1,33 +1,56 @@
 // The bound on rendered glyphs kept in memory: one budget of bytes for a whole `FontLibrary`
 // (every `Font`, every pixel size together), the least recently used glyph evicted first.
 //
-// Why: a `Font` used to keep every glyph it had drawn. A 500 px ideograph is ~250 kB of
-// coverage, so a label of 341 distinct CJK characters at `label_size` 500 cost 85 MB, three
-// such updates took the daemon from 10 to 212 MB, and a kiosk showing file names during a long
-// update grew the same way, more slowly. Now a glyph costs its coverage plus
-// `Glyph.overheadBytes`, the library's glyphs together stay within `FontLibrary.glyphBudget`,
-// and a `Font` whose glyphs have all been evicted is dropped by its library (made anew, from
-// the glyph cache file if there is one, when asked for again).
+// Why: a `Font` kept every glyph it had drawn, and text rendered all its glyphs before line
+// breaking looked at widths. A 500 px ideograph is up to ~250 kB of coverage, so a label of 341
+// distinct CJK characters at `label_size` 500 cost ~70 MB though an 800 px screen shows one of
+// them, and a kiosk showing file names during a long update grew the same way, more slowly.
 //
-// The default, 4 MiB: the HUD's ordinary text costs far less — label, details and button at
-// the default sizes (16, 12, 12 pt) in Latin ~40 glyphs, ~15 kB; at scale 2 ~30 kB; a whole
-// screen of 12 px CJK details ~0.3 MB — so it is never evicted between frames, while a 500 px
-// label (one ideograph shown on an 800 px screen, ~250 kB) fits many times over.
+// What now bounds it:
+// - A glyph costs its coverage plus `Glyph.overheadBytes`; the library's glyphs together stay
+//   within `FontLibrary.glyphBudget`, least recently used out. A glyph evicted and asked for
+//   again is rendered again, byte for byte the same. A `Font` whose glyphs have all been evicted
+//   (a pixel size no longer used) is dropped by its library, and made anew (from the glyph cache
+//   file if there is one) when asked for again. Kerning pairs are forgotten past
+//   `Font.kerningPairLimit`.
+// - The text being laid out is never evicted from: entries are stamped with the pass that used
+//   them (`FontLibrary.keepingGlyphs`, which HUDLayoutEngine wraps around the label, details and
+//   button; each `Font.layout` is one on its own), and eviction stops at the first entry of the
+//   running pass. A use moves an entry to the front, so the running pass's entries are the
+//   front of the list. During a pass the budget may be passed by that pass's own glyphs; the
+//   outermost pass trims when it ends.
+// - One text renders only what its lines need (TextShaper.swift), and uses at most
+//   `textLimit`, a quarter of the budget; past it the text is cut with "…". So the label,
+//   details and button of one frame fit the budget together, and the work one request causes
+//   is bounded by the budget, whatever its sizes and characters.
+// - Text is laid out once per change of content or style, never per frame (HUDRenderer.update
+//   lays out only when the label, details, mode, button, image or style changed; `render` and
+//   progress never do: KioskHUDTests' TextWorkTests counts the passes).
+// - The glyph cache file writes what is kept: a glyph evicted before `saveGlyphCache()` is
+//   simply rendered again by the next run. Glyphs read from the file count as used least
+//   recently, so they go first.
 //
-// The frame being laid out is never evicted from: entries are stamped with the pass that used
-// them (`FontLibrary.keepingGlyphs`, and each `Font.layout` on its own), and eviction stops at
-// the first entry of the running pass; uses move an entry to the front, so the running pass's
-// entries are the front of the list. The budget may be passed during a pass, by that pass's
-// own glyphs, and is trimmed back when the pass ends. What one text may use is bounded too
-// (`textLimit`, a quarter of the budget, TextShaper.swift), so a frame's label, details and
-// button fit the budget together.
+// The default, 4 MiB: the HUD's ordinary text takes far less and is never evicted between
+// frames. Measured (HUDRenderer, 800x480, the default sizes 16/12/12 pt): the label "Updating
+// firmware…", a 76-character details line and "Cancel", 46 glyphs, 12.4 kB at scale 1, 20.8 kB
+// at scale 2; a screen filled with 12 px CJK details, 1,275 glyphs, 425 kB (1920x1080: the whole
+// 8,192-byte details, 2,743 glyphs, 904 kB); the 500 px label of 341 ideographs, 416 kB (three
+// ideographs measured, "…", the button). What a quarter does not hold is text no screen shows
+// whole: 2,730 ideographs of 24 px details on a 3840x2160 screen at scale 2 are cut after 1,533.
 //
-// The glyph cache file writes what is kept; a glyph evicted before `saveGlyphCache()` is
-// simply rendered again by the next run.
+// Measured, issue #24's requests (kiosk-hud daemon --offscreen 800x480, release, --glyph-cache
+// none; VmRSS and VmHWM from /proc/PID/status after each reply; reply times as the client saw):
 //
-// Measured (kiosk-hud daemon --offscreen, release; `{"op":"style","label_size":500}` then three
-// `update`s of 341 distinct CJK characters each): see the numbers below, filled in from the
-// run described in the report.
+//                                              before                      after
+//   style label_size 500, then three updates   10 → 79 → 147 → 212 MB      10 → 15 → 16 → 17 MB
+//   of 341 distinct ideographs each            235–264 ms a reply          3–4 ms
+//   sixty such updates                         —                           21 MB from the 40th on
+//   style details_size 500, then one update    11 → 534 MB                 11 → 15 MB
+//   of 2,730 distinct ideographs               2,095 ms                    3–6 ms
+//   3,000 updates of 8 + 40 ideographs at      10 → 25 → 28 → 30 MB        21 → 22 → 22 MB
+//   the default sizes (at 1,000, 2,000, 3,000)  (growing)                  (flat)
+//
+// (VmHWM equals VmRSS in every row: no peak above what is kept.)
 
 /// One cached glyph: its place in its font's table and in the library's recency list.
 final class GlyphEntry {
