@@ -38,16 +38,17 @@
 // ideographs measured, "…", the button). What a quarter does not hold is text no screen shows
 // whole: 2,730 ideographs of 24 px details on a 3840x2160 screen at scale 2 are cut after 1,533.
 //
-// Measured, issue #24's requests (kiosk-hud daemon --offscreen 800x480, release, --glyph-cache
-// none; VmRSS and VmHWM from /proc/PID/status after each reply; reply times as the client saw):
+// Measured, issue #24's requests (Tools/glyph-rss.py: kiosk-hud daemon --offscreen, 800x480,
+// release, --glyph-cache none; VmRSS and VmHWM from /proc/PID/status after each reply; reply
+// times as the client saw them, on two cores shared with other builds):
 //
 //                                              before                      after
 //   style label_size 500, then three updates   10 → 79 → 147 → 212 MB      10 → 15 → 16 → 17 MB
-//   of 341 distinct ideographs each            235–264 ms a reply          3–4 ms
+//   of 341 distinct ideographs each            235–323 ms a reply          3–10 ms
 //   sixty such updates                         —                           21 MB from the 40th on
 //   style details_size 500, then one update    11 → 534 MB                 11 → 15 MB
-//   of 2,730 distinct ideographs               2,095 ms                    3–6 ms
-//   3,000 updates of 8 + 40 ideographs at      10 → 25 → 28 → 30 MB        21 → 22 → 22 MB
+//   of 2,730 distinct ideographs               1,885–2,095 ms              3–6 ms
+//   3,000 updates of 8 + 40 ideographs at      10 → 25 → 28 → 30 MB        11 → 21 → 22 → 22 MB
 //   the default sizes (at 1,000, 2,000, 3,000)  (growing)                  (flat)
 //
 // (VmHWM equals VmRSS in every row: no peak above what is kept.)

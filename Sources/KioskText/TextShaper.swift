@@ -2,16 +2,17 @@
 // shaping); breaks only between grapheme clusters (Swift Characters).
 //
 // Glyphs are rendered when the line breaking or a line first needs them, not for the whole
-// text up front: a line that cannot fit stops being measured once it is a glyph's width past
+// text up front: a line that cannot fit stops being measured once it is an em past
 // `maxWidth`, and lines past `maxLines` are not measured at all. So a 500 px label of 341
 // ideographs on an 800 px screen renders three of them, not 341.
 //
 // One text also uses at most `GlyphBudget.textLimit` bytes of glyphs (a quarter of the
-// library's budget, 1 MiB by default: thousands of glyphs at ordinary sizes, four at 500 px).
+// library's budget, 1 MiB by default: thousands of glyphs at ordinary sizes, a few at 500 px).
 // The first glyph past it ends the text there: the layout is made again with the text cut
 // before that glyph's cluster and "…" after it, as when `maxLines` cuts it (the glyphs already
 // rendered are reused). So the work and the memory one request can cause are bounded, and such
 // text degrades as text that does not fit does.
+
 /// A grapheme cluster's glyphs and its line-breaking class.
 struct Cluster {
     enum Kind { case space, cjk, other }
@@ -44,16 +45,16 @@ struct TextShaper {
     /// Cluster ranges of the paragraphs (text between newlines).
     private(set) var paragraphs: [Range<Int>] = []
     /// The most glyph bytes this text may use, and what its distinct glyphs use so far.
-    private let limit: Int
+    private let byteLimit: Int
     private var used = 0
     private var counted: Set<ObjectIdentifier> = []
-    /// The first cluster whose glyph did not fit `limit`, if one did not.
+    /// The first cluster whose glyph did not fit `byteLimit`, if one did not.
     private var overLimit: Int?
 
     init(font: Font, options: TextLayoutOptions) {
         self.font = font
         self.options = options
-        limit = font.textLimit
+        byteLimit = font.textLimit
     }
 
     // MARK: Clusters
@@ -94,7 +95,7 @@ struct TextShaper {
     }
 
     /// The glyph of scalar `index`, rendered on first use. One that would take the text past
-    /// `limit` is not used: `overLimit` records its cluster and an empty glyph stands in (the
+    /// `byteLimit` is not used: `overLimit` records its cluster and an empty glyph stands in (the
     /// text is laid out again, cut before it).
     private mutating func glyph(_ index: Int) -> Glyph {
         if let glyph = glyphs[index] { return glyph }
@@ -103,7 +104,7 @@ struct TextShaper {
         let glyph = font.glyph(for: scalars[index])
         let id = ObjectIdentifier(glyph)
         if !counted.contains(id) {
-            guard used + glyph.cachedBytes <= limit else {
+            guard used + glyph.cachedBytes <= byteLimit else {
                 overLimit = min(overLimit ?? .max, clusterOfScalar[index])
                 return TextShaper.standIn
             }
@@ -116,7 +117,8 @@ struct TextShaper {
 
     private static let standIn = Glyph.empty()
 
-    /// Drops the clusters from `cluster` on (and the paragraphs left empty by that, but one).
+    /// Drops the clusters from `cluster` on, and the paragraphs that start there or later (one
+    /// empty paragraph stays when none is left).
     private mutating func cut(before cluster: Int) {
         clusters.removeSubrange(cluster...)
         paragraphs = paragraphs.filter { $0.lowerBound < cluster }.map { $0.lowerBound..<min($0.upperBound, cluster) }
@@ -143,7 +145,7 @@ struct TextShaper {
     }
 
     /// Width of all of `text` on one line (newlines ignored).
-    /// Past `limit`, the width of the text up to the glyph that did not fit.
+    /// Past `byteLimit`, the width of the text up to the glyph that did not fit.
     mutating func singleLineWidth(_ text: String) -> Int {
         split(text)
         var pen = 0, previous: Glyph?
@@ -156,8 +158,8 @@ struct TextShaper {
     }
 
     /// The width of the line of clusters `range` (without its trailing spaces when
-    /// `trimTrailingSpaces`), as `makeLine` would make it; once the pen is a glyph's width past
-    /// `maxWidth` it stops measuring (the line cannot fit) and returns that.
+    /// `trimTrailingSpaces`), as `makeLine` would make it; once the pen is an em past `maxWidth`
+    /// it stops measuring (the line cannot fit) and returns that.
     private mutating func width(of range: Range<Int>, trimTrailingSpaces: Bool, maxWidth: Int) -> Int {
         var upper = range.upperBound
         if trimTrailingSpaces {
@@ -298,7 +300,7 @@ struct TextShaper {
     mutating func layout(_ text: String) -> TextLayout {
         split(text)
         var layout = lines(cutAtEnd: false)
-        // Past `limit`: again, cut before the first glyph that did not fit. Each time the cut
+        // Past `byteLimit`: again, cut before the first glyph that did not fit. Each time the cut
         // comes earlier, so this ends (at the latest with no clusters, "…" alone).
         while let cluster = overLimit {
             overLimit = nil
