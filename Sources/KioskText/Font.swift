@@ -186,6 +186,13 @@ public final class Font {
         }
     }
 
+    /// `glyph(for:)` for a text being laid out, and whether the glyph is new to the running pass
+    /// (what the text adds to the memory the pass keeps; TextShaper.swift).
+    func textGlyph(for scalar: Unicode.Scalar) -> (glyph: Glyph, new: Bool) {
+        if let entry = glyphs[key(for: scalar)] { return (entry.glyph, budget.touch(entry)) }
+        return (glyph(for: scalar), true)
+    }
+
     /// Like `glyph(for:)`, but throws when FreeType fails.
     public func loadGlyph(for scalar: Unicode.Scalar) throws(TextError) -> Glyph {
         let key = key(for: scalar)

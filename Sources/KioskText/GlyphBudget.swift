@@ -16,8 +16,8 @@
 // - The text being laid out is never evicted from: entries are stamped with the pass that used
 //   them (`FontLibrary.keepingGlyphs`, which HUDLayoutEngine wraps around the label, details and
 //   button; each `Font.layout` is one on its own), and eviction stops at the first entry of the
-//   running pass. A use moves an entry to the front, so the running pass's entries are the
-//   front of the list. During a pass the budget may be passed by that pass's own glyphs; the
+//   running pass. The first use in a pass moves an entry to the front, so the running pass's
+//   entries are the front of the list. During a pass the budget may be passed by that pass's own glyphs; the
 //   outermost pass trims when it ends.
 // - One text renders only what its lines need (TextShaper.swift), and uses at most
 //   `textLimit`, a quarter of the budget; past it the text is cut with "…". So the label,
@@ -40,18 +40,25 @@
 //
 // Measured, issue #24's requests (Tools/glyph-rss.py: kiosk-hud daemon --offscreen, 800x480,
 // release, --glyph-cache none; VmRSS and VmHWM from /proc/PID/status after each reply; reply
-// times as the client saw them, on two cores shared with other builds):
+// times as the client saw them, ranges over runs on two cores shared with other builds, load
+// 3 to 11, so only their size is telling):
 //
 //                                              before                      after
 //   style label_size 500, then three updates   10 → 79 → 147 → 212 MB      10 → 15 → 16 → 17 MB
-//   of 341 distinct ideographs each            235–323 ms a reply          3–10 ms
+//   of 341 distinct ideographs each            235–729 ms a reply          3–16 ms
 //   sixty such updates                         —                           21 MB from the 40th on
 //   style details_size 500, then one update    11 → 534 MB                 11 → 15 MB
-//   of 2,730 distinct ideographs               1,885–2,095 ms              3–6 ms
+//   of 2,730 distinct ideographs               1,885–2,095 ms              3–12 ms
 //   3,000 updates of 8 + 40 ideographs at      10 → 25 → 28 → 30 MB        11 → 21 → 22 → 22 MB
 //   the default sizes (at 1,000, 2,000, 3,000)  (growing)                  (flat)
 //
 // (VmHWM equals VmRSS in every row: no peak above what is kept.)
+//
+// The cost on the usual path (kiosk-hud-bench's `layout`: label, details and button of a request
+// laid out, glyphs cached; 800x480, the lowest of five runs on one core): 24.0 µs before, 27.9 µs
+// after, the recency list's moves (links that do not own, so a move changes no reference count)
+// and the per-text accounting. `layout_500px_new_cjk`, issue #24's label of 341 new ideographs at
+// 500 px: 4.9 ms (three ideographs rendered and the "…"), where each such request took ~250 ms.
 
 /// One cached glyph: its place in its font's table and in the library's recency list.
 final class GlyphEntry {
@@ -63,8 +70,11 @@ final class GlyphEntry {
     unowned let font: Font
     /// The pass that last used it.
     var pass = 0
-    var newer: GlyphEntry?
-    var older: GlyphEntry?
+    /// Its neighbours in the recency list. Not owning: the font's table owns every entry, and an
+    /// entry leaves the list before it leaves the table (`GlyphBudget.remove`, `Font.deinit`).
+    /// (Owning links cost four reference-count changes a move, on every first use in a pass.)
+    unowned(unsafe) var newer: GlyphEntry?
+    unowned(unsafe) var older: GlyphEntry?
 
     init(glyph: Glyph, key: GlyphKey, font: Font) {
         self.glyph = glyph
@@ -88,8 +98,8 @@ final class GlyphBudget {
     private(set) var bytes = 0
     /// Glyphs FreeType rendered for the library's fonts (for tests).
     var rendered = 0
-    private var newest: GlyphEntry?
-    private var oldest: GlyphEntry?
+    private unowned(unsafe) var newest: GlyphEntry?
+    private unowned(unsafe) var oldest: GlyphEntry?
     private var depth = 0
     private var pass = 0
     /// Called when eviction took a font's last glyph.
@@ -136,12 +146,17 @@ final class GlyphBudget {
         bytes += entry.bytes
     }
 
-    /// `entry` was used: the most recent now.
-    func touch(_ entry: GlyphEntry) {
+    /// `entry` was used: the most recent now. Returns whether this is its first use in the
+    /// running pass (always true outside one). Within a pass only the first use moves it: the
+    /// pass's entries are all kept until it ends, so their order among themselves can wait.
+    @discardableResult
+    func touch(_ entry: GlyphEntry) -> Bool {
+        if depth > 0 && entry.pass == pass { return false }
         entry.pass = pass
-        guard entry !== newest else { return }
+        guard entry !== newest else { return true }
         unlink(entry)
         link(entry)
+        return true
     }
 
     /// Forgets `entry` (its font is going).

@@ -6,8 +6,9 @@
 // `maxWidth`, and lines past `maxLines` are not measured at all. So a 500 px label of 341
 // ideographs on an 800 px screen renders three of them, not 341.
 //
-// One text also uses at most `GlyphBudget.textLimit` bytes of glyphs (a quarter of the
-// library's budget, 1 MiB by default: thousands of glyphs at ordinary sizes, a few at 500 px).
+// One text also brings at most `GlyphBudget.textLimit` bytes of glyphs into the running pass
+// (glyphs an earlier text of the pass used count there; a quarter of the library's budget,
+// 1 MiB by default: thousands of glyphs at ordinary sizes, a few at 500 px).
 // The first glyph past it ends the text there: the layout is made again with the text cut
 // before that glyph's cluster and "…" after it, as when `maxLines` cuts it (the glyphs already
 // rendered are reused). So the work and the memory one request can cause are bounded, and such
@@ -44,10 +45,9 @@ struct TextShaper {
     private(set) var clusters: [Cluster] = []
     /// Cluster ranges of the paragraphs (text between newlines).
     private(set) var paragraphs: [Range<Int>] = []
-    /// The most glyph bytes this text may use, and what its distinct glyphs use so far.
+    /// The most glyph bytes this text may bring into the running pass, and what it brought.
     private let byteLimit: Int
     private var used = 0
-    private var counted: Set<ObjectIdentifier> = []
     /// The first cluster whose glyph did not fit `byteLimit`, if one did not.
     private var overLimit: Int?
 
@@ -101,14 +101,12 @@ struct TextShaper {
         if let glyph = glyphs[index] { return glyph }
         // Past the cut already: not rendered at all.
         if let over = overLimit, clusterOfScalar[index] >= over { return TextShaper.standIn }
-        let glyph = font.glyph(for: scalars[index])
-        let id = ObjectIdentifier(glyph)
-        if !counted.contains(id) {
+        let (glyph, new) = font.textGlyph(for: scalars[index])
+        if new {
             guard used + glyph.cachedBytes <= byteLimit else {
                 overLimit = min(overLimit ?? .max, clusterOfScalar[index])
                 return TextShaper.standIn
             }
-            counted.insert(id)
             used += glyph.cachedBytes
         }
         glyphs[index] = glyph
@@ -153,24 +151,6 @@ struct TextShaper {
             let next = advance(over: cluster, pen: pen, previous: previous)
             if overLimit != nil { break }
             (pen, previous) = next
-        }
-        return pen
-    }
-
-    /// The width of the line of clusters `range` (without its trailing spaces when
-    /// `trimTrailingSpaces`), as `makeLine` would make it; once the pen is an em past `maxWidth`
-    /// it stops measuring (the line cannot fit) and returns that.
-    private mutating func width(of range: Range<Int>, trimTrailingSpaces: Bool, maxWidth: Int) -> Int {
-        var upper = range.upperBound
-        if trimTrailingSpaces {
-            while upper > range.lowerBound && clusters[upper - 1].kind == .space { upper -= 1 }
-        }
-        // Kerning can pull the pen back by a little, never by a whole em.
-        let enough = maxWidth + font.spec.pixelSize
-        var pen = 0, previous: Glyph?
-        for index in range.lowerBound..<upper {
-            (pen, previous) = advance(over: clusters[index], pen: pen, previous: previous)
-            if pen > enough { break }
         }
         return pen
     }
@@ -237,6 +217,14 @@ struct TextShaper {
 
     /// Positioned glyphs for `range`, dropping trailing spaces if asked.
     private mutating func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = []) -> TextLine {
+        makeLine(range, trimTrailingSpaces: trimTrailingSpaces, ellipsis: ellipsis, givingUpPast: .max)!
+    }
+
+    /// The same, or nil once the pen is past `limit` (the rest is neither measured nor rendered).
+    /// Kerning can pull the pen back by a little, never by an em: a line an em past `maxWidth`
+    /// cannot fit.
+    private mutating func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = [],
+                                   givingUpPast limit: Int) -> TextLine? {
         var upper = range.upperBound
         if trimTrailingSpaces {
             while upper > range.lowerBound && clusters[upper - 1].kind == .space { upper -= 1 }
@@ -251,6 +239,7 @@ struct TextShaper {
                 pen = x + glyph.advance
                 previous = glyph
             }
+            if pen > limit { return nil }
         }
         for (glyph, scalar) in ellipsis {
             let x = place(glyph, after: previous, at: pen)
@@ -334,18 +323,20 @@ struct TextShaper {
                 lines.append(ellipsized(span.clusters.lowerBound..<span.paragraphEnd))
                 continue
             }
-            // Measured first, so that a line far too wide is not made whole.
-            if let maxWidth = options.maxWidth,
-               width(of: span.clusters, trimTrailingSpaces: span.wrapped, maxWidth: maxWidth) > maxWidth {
-                // Trailing spaces at a paragraph end may hang; else cut.
-                if width(of: span.clusters, trimTrailingSpaces: true, maxWidth: maxWidth) <= maxWidth {
-                    lines.append(makeLine(span.clusters, trimTrailingSpaces: true))
-                } else {
-                    lines.append(ellipsized(span.clusters))
-                    truncated = true
-                }
-            } else {
+            guard let maxWidth = options.maxWidth else {
                 lines.append(makeLine(span.clusters, trimTrailingSpaces: span.wrapped))
+                continue
+            }
+            // A line far too wide is given up on, not made whole.
+            let enough = maxWidth + font.spec.pixelSize
+            if let line = makeLine(span.clusters, trimTrailingSpaces: span.wrapped, givingUpPast: enough), line.width <= maxWidth {
+                lines.append(line)
+            } else if let trimmed = makeLine(span.clusters, trimTrailingSpaces: true, givingUpPast: enough), trimmed.width <= maxWidth {
+                // Trailing spaces at a paragraph end may hang.
+                lines.append(trimmed)
+            } else {
+                lines.append(ellipsized(span.clusters))
+                truncated = true
             }
         }
         return TextLayout(lines: lines, truncated: truncated, ascender: font.ascender, lineHeight: font.lineHeight)
