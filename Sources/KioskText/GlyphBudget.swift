@@ -17,12 +17,12 @@
 //   them (`FontLibrary.keepingGlyphs`, which HUDLayoutEngine wraps around the label, details and
 //   button; each `Font.layout` is one on its own), and eviction stops at the first entry of the
 //   running pass. The first use in a pass moves an entry to the front, so the running pass's
-//   entries are the front of the list. During a pass the budget may be passed by that pass's own glyphs; the
-//   outermost pass trims when it ends.
-// - One text renders only what its lines need (TextShaper.swift), and uses at most
-//   `textLimit`, a quarter of the budget; past it the text is cut with "…". So the label,
-//   details and button of one frame fit the budget together, and the work one request causes
-//   is bounded by the budget, whatever its sizes and characters.
+//   entries are the front of the list. During a pass the budget may be passed by that pass's
+//   own glyphs; the outermost pass trims when it ends.
+// - One text renders only what its lines need (TextShaper.swift), and brings at most
+//   `textLimit`, a quarter of the budget, into the pass; past it the text is cut with "…". So
+//   the label, details and button of one frame fit the budget together, and the work one
+//   request causes is bounded by the budget, whatever its sizes and characters.
 // - Text is laid out once per change of content or style, never per frame (HUDRenderer.update
 //   lays out only when the label, details, mode, button, image or style changed; `render` and
 //   progress never do: KioskHUDTests' TextWorkTests counts the passes).
@@ -58,7 +58,7 @@
 // laid out, glyphs cached; 800x480, the lowest of five runs on one core): 24.0 µs before, 27.9 µs
 // after, the recency list's moves (links that do not own, so a move changes no reference count)
 // and the per-text accounting. `layout_500px_new_cjk`, issue #24's label of 341 new ideographs at
-// 500 px: 4.9 ms (three ideographs rendered and the "…"), where each such request took ~250 ms.
+// 500 px: 1.4–2.5 ms (three ideographs rendered), where each such request took ~250 ms.
 
 /// One cached glyph: its place in its font's table and in the library's recency list.
 final class GlyphEntry {
