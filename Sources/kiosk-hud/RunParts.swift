@@ -57,11 +57,18 @@ final class RunParts: ShowExtras {
         try hud.update(c, animatedProgress: false)
         try hud.beginActivity()
         var code: Int32 = 1
-        start(hud: hud, loop: loop) { code = $0; loop.stop() }
+        hud.log = { showLog("run: \($0)") }
+        // A daemon that stops answering ends the notice shown on it: run ends with its command.
+        hud.onLost = { [weak self] _ in self?.commandTask?.task.hudLost() }
+        start(hud: hud, loop: loop) { c in
+            code = c
+            // The daemon's HUD as it was, and its activity count back; then run ends (at once
+            // if the daemon is gone).
+            try? hud.update(before, animatedProgress: false)
+            try? hud.endActivity()
+            hud.settle { loop.stop() }
+        }
         try loop.run()
-        // The daemon's HUD as it was, and its activity count back.
-        try? hud.update(before, animatedProgress: false)
-        try? hud.endActivity()
         if code != 0 { throw ExitCode(code) }
     }
 
