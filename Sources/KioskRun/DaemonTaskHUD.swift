@@ -139,7 +139,7 @@ public final class DaemonTaskHUD: TaskHUD {
             lost = true
             if let requestToken { loop.cancel(requestToken) }   // nothing more is read or written there
             requestToken = nil
-            log("the daemon stopped answering (\(why)); the command goes on without its HUD")
+            log("the daemon stopped answering (\(why)); given up")
             onLost?(why)
         case let .finished(unsent):
             if lost {

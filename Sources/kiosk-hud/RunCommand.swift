@@ -22,8 +22,9 @@ struct RunCommand {
         line). --hud chooses instead.
 
         On a daemon's HUD nothing waits for the daemon: one that does not answer within \
-        --daemon-timeout seconds is given up (one log line), the output keeps passing through and run \
-        ends with the command (signals still cancel it).
+        --daemon-timeout seconds is given up (one log line): with --hud auto the command goes on on \
+        run's own display (else, or with no display, without a HUD), the output keeps passing through \
+        and run ends with the command (signals still cancel it).
 
         The command runs in its own process group with stdin from /dev/null (--stdin: ours); run is \
         its child subreaper, so what it starts (even with setsid or a daemon's double fork) is ended \
@@ -107,7 +108,9 @@ struct RunCommand {
             let loop = PollEventLoop(clock: SystemClock())
             do {
                 let daemonHUD = try DaemonTaskHUD(path: path, loop: loop, replyTimeout: try a.double("daemon-timeout") ?? DaemonTaskHUD.defaultReplyTimeout)
-                return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) })
+                // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
+                let own: ((RunParts) throws -> Void)? = hud == "auto" ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
+                return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) }, ownDisplay: own)
             } catch let e as DaemonClient.Failure {
                 if hud == "daemon" { throw ShowError("no daemon on \(path): \(e)") }
             }
