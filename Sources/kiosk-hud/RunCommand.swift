@@ -55,7 +55,7 @@ struct RunCommand {
                        help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
             OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
             OptionSpec("daemon-timeout", rule: .number(0.1, 3600, "seconds"),
-                       help: "Seconds the daemon may take to answer a request before run gives it up and goes on without its HUD (default: 2)."),
+                       help: "Seconds the daemon may take to answer a request before run gives it up (default: 2)."),
             .flag("stdin", help: "Give the command our stdin (default: /dev/null)."),
             OptionSpec("progress-regex", value: "ERE", rule: .text(1024, nonEmpty: true, "a regular expression"),
                        help: "A POSIX extended regular expression whose first capture is a percentage or n/m, tried on each output line before the known formats."),
