@@ -145,11 +145,14 @@ public final class Daemon {
     public static let idleBeforeGivingBackMemory = 1.0
 
     /// A request may have freed pictures, frames or glyphs: once the daemon has been idle for
-    /// `idleBeforeGivingBackMemory`, the heap's free pages go back to the kernel.
+    /// `idleBeforeGivingBackMemory`, the glyphs beyond the last frames' are let go
+    /// (`FontLibrary.releaseGlyphs`) and the heap's free pages go back to the kernel.
     private func giveBackMemoryWhenIdle() {
         if let t = trimTimer { session.loop.cancel(t) }
         trimTimer = session.loop.schedule(after: Daemon.idleBeforeGivingBackMemory) { [weak self] in
-            self?.trimTimer = nil
+            guard let self else { return }
+            self.trimTimer = nil
+            self.session.fonts.releaseGlyphs()
             Heap.giveBackFreeMemory()
         }
     }

@@ -70,6 +70,18 @@ public final class FontLibrary {
     /// Times text was laid out: `keepingGlyphs` calls, and `Font.layout` calls outside one.
     var layoutPasses: Int { budget.passes }
 
+    /// What an idle HUD keeps of its glyphs (`releaseGlyphs()`): the last frames' text, many
+    /// times over (a label, details and button at the default sizes take 12–21 kB).
+    public static let idleGlyphBytes = 256 << 10
+
+    /// Evicts the least recently used glyphs until at most `bytes` are kept (the last text laid
+    /// out is the most recently used, so it stays): for an owner that has gone idle and gives
+    /// memory back (the daemon, a second after its last change). Glyphs evicted are rendered
+    /// again, or read from the glyph cache file, when next needed.
+    public func releaseGlyphs(keepingAtMost bytes: Int = FontLibrary.idleGlyphBytes) {
+        budget.trim(to: bytes)
+    }
+
     /// Forgets `font` once the budget evicted its last glyph (a pixel size no longer used).
     private func drop(_ font: Font) {
         if fonts[font.spec] === font { fonts[font.spec] = nil }

@@ -165,9 +165,11 @@ final class GlyphBudget {
         bytes -= entry.bytes
     }
 
-    /// Evicts the least recently used until within the limit, stopping at the running pass.
-    func trim() {
-        while bytes > limit, let entry = oldest {
+    /// Evicts the least recently used until within the limit (or `target`, when lower: an idle
+    /// owner keeping only its last frame's glyphs), stopping at the running pass.
+    func trim(to target: Int? = nil) {
+        let keep = min(limit, max(0, target ?? limit))
+        while bytes > keep, let entry = oldest {
             if depth > 0 && entry.pass == pass { return }
             remove(entry)
             if entry.font.evict(entry.key) { onFontEmptied?(entry.font) }

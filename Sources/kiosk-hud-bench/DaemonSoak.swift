@@ -77,6 +77,13 @@ func soakRequest(_ r: inout SoakRandom, dir: String) -> String {
     }
 }
 
+/// The look and content the daemon started with, put back at the end.
+func soakRestore(dir: String) -> [String] {
+    ["{\"v\":1,\"op\":\"style\",\"theme\":\"light\",\"underlay\":\"#000000\",\"underlay_image\":\(soakJSON(dir + "/under.png")),\"background\":\"gradient\",\"label_size\":16,\"details_size\":12}",
+     "{\"v\":1,\"op\":\"update\",\"mode\":\"indeterminate\",\"label\":\"Soak\",\"details\":\"\",\"progress\":0}",
+     "{\"v\":1,\"op\":\"show\"}"]
+}
+
 /// A blocking client: one request, one reply line ("" when the connection failed).
 func soakAsk(_ fd: Int32, _ line: String) -> String {
     let bytes = Array((line + "\n").utf8)
@@ -106,8 +113,11 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
         print("cannot draw the pictures with \(kioskHUD)"); return false
     }
     var pid: pid_t = 0
+    // The daemon starts with what the mix uses (an underlay picture, a gradient behind the bezel),
+    // so the start counts the frames those keep, and the end puts the same look back: what stays
+    // above the start is what the requests left behind.
     let words = [kioskHUD, "daemon", "--offscreen", dir, "--size", "\(width)x\(height)", "--no-input",
-                 "--socket", dir + "/c.sock", "--label", "Soak"]
+                 "--socket", dir + "/c.sock", "--label", "Soak", "--underlay", dir + "/under.png", "--background", "gradient"]
     let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var actions = posix_spawn_file_actions_t()
@@ -122,7 +132,7 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
     }
     guard main >= 0, soakAsk(main, "{\"v\":1,\"op\":\"ping\"}").contains("\"ok\":true") else { print("the daemon did not answer"); return false }
     usleep(2_000_000)
-    let start = procStatusKB(pid, "VmRSS")
+    let start = procStatusKB(pid, "VmRSS"), startAnon = procStatusKB(pid, "RssAnon"), startFile = procStatusKB(pid, "RssFile")
     print("daemon soak at \(width)x\(height): \(minutes) min, ~\(Int(requestsPerSecond)) requests/s; start \(start / 1024) MB")
     var r = SoakRandom(state: 0x9E37_79B9_7F4A_7C15 ^ UInt64(width * height))
     var requests = 0, failed = 0, connections = 0, samples: [Int] = []
@@ -150,19 +160,22 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
         if now >= nextSample {
             let kb = procStatusKB(pid, "VmRSS")
             samples.append(kb)
-            print("  minute \(samples.count): \(kb / 1024) MB resident, \(requests) requests")
+            print("  minute \(samples.count): \(kb / 1024) MB resident (\(procStatusKB(pid, "RssAnon") / 1024) MB anonymous), \(requests) requests")
             fflush(nil)
             nextSample += 60_000_000_000
         }
         due += gap
         if due > now { usleep(UInt32((due - now) / 1000)) } else { due = now }
     }
+    for line in soakRestore(dir: dir) where soakAsk(main, line).isEmpty { failed += 1 }
     usleep(3_000_000)   // idle: the daemon gives back what it freed
     let final = procStatusKB(pid, "VmRSS"), hwm = procStatusKB(pid, "VmHWM")
+    let anon = procStatusKB(pid, "RssAnon"), file = procStatusKB(pid, "RssFile")
     let peak = max(samples.max() ?? 0, final)
     close(main)
     let peakOK = hwm - start <= 16 * 1024, finalOK = final - start <= 4 * 1024
     print("  requests \(requests) (\(failed) unanswered), connections \(connections)")
+    print("  final RSS: \(anon / 1024) MB anonymous, \(file / 1024) MB of files (the binary, libraries, fonts: pages the kernel may drop); at the start \(startAnon / 1024) MB and \(startFile / 1024) MB")
     print("  RSS start \(start / 1024) MB, peak sampled \(peak / 1024) MB, peak (VmHWM) \(hwm / 1024) MB, final \(final / 1024) MB")
     print("  goal: peak ≤ start + 16 MB: \(peakOK ? "yes" : "no") (+\((hwm - start) / 1024) MB); final ≤ start + 4 MB: \(finalOK ? "yes" : "no") (+\((final - start) / 1024) MB)")
     return failed == 0 && peakOK && finalOK

@@ -159,3 +159,20 @@ enum FontLibraryReference {
         return font.layout("Loading").width
     }()
 }
+
+/// An idle owner lets the glyphs beyond its last text go, and keeps that text's.
+@Suite struct GlyphReleaseTests {
+    @Test func releasingKeepsTheNewestWithinTheBytesAsked() throws {
+        let library = try FontLibrary(glyphBudget: 4 << 20)
+        let font = try library.font(pixelSize: 48)
+        for scalar in GlyphBudgetTests.ideographs(600).unicodeScalars { _ = font.glyph(for: scalar) }
+        let label = try library.font(pixelSize: 16)
+        let last = label.glyph(for: "K")
+        #expect(library.cachedGlyphBytes > 1 << 20)
+        library.releaseGlyphs(keepingAtMost: 64 << 10)
+        #expect(library.cachedGlyphBytes <= 64 << 10)
+        let rendered = library.renderedGlyphs
+        #expect(label.glyph(for: "K") === last, "the most recent glyph stays")
+        #expect(library.renderedGlyphs == rendered)
+    }
+}
