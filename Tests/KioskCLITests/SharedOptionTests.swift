@@ -71,5 +71,6 @@ private func usageError(_ args: [String]) -> UsageError? {
         let help = helpText(root: tool, path: ["tool", "ctl"])
         #expect(help.contains("\nOPTIONS OF EVERY SUBCOMMAND (before it or after it):\n  --socket <PATH>"), "\(help)")
         #expect(!helpText(root: tool, path: ["tool"]).contains("OPTIONS"))
+        #expect(manPage(root: tool, path: ["tool", "ctl"]).contains("\nEvery command takes \\fB\\-\\-socket\\fR, which may also come before the command's name.\n"))
     }
 }
