@@ -71,7 +71,7 @@ public final class StrangerCopy: @unchecked Sendable {
     /// directory, under its own name (two with the same name: the first wins).
     public init(_ paths: [String]) throws(Failure) {
         dir = Proc.makeTempDir("kiosk-stranger")
-        do { try setMode(dir, 0o755) } catch { _ = Proc.run(["rm", "-rf", dir]); throw .mode(error) }
+        do throws(SysError) { try setMode(dir, 0o755) } catch { _ = Proc.run(["rm", "-rf", dir]); throw .mode(error) }
         guard Stranger.canReach(dir, need: R_OK | X_OK) == true else { _ = Proc.run(["rm", "-rf", dir]); throw .notReachable(dir) }
         for p in paths {
             let name = String(p.split(separator: "/").last ?? "copy")
