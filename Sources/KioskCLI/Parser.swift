@@ -129,6 +129,8 @@ private func takeShared(_ arg: String, of spec: CommandSpec, from rest: inout Ar
     // A command whose subcommands share nothing takes no options before them (kiosk-hud's own).
     if shared.isEmpty { return nil }
     if let o = shared.first(where: { $0.name == key }) {
+        // An optional value is never the word after it: that is the command.
+        if o.kind == .optionalValue && inline == nil { values.values[o.name] = [""]; return "--" + key }
         try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)
         return "--" + key
     }

@@ -4,13 +4,14 @@ import Testing
 /// A command with verbs shaped like `kiosk-hud ctl`: every verb takes --socket, some take more.
 private let socket = OptionSpec("socket", value: "PATH", help: "The socket.")
 private let animated = OptionSpec("animated", .inversibleFlag, help: "Animate.")
+private let log = OptionSpec("log", .optionalValue, help: "Log (to a file).")
 private let tool = CommandSpec("tool", abstract: "A tool.", subcommands: [
     CommandSpec("ctl", abstract: "Talk to it.", subcommands: [
-        CommandSpec("ping", abstract: "Ping.", groups: [OptionGroup([socket])]),
-        CommandSpec("show", abstract: "Show.", groups: [OptionGroup([socket, animated])]),
-        CommandSpec("hide", abstract: "Hide.", groups: [OptionGroup([socket, animated])]),
-        CommandSpec("wait", abstract: "Wait.", groups: [OptionGroup([socket, OptionSpec("timeout", help: "Seconds.")])]),
-        CommandSpec("say", abstract: "Say.", groups: [OptionGroup([socket])], positionals: [PositionalSpec("text", help: "Text.")]),
+        CommandSpec("ping", abstract: "Ping.", groups: [OptionGroup([socket, log])]),
+        CommandSpec("show", abstract: "Show.", groups: [OptionGroup([socket, animated, log])]),
+        CommandSpec("hide", abstract: "Hide.", groups: [OptionGroup([socket, animated, log])]),
+        CommandSpec("wait", abstract: "Wait.", groups: [OptionGroup([log, socket, OptionSpec("timeout", help: "Seconds.")])]),
+        CommandSpec("say", abstract: "Say.", groups: [OptionGroup([socket, log])], positionals: [PositionalSpec("text", help: "Text.")]),
     ]),
     CommandSpec("render", abstract: "Render.", groups: [OptionGroup([OptionSpec("out", help: "Where.")])]),
 ])
@@ -36,6 +37,14 @@ private func usageError(_ args: [String]) -> UsageError? {
         #expect(b?.values.string("socket") == "/run/t.sock" && b?.values.positionals == ["hello"])
         let c = parsed(["ctl", "--socket", "/a", "wait", "--timeout", "3"])
         #expect(c?.values.string("socket") == "/a" && c?.values.string("timeout") == "3")
+    }
+
+    /// An optional value before the verb takes `=VALUE` only: the next word is the verb.
+    @Test func anOptionalValueBeforeTheVerb() {
+        let a = parsed(["ctl", "--log", "ping"])
+        #expect(a?.command == ["tool", "ctl", "ping"] && a?.values.string("log") == "")
+        let b = parsed(["ctl", "--log=/tmp/l", "ping"])
+        #expect(b?.command == ["tool", "ctl", "ping"] && b?.values.string("log") == "/tmp/l")
     }
 
     @Test func afterTheVerbItStillWorksAndWins() {
@@ -66,11 +75,12 @@ private func usageError(_ args: [String]) -> UsageError? {
             Issue.record("no help"); return
         }
         #expect(command == ["tool", "ctl"])
-        #expect(tool.subcommands[0].sharedOptions.map(\.name) == ["socket"])
+        #expect(tool.subcommands[0].sharedOptions.map(\.name) == ["socket", "log"])
         #expect(tool.sharedOptions.isEmpty)
         let help = helpText(root: tool, path: ["tool", "ctl"])
         #expect(help.contains("\nOPTIONS OF EVERY SUBCOMMAND (before it or after it):\n  --socket <PATH>"), "\(help)")
+        #expect(help.contains("\n  --log [<log>]"), "\(help)")
         #expect(!helpText(root: tool, path: ["tool"]).contains("OPTIONS"))
-        #expect(manPage(root: tool, path: ["tool", "ctl"]).contains("\nEvery command takes \\fB\\-\\-socket\\fR, which may also come before the command's name.\n"))
+        #expect(manPage(root: tool, path: ["tool", "ctl"]).contains("\nEvery command takes \\fB\\-\\-socket\\fR, \\fB\\-\\-log\\fR, which may also come before the command's name.\n"))
     }
 }
