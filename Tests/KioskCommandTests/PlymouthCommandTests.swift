@@ -4,6 +4,8 @@
 // name built in, so each daemon runs in a network namespace of its own (`unshare -n`; abstract
 // socket names are per namespace) and the client joins it (`nsenter --net`). Then
 // `kiosk-hud plymouth` (also through a link named plymouth) against the real client's exit codes.
+// The client run as nobody is a copy in a directory of its own under /tmp (StrangerCopy): the
+// fetched one is in the checkout, which may be under a home nobody cannot enter.
 import Glibc
 import KioskPNG
 import KioskSys
