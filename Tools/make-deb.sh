@@ -3,31 +3,38 @@
 # Tools/install.sh with PREFIX=/usr into a staging root, then DEBIAN/ (control, conffiles,
 # md5sums, and dist/debian's postinst, prerm and postrm).
 #
-#   Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]
+#   [OUT=DIR] Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]
 #
 # --binary: package this kiosk-hud (default: build the release binary here). The architecture
 # is the binary's own (ELF machine: amd64, arm64); one for another architecture than this
 # machine's needs KIOSK_HUD_FOREIGN_RUN for its manual pages (Tools/install.sh; cross-build.sh
 # sets it). --version: default 0.1.0, with
-# +gitDATE.COMMIT in a git checkout. --out: where the .deb goes (default: .). --compress: the
-# data's compression (xz, Debian's default, takes a while on a debug binary). Prints its path.
+# +gitDATE.COMMIT in a git checkout. --out, or OUT in the environment (--out wins): where the
+# .deb goes, made if missing (default: the current directory). Relative paths, here and for
+# --binary, are from the current directory. --compress: the data's compression (xz, Debian's
+# default, takes a while on a debug binary). Prints the .deb's absolute path.
 # Maintainer: $DEBFULLNAME <$DEBEMAIL> when set.
 #
 # Installs with `apt install ./kiosk-hud_*.deb` (pulling in its Depends), enables
 # kiosk-hud.service (and its socket and progress follower); the splash starts at the next boot. `apt purge kiosk-hud` removes everything.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+caller=$PWD
 
-binary="" version="" out=. compress=xz
+binary="" version="" out=${OUT:-.} compress=xz
 while [ $# -gt 0 ]; do
     case "$1" in
     --binary) binary=$2; shift 2 ;;
     --version) version=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --compress) compress=$2; shift 2 ;;
-    *) echo "usage: Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]" >&2; exit 64 ;;
+    *) echo "usage: [OUT=DIR] Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]" >&2; exit 64 ;;
     esac
 done
+# The caller's paths, before working from the checkout.
+[ -n "$out" ] || { echo "make-deb.sh: an empty OUT or --out" >&2; exit 64; }
+case "$out" in /*) ;; *) out=$caller/$out ;; esac
+case "$binary" in /* | "") ;; *) binary=$caller/$binary ;; esac
+cd "$(dirname "$0")/.."
 if [ -z "$version" ]; then
     version=0.1.0
     if git rev-parse --git-dir >/dev/null 2>&1; then
@@ -96,6 +103,7 @@ Description: progress HUD and boot splash for kiosk displays, drawn with DRM/KMS
 CONTROL
 
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 deb="$out/kiosk-hud_${version}_${arch}.deb"
 level=(); [ "$compress" = gzip ] && level=(-z1)
 dpkg-deb --root-owner-group "-Z$compress" "${level[@]}" --build "$root" "$deb" >/dev/null

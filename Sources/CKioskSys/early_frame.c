@@ -28,10 +28,48 @@ static void *linux_mmap(void *context, int fd, size_t length, uint64_t offset) {
     return mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
 }
 static void linux_munmap(void *context, void *address, size_t length) { (void)context; munmap(address, length); }
+static ssize_t linux_pread(void *context, int fd, void *buffer, size_t size, off_t offset) {
+    (void)context;
+    return pread(fd, buffer, size, offset);
+}
 
 const struct kiosk_card_ops kiosk_linux_card_ops = {
-    NULL, linux_open, linux_close, linux_ioctl, linux_mmap, linux_munmap,
+    NULL, linux_open, linux_close, linux_ioctl, linux_mmap, linux_munmap, linux_pread,
 };
+
+/* Exactly `size` bytes of the file at `offset` (EINTR retried, short reads continued): 0, or -1
+   with errno set (0 when the file ended first). */
+static int read_full(const struct kiosk_card_ops *ops, int fd, void *buffer, size_t size, off_t offset) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t r = ops->pread(ops->context, fd, (char *)buffer + done, size - done, offset + (off_t)done);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) { errno = 0; return -1; }
+        done += (size_t)r;
+    }
+    return 0;
+}
+
+/* `size` bytes of the file at `offset` into the card's mapping: straight in (one copy) when the
+   filesystem can. 9p, NFS and FUSE may not (they can read into the destination's own pages,
+   which a dumb buffer's PFN mapping does not have: EFAULT); then, and for the rest of this frame
+   (`*bounce`), through an ordinary buffer. */
+static int read_into_mapping(const struct kiosk_card_ops *ops, int fd, void *map, size_t size, off_t offset, int *bounce) {
+    if (!*bounce) {
+        if (read_full(ops, fd, map, size, offset) == 0) return 0;
+        if (errno != EFAULT) return -1;
+        *bounce = 1;
+    }
+    char buffer[16384];
+    for (size_t done = 0; done < size;) {
+        size_t n = size - done < sizeof buffer ? size - done : sizeof buffer;
+        if (read_full(ops, fd, buffer, n, offset + (off_t)done) != 0) return -1;
+        memcpy((char *)map + done, buffer, n);
+        done += n;
+    }
+    return 0;
+}
 
 /* The one ioctl call site: EINTR and EAGAIN are retried (as drmIoctl does). */
 static int xioctl(const struct kiosk_card_ops *ops, int fd, unsigned long request, void *arg) {
@@ -54,7 +92,7 @@ int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_
     if (file < 0) return early->state;   /* no frame for these arguments yet */
 
     struct kiosk_frame_cache_header h;
-    int card = -1, have_dumb = 0, have_fb = 0;
+    int card = -1, have_dumb = 0, have_fb = 0, bounce = 0;
     void *map = MAP_FAILED;
     struct drm_mode_create_dumb create = {0};
     uint32_t fb_id = 0;
@@ -95,15 +133,16 @@ int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_
     map = ops->mmap(ops->context, card, create.size, mapreq.offset);
     if (map == MAP_FAILED) FAIL("mmap: %s", strerror(errno));
 
-    /* The frame, straight from the file into the buffer (written, never read). */
+    /* The frame, straight from the file into the buffer (written, never read) where the
+       filesystem allows it. */
     off_t at = (off_t)h.header_size + h.args_size;
     uint32_t row = h.width * (h.bpp / 8);
     if (create.pitch == h.pitch) {
-        if (kiosk_read_full(file, map, h.frame_size, at) != 0)
+        if (read_into_mapping(ops, file, map, h.frame_size, at, &bounce) != 0)
             FAIL("reading the frame: %s", errno ? strerror(errno) : "short file");
     } else {
         for (uint32_t y = 0; y < h.height; y++)
-            if (kiosk_read_full(file, (char *)map + (size_t)y * create.pitch, row, at + (off_t)y * h.pitch) != 0)
+            if (read_into_mapping(ops, file, (char *)map + (size_t)y * create.pitch, row, at + (off_t)y * h.pitch, &bounce) != 0)
                 FAIL("reading the frame: %s", errno ? strerror(errno) : "short file");
     }
 

@@ -21,6 +21,10 @@ public func helpText(root: CommandSpec, path: [String], width: Int = 80) -> Stri
         out += "\nSUBCOMMANDS:\n"
         out += columns(spec.subcommands.map { ($0.name, $0.abstract) }, width: width)
         out += "\n  See '\(path.joined(separator: " ")) help <subcommand>' for detailed help.\n"
+        let shared = spec.sharedOptions.filter { !$0.hidden }
+        if !shared.isEmpty {
+            out += "\nOPTIONS OF EVERY SUBCOMMAND (before it or after it):\n" + columns(shared.map { (label($0), $0.help) }, width: width)
+        }
         return out
     }
     if !spec.positionals.isEmpty {

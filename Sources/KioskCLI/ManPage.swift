@@ -33,6 +33,11 @@ public func manPage(root: CommandSpec, path: [String], section: Int = 1, version
         out += options(spec, heading: ".SH")
     } else {
         out += ".SH COMMANDS\n"
+        let shared = spec.sharedOptions.filter { !$0.hidden }
+        if !shared.isEmpty {
+            let names = shared.map { "\\fB\\-\\-\(roff($0.name))\\fR" }.joined(separator: ", ")
+            out += "Every command takes \(names), which may also come before the command's name.\n"
+        }
         for sub in spec.subcommands {
             out += ".SS \(roff(usageLine(sub, path: path + [sub.name])))\n\(roff(sub.abstract))\n"
             if !sub.discussion.isEmpty { out += paragraphsRoff(sub.discussion) }

@@ -31,10 +31,24 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
     var path = [root.name]
     var spec = root
     var rest = arguments[...]
+    // Options every subcommand takes, given before it (`ctl --socket S status`).
+    var early = ParsedArguments(command: path)
+    var lastEarly: String?
     // Subcommands first: `kiosk-hud show …`, `kiosk-hud help show`.
     while !spec.subcommands.isEmpty {
-        guard let first = rest.first else { return .help(command: path) }
+        guard let first = rest.first else {
+            if let lastEarly { throw UsageError("expected a command after \(lastEarly)", command: path) }
+            return .help(command: path)
+        }
         if first == "--help" || first == "-h" { return .help(command: path) }
+        if first.hasPrefix("--") && first != "--" {
+            var after = rest.dropFirst()
+            if let written = try takeShared(first, of: spec, from: &after, into: &early, path: path) {
+                rest = after
+                lastEarly = written
+                continue
+            }
+        }
         if first == "help" {
             var helpPath = path, s = spec
             for name in rest.dropFirst() {
@@ -52,8 +66,11 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
         path.append(sub.name)
         spec = sub
         rest = rest.dropFirst()
+        lastEarly = nil
     }
     var values = ParsedArguments(command: path)
+    values.values = early.values
+    values.flags = early.flags
     for o in spec.allOptions { if let r = o.rule { values.rules[o.name] = r } }
     var onlyPositionals = false
     while let arg = rest.popFirst() {
@@ -96,6 +113,40 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
     }
     try checkPositionals(values.positionals, spec.positionals, path: path)
     return .run(command: path, values)
+}
+
+/// `arg` (`--name`, `--name=VALUE`, `--no-name`) before a subcommand of `spec`: taken into
+/// `values` when every subcommand has the option (its value from `rest` if it needs one), and
+/// how it was written returned; a usage error when only some have it; nil when none does, or
+/// when the subcommands share no option at all.
+private func takeShared(_ arg: String, of spec: CommandSpec, from rest: inout ArraySlice<String>,
+                        into values: inout ParsedArguments, path: [String]) throws(UsageError) -> String? {
+    let body = arg.dropFirst(2)
+    var name = body, inline: Substring?
+    if let eq = body.firstIndex(of: "=") { name = body[..<eq]; inline = body[body.index(after: eq)...] }
+    let key = String(name)
+    let shared = spec.sharedOptions
+    // A command whose subcommands share nothing takes no options before them (kiosk-hud's own).
+    if shared.isEmpty { return nil }
+    if let o = shared.first(where: { $0.name == key }) {
+        // An optional value is never the word after it: that is the command.
+        if o.kind == .optionalValue && inline == nil { values.values[o.name] = [""]; return "--" + key }
+        try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)
+        return "--" + key
+    }
+    let negated = key.hasPrefix("no-") ? String(key.dropFirst(3)) : nil
+    if let negated, let o = shared.first(where: { $0.name == negated }), o.kind == .inversibleFlag {
+        if inline != nil { throw UsageError("--\(shown(key)) takes no value", command: path) }
+        values.flags[o.name] = false
+        return "--" + key
+    }
+    let takers = spec.subcommands.filter { s in
+        s.option(long: key) != nil || negated.flatMap { s.option(long: $0) }.map { $0.kind == .inversibleFlag } == true
+    }
+    guard takers.isEmpty || key == "help" else {
+        throw UsageError("--\(shown(key)) is an option of \(takers.map(\.name).joined(separator: ", ")) only: put it after the command", command: path)
+    }
+    return nil
 }
 
 private func take(_ o: OptionSpec, as written: String, inline: String?, from rest: inout ArraySlice<String>,

@@ -121,6 +121,16 @@ public struct CommandSpec: Sendable {
     /// `--help`/`-h`, which every command has.
     public static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
 
+    /// The options every subcommand has (the same name and kind), in the first one's order:
+    /// they may also come before the subcommand's name (`kiosk-hud ctl --socket S status`), as
+    /// systemctl's and git's global options do. Empty for a command without subcommands.
+    public var sharedOptions: [OptionSpec] {
+        guard let first = subcommands.first else { return [] }
+        return first.groups.flatMap(\.options).filter { o in
+            subcommands.dropFirst().allSatisfy { $0.option(long: o.name)?.kind == o.kind }
+        }
+    }
+
     /// The option called `name` (long name) or `-c` (short), if the command has it.
     func option(long name: String) -> OptionSpec? { allOptions.first { $0.name == name } }
     func option(short c: Character) -> OptionSpec? { allOptions.first { $0.short == c } }

@@ -84,6 +84,20 @@ import Testing
         #expect(r.status == 69)
         #expect(r.err.hasPrefix("Error: no kiosk-hud daemon at /nonexistent/c.sock"), "\(r.err)")
     }
+
+    /// ctl's options that every verb takes come before the verb too, as systemctl's do; one
+    /// that only some verbs take is a usage error that says where it goes.
+    @Test func ctlTakesItsSocketBeforeTheVerb() {
+        for args in [["--socket", "/nonexistent/c.sock", "status"], ["--socket=/nonexistent/c.sock", "wait-button", "--timeout", "1"],
+                     ["--socket", "/nonexistent/c.sock", "follow-boot"]] {
+            let r = Proc.run([Proc.kioskHUD, "ctl"] + args)
+            #expect(r.status == 69, "ctl \(args): \(r)")
+            #expect(r.err.hasPrefix("Error: no kiosk-hud daemon at /nonexistent/c.sock"), "ctl \(args): \(r.err)")
+        }
+        let r = Proc.run([Proc.kioskHUD, "ctl", "--timeout", "3", "wait-button"])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.err.contains("--timeout is an option of wait-button only: put it after the command"), "\(r.err)")
+    }
 }
 
 /// 32 clients sending updates as fast as their replies come (kiosk-hud-bench --daemon-load, a

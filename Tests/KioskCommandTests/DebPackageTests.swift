@@ -92,4 +92,35 @@ import Testing
         #expect(root.tree() == before)
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "kiosk-hud"]).status != 0)
     }
+
+    /// Where the .deb goes: OUT=DIR, or --out DIR (which wins), a relative one from the caller's
+    /// current directory, as any command reads a path; else the current directory.
+    @Test func theDebGoesWhereOutSays() throws {
+        let cwd = Proc.makeTempDir("kiosk-deb-out")
+        defer { _ = Proc.run(["rm", "-rf", cwd]) }
+        // sh -c 'cd CWD && exec make-deb.sh …' with OUT set or not.
+        func make(out env: String?, _ args: [String]) -> (status: Int32, out: String, err: String) {
+            Proc.run(["sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", cwd, Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD,
+                      "--version", "1.2.3", "--compress", "none"] + args, env: env.map { ["OUT": $0] } ?? [:])
+        }
+        let arch = Proc.run(["sh", "-c", "od -An -tu2 -j18 -N2 \"$1\" | tr -d ' '", "sh", Proc.kioskHUD]).out == "183\n" ? "arm64" : "amd64"
+        let name = "kiosk-hud_1.2.3_\(arch).deb"
+        let cases: [(env: String?, args: [String], lands: String)] = [
+            ("by-env", [], cwd + "/by-env/" + name),
+            (cwd + "/absolute", [], cwd + "/absolute/" + name),
+            ("ignored", ["--out", "by-option"], cwd + "/by-option/" + name),
+            (nil, [], cwd + "/" + name),
+        ]
+        for c in cases {
+            let r = make(out: c.env, c.args)
+            #expect(r.status == 0, "OUT=\(c.env ?? "") \(c.args): \(r.err)")
+            let printed = String(r.out.split(separator: "\n").last ?? "")
+            #expect(Proc.exists(c.lands), "OUT=\(c.env ?? "") \(c.args): not at \(c.lands); printed \(printed)")
+            #expect(printed == c.lands || cwd + "/" + printed == c.lands, "OUT=\(c.env ?? "") \(c.args): printed \(printed)")
+            #expect(Proc.run(["dpkg-deb", "-f", c.lands, "Version"]).out == "1.2.3\n")
+            if c.lands != cwd + "/" + name { #expect(!Proc.exists(cwd + "/" + name), "OUT=\(c.env ?? "") \(c.args): also in the current directory") }
+            _ = Proc.run(["rm", "-f", c.lands])
+        }
+        #expect(!Proc.exists(cwd + "/ignored"))
+    }
 }

@@ -4,6 +4,8 @@
 // name built in, so each daemon runs in a network namespace of its own (`unshare -n`; abstract
 // socket names are per namespace) and the client joins it (`nsenter --net`). Then
 // `kiosk-hud plymouth` (also through a link named plymouth) against the real client's exit codes.
+// The client run as nobody is a copy in a directory of its own under /tmp (StrangerCopy): the
+// fetched one is in the checkout, which may be under a home nobody cannot enter.
 import Glibc
 import KioskPNG
 import KioskSys
@@ -26,6 +28,13 @@ struct RealPlymouth {
             return nil
         }
         return RealPlymouth(binary: dir + "/root/usr/bin/plymouth", libraries: dir + "/root/usr/lib/" + lib)
+    }
+
+    /// The client copied where `Stranger` can run it (the cache may be in a checkout under a
+    /// home only its owner can enter), with the copy that must outlive its use.
+    func forStranger() throws -> (RealPlymouth, StrangerCopy) {
+        let copy = try StrangerCopy([binary, libraries])
+        return (RealPlymouth(binary: copy.path(binary), libraries: copy.path(libraries)), copy)
     }
 }
 
@@ -59,9 +68,10 @@ final class NamespacedDaemon: @unchecked Sendable {
         _ = Proc.run(["rm", "-rf", dir])
     }
 
-    /// Runs `args` in the daemon's network namespace (as nobody when `stranger`).
+    /// Runs `args` in the daemon's network namespace (as nobody when `stranger`: then the
+    /// program must be where nobody can reach it, a `StrangerCopy`).
     func run(_ args: [String], env: [String: String] = [:], stranger: Bool = false) -> (status: Int32, out: String, err: String) {
-        let user = stranger ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let user = stranger ? Stranger.command : []
         return Proc.run(["nsenter", "--net=/proc/\(pid)/ns/net", "--"] + user + args, env: env)
     }
 
@@ -153,7 +163,8 @@ final class NamespacedDaemon: @unchecked Sendable {
         #expect(d.ctl(["status"]).out.contains("\"deactivated\":true"))
         #expect(d.plymouth(real, ["reactivate"]).status == 0)
         #expect(d.ctl(["status"]).out.contains("\"active\":true"))
-        let s = d.plymouth(real, ["--ping"], stranger: true)
+        let (theirs, copy) = try real.forStranger()
+        let s = withExtendedLifetime(copy) { d.plymouth(theirs, ["--ping"], stranger: true) }
         #expect(s.status == 1, "\(s)")
         #expect(d.plymouth(real, ["quit"]).status == 0)
         #expect(d.wait() == 0)

@@ -279,11 +279,19 @@ import Testing
         }
     }
 
+    /// How the cache file's filesystem takes a read into the card's mapping.
+    enum MappingReads {
+        /// As a local filesystem does: like any other memory.
+        case allowed
+        /// As 9p, NFS or FUSE do (they cannot pin a PFN mapping's pages): EFAULT, every time.
+        case refused
+    }
+
     /// The early frame's card calls answered by the fake kernel (the kernel travels in the
     /// context pointer: the C function pointers capture nothing).
-    static func ops(_ k: FakeKernel) -> kiosk_card_ops {
+    static func ops(_ k: FakeKernel, reads: MappingReads = .allowed) -> kiosk_card_ops {
         func kernel(_ c: UnsafeMutableRawPointer?) -> FakeKernel { Unmanaged<FakeKernel>.fromOpaque(c!).takeUnretainedValue() }
-        return kiosk_card_ops(
+        var ops = kiosk_card_ops(
             context: Unmanaged.passUnretained(k).toOpaque(),
             open: { c, path, flags in
                 do throws(SysError) { return try kernel(c).open(String(cString: path!), flags: flags) } catch { errno = error.errno; return -1 }
@@ -299,7 +307,15 @@ import Testing
                     errno = error.errno; return UnsafeMutableRawPointer(bitPattern: -1)   // MAP_FAILED
                 }
             },
-            munmap: { c, p, length in kernel(c).munmap(p!, length: length) })
+            munmap: { c, p, length in kernel(c).munmap(p!, length: length) },
+            pread: { _, fd, buffer, size, offset in Glibc.pread(fd, buffer, size, offset) })
+        if reads == .refused {
+            ops.pread = { c, fd, buffer, size, offset in
+                if let b = buffer, kernel(c).maps.contains(where: { b >= $0.key && b < $0.key + $0.value }) { errno = EFAULT; return -1 }
+                return Glibc.pread(fd, buffer, size, offset)
+            }
+        }
+        return ops
     }
 
     /// `show` arguments with a new cache directory that holds the first frame of a picture (also
@@ -320,9 +336,9 @@ import Testing
         s.close(retain: false)
     }
 
-    func runEarly(_ k: FakeKernel, _ args: [String]) -> kiosk_early_frame {
+    func runEarly(_ k: FakeKernel, _ args: [String], reads: MappingReads = .allowed) -> kiosk_early_frame {
         var early = kiosk_early_frame()
-        var ops = Self.ops(k)
+        var ops = Self.ops(k, reads: reads)
         _ = ([""] + args).withCArgv { argc, argv in kiosk_early_frame_show(argc, argv, &ops, &early) }
         return early
     }
@@ -345,6 +361,30 @@ import Testing
         try settle(s)
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none))
         #expect(k.count("ioctl(DRM_IOCTL_MODE_PAGE_FLIP)") == 1 && k.setCRTCs == 1)
+        s.close(retain: false)
+        #expect(k.consoleRestored && k.leaks.isEmpty, "\(k.leaks)")
+    }
+
+    /// A cache on 9p, NFS or FUSE cannot be read straight into the dumb buffer's mapping
+    /// (EFAULT): the frame comes through an ordinary buffer instead, byte for byte, and is taken
+    /// over as usual.
+    @Test func aFilesystemThatRefusesTheMappingStillGivesTheFrame() throws {
+        let (args, pic) = try cachedFrame()
+        let k = FakeKernel.card()
+        var early = runEarly(k, args, reads: .refused)
+        #expect(early.state == Int32(KIOSK_EARLY_SHOWN.rawValue), "\(why(early))")
+        var h = kiosk_frame_cache_header()
+        let path = withUnsafeBytes(of: early.cache_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        #expect(check(path, args, header: &h) == nil)
+        let file = try #require(Proc.readBytes(path))
+        let at = Int(h.header_size) + Int(h.args_size), size = Int(h.frame_size)
+        try #require(file.count == at + size && early.pitch == h.pitch && early.map != nil)
+        let shown = Array(UnsafeRawBufferPointer(start: early.map, count: size))
+        #expect(shown == Array(file[at...]), "the frame on screen is not the cached one")
+        #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none), "the cached frame is not on screen")
+        let e = try #require(EarlyFrame(taking: &early))
+        let s = try openScreen(k) { $0.earlyFrame = e }
+        #expect(s.earlyFrameUse == .takenOver)
         s.close(retain: false)
         #expect(k.consoleRestored && k.leaks.isEmpty, "\(k.leaks)")
     }

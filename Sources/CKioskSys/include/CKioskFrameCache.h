@@ -137,6 +137,9 @@ struct kiosk_card_ops {
     int (*ioctl)(void *context, int fd, unsigned long request, void *arg);
     void *(*mmap)(void *context, int fd, size_t length, uint64_t offset);   /* MAP_FAILED on failure */
     void (*munmap)(void *context, void *address, size_t length);
+    /// pread(2) of the cache file, here because the frame is read straight into the card's
+    /// mapping, which some filesystems refuse (EFAULT: 9p, NFS, FUSE).
+    ssize_t (*pread)(void *context, int fd, void *buffer, size_t size, off_t offset);
 };
 extern const struct kiosk_card_ops kiosk_linux_card_ops;
 
