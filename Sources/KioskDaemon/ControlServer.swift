@@ -99,7 +99,7 @@ public final class ControlServer {
             if let (kind, why) = refusal(cred) {
                 refused += 1
                 refusals.write(kind, "control socket: refused pid \(cred.pid) uid \(cred.uid): \(why)")
-                refuse(c, why)
+                refuse(c, why, code: kind.code)
                 continue
             }
             clients[fd] = c
@@ -111,7 +111,11 @@ public final class ControlServer {
     }
 
     /// Why a peer is refused, as the log counts refusals.
-    enum Refusal: Hashable, Sendable { case tooManyClients, permissionDenied }
+    enum Refusal: Hashable, Sendable {
+        case tooManyClients, permissionDenied
+        /// The reply's code.
+        var code: ReplyCode { self == .tooManyClients ? .tooManyClients : .permissionDenied }
+    }
 
     /// Why this peer may not talk to the daemon, or nil.
     func refusal(_ cred: PeerCredentials) -> (Refusal, String)? {
@@ -140,9 +144,9 @@ public final class ControlServer {
     }
 
     /// One refusal line, written now (best effort: the socket is new and empty), then closed.
-    private func refuse(_ c: Client, _ why: String) {
+    private func refuse(_ c: Client, _ why: String, code: ReplyCode) {
         let line = Array((JSON.encode(.object(JSONObject([("v", .number(Double(protocolVersion))), ("ok", .bool(false)),
-                                                          ("error", .string(why))]))) + "\n").utf8)
+                                                          ("error", .string(why)), ("code", .string(code.rawValue))]))) + "\n").utf8)
         _ = line.withUnsafeBytes { try? kernel.send(c.fd, $0) }
         kernel.close(c.fd)
     }
@@ -191,7 +195,7 @@ public final class ControlServer {
 
     private func tooLong(_ c: Client) {
         c.input = []
-        reply(c, id: nil, error: "request longer than \(ControlServer.maxLine) bytes; closing the connection")
+        reply(c, id: nil, error: .bad("request longer than \(ControlServer.maxLine) bytes; closing the connection"))
         c.closing = true
         if c.pending == 0 { drop(c, why: nil) }
     }
@@ -200,10 +204,10 @@ public final class ControlServer {
         served += 1
         let value: JSONValue
         do { value = try JSON.parse(line.last == 0x0D ? line.dropLast() : line[...]) } catch {
-            reply(c, id: nil, error: "not JSON: \(error)")
+            reply(c, id: nil, error: RequestError.bad("not JSON: \(error)"))
             return
         }
-        guard case let .object(object) = value else { reply(c, id: nil, error: "a request is a JSON object"); return }
+        guard case let .object(object) = value else { reply(c, id: nil, error: .bad("a request is a JSON object")); return }
         let id = object["id"]
         do {
             let request = try DaemonRequest(object)
@@ -213,13 +217,14 @@ public final class ControlServer {
             let fields = try daemon.handle(request)
             send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(true))] + (id.map { [("id", $0)] } ?? []) + fields)
         } catch {
-            reply(c, id: id, error: error.description)
+            reply(c, id: id, error: error)
         }
         onAnswered?(object)
     }
 
-    private func reply(_ c: Client, id: JSONValue?, error: String) {
-        send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(false))] + (id.map { [("id", $0)] } ?? []) + [("error", .string(error))])
+    private func reply(_ c: Client, id: JSONValue?, error: RequestError) {
+        send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(false))] + (id.map { [("id", $0)] } ?? [])
+             + [("error", .string(error.description)), ("code", .string(error.code.rawValue))])
     }
 
     /// Queues one line for `c` and writes what the socket takes now.

@@ -62,9 +62,9 @@ public final class Daemon {
         var fields: [(Setting<HUDSettings>, SettingValue)] = []
         for (key, v) in content {
             guard let s = HUDSettings.table.setting(key: key), DaemonRequest.contentKeys.contains(key) else {
-                throw RequestError("update: unknown field \(shown(key))")
+                throw RequestError.bad("update: unknown field \(shown(key))")
             }
-            do throws(RuleError) { fields.append((s, try s.rule.check(v.json))) } catch { throw RequestError("\(key): expected \(error.expected)") }
+            do throws(RuleError) { fields.append((s, try s.rule.check(v.json))) } catch { throw RequestError.bad("\(key): expected \(error.expected)") }
         }
         try update(fields, animated: animated, filtered: false)
     }
@@ -75,7 +75,7 @@ public final class Daemon {
         if filtered, let f = progressFilter, fields.contains(where: { $0.0.key == "progress" }) {
             next.content.progress = min(max(f(next.content.progress), 0), 1)
         }
-        if next.content.mode == .custom && next.image == nil { throw RequestError("mode custom needs an image") }
+        if next.content.mode == .custom && next.image == nil { throw RequestError.bad("mode custom needs an image") }
         var content = next.content
         if let image = next.image, content.mode == .custom {
             if fields.contains(where: { $0.0.key == "image" }) || settings.content.mode != .custom {

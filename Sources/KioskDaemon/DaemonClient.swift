@@ -76,9 +76,7 @@ public final class DaemonClient {
             do { n = try bytes.withUnsafeBytes { (b) throws(SysError) in try fd.sendNoSignal(b) } } catch {
                 // A daemon that refuses a peer says why and closes at once; the reason may be
                 // waiting to be read though the send failed.
-                if let o = try? nextObject(timeout: 1), o["ok"]?.bool == false, let why = o["error"]?.string {
-                    throw why.hasPrefix("permission denied") ? .permissionDenied(why) : .refused(why)
-                }
+                if let o = try? nextObject(timeout: 1), o["ok"]?.bool == false { try Self.check(o) }
                 throw .protocolError("sending to the daemon: \(error)")
             }
             bytes = bytes.dropFirst(n)
@@ -95,7 +93,10 @@ public final class DaemonClient {
     public static func check(_ reply: JSONObject) throws(Failure) {
         guard reply["ok"]?.bool != true else { return }
         let why = reply["error"]?.string ?? "an error reply without a reason"
-        throw why.hasPrefix("permission denied") ? .permissionDenied(why) : .refused(why)
+        // The code says what it is; a daemon from before the codes is read by its message.
+        let code = reply["code"]?.string.flatMap(ReplyCode.init(rawValue:))
+        let denied = code.map { $0 == .permissionDenied } ?? why.hasPrefix("permission denied")
+        throw denied ? .permissionDenied(why) : .refused(why)
     }
 
     /// One request as its line on the wire (with the newline).

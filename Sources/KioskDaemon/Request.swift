@@ -36,9 +36,8 @@ public enum DaemonRequest {
     case subscribe(Set<DaemonEvent>?)
     case quit(retain: Bool)
 
-    /// The ops, as clients name them.
-    public static let ops = ["ping", "show", "hide", "update", "style", "success", "error", "info", "push", "pop", "press", "status",
-                             "subscribe", "quit"]
+    /// The ops, as clients name them (`DaemonOp`'s raw values).
+    public static let ops = DaemonOp.allCases.map(\.rawValue)
 
     /// The settings `update` takes; `style` takes every other live setting.
     public static let contentKeys: Set<String> = Set(HUDSettings.table.settings.filter { $0.role == .content }.map(\.key))
@@ -46,52 +45,57 @@ public enum DaemonRequest {
     /// Reads a request object. Throws `RequestError` with a message for the client.
     public init(_ object: JSONObject) throws(RequestError) {
         var fields = Fields(object)
-        guard let v = fields.take("v") else { throw RequestError("missing \"v\" (the protocol version, 1)") }
-        guard v.int == protocolVersion else { throw RequestError("unsupported protocol version \(shown(JSON.encode(v))); this daemon speaks 1") }
-        guard let opValue = fields.take("op") else { throw RequestError("missing \"op\" (one of \(listed(Self.ops)))") }
-        guard let op = opValue.string, Self.ops.contains(op) else {
-            throw RequestError("unknown op \(shown(JSON.encode(opValue))); expected \(listed(Self.ops))")
+        guard let v = fields.take("v") else { throw RequestError.bad("missing \"v\" (the protocol version, 1)") }
+        guard v.int == protocolVersion else { throw RequestError("unsupported protocol version \(shown(JSON.encode(v))); this daemon speaks 1", code: .unsupportedVersion) }
+        guard let opValue = fields.take("op") else { throw RequestError.bad("missing \"op\" (one of \(listed(Self.ops)))") }
+        guard let name = opValue.string, let op = DaemonOp(rawValue: name) else {
+            throw RequestError.bad("unknown op \(shown(JSON.encode(opValue))); expected \(listed(Self.ops))")
         }
         _ = fields.take("id")   // echoed by the reply
         switch op {
-        case "ping": self = .ping
-        case "show": self = .show(animated: try fields.bool("animated") ?? true)
-        case "hide": self = .hide(animated: try fields.bool("animated") ?? true, delay: try fields.seconds("delay") ?? 0)
-        case "update":
+        case .ping: self = .ping
+        case .show: self = .show(animated: try fields.bool("animated") ?? true)
+        case .hide: self = .hide(animated: try fields.bool("animated") ?? true, delay: try fields.seconds("delay") ?? 0)
+        case .update:
             let animated = try fields.bool("animated") ?? false
             self = .update(try fields.settings { DaemonRequest.contentKeys.contains($0.key) }, animated: animated)
-        case "style":
+        case .style:
             self = .style(try fields.settings { !DaemonRequest.contentKeys.contains($0.key) })
-        case "success", "error", "info":
-            guard let text = try fields.text("text", maxBytes: 1024) else { throw RequestError("\(op): missing \"text\"") }
-            self = .notice(NoticeKind(rawValue: op)!, text: text, duration: try fields.seconds("duration"))
-        case "push": self = .push
-        case "pop": self = .pop
-        case "press": self = .press
-        case "status": self = .status
-        case "subscribe":
+        case .success, .error, .info:
+            guard let text = try fields.text("text", maxBytes: 1024) else { throw RequestError.bad("\(name): missing \"text\"") }
+            self = .notice(NoticeKind(rawValue: name)!, text: text, duration: try fields.seconds("duration"))
+        case .push: self = .push
+        case .pop: self = .pop
+        case .press: self = .press
+        case .status: self = .status
+        case .subscribe:
             var events: Set<DaemonEvent>?
             if let list = fields.take("events") {
-                guard let a = list.array, a.count <= 16 else { throw RequestError("events: expected a list of \(listed(DaemonEvent.allCases.map(\.rawValue)))") }
+                guard let a = list.array, a.count <= 16 else { throw RequestError.bad("events: expected a list of \(listed(DaemonEvent.allCases.map(\.rawValue)))") }
                 events = []
                 for e in a {
                     guard let name = e.string, let ev = DaemonEvent(rawValue: name) else {
-                        throw RequestError("events: \(shown(JSON.encode(e))) is not one of \(listed(DaemonEvent.allCases.map(\.rawValue)))")
+                        throw RequestError.bad("events: \(shown(JSON.encode(e))) is not one of \(listed(DaemonEvent.allCases.map(\.rawValue)))")
                     }
                     events?.insert(ev)
                 }
             }
             self = .subscribe(events)
-        default: self = .quit(retain: try fields.bool("retain") ?? false)
+        case .quit: self = .quit(retain: try fields.bool("retain") ?? false)
         }
-        try fields.finish(op)
+        try fields.finish(name)
     }
 }
 
-/// Why a request was refused, for the client.
+/// Why a request was refused, for the client: a message and its `ReplyCode`.
 public struct RequestError: Error, CustomStringConvertible, Sendable {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// What kind of refusal it is (the reply's "code").
+    public var code: ReplyCode
+    /// A refusal with `code` (by default: understood, but cannot be carried out now).
+    public init(_ description: String, code: ReplyCode = .cannot) { self.description = description; self.code = code }
+    /// A request the protocol does not allow.
+    public static func bad(_ description: String) -> RequestError { RequestError(description, code: .badRequest) }
 }
 
 /// A request's fields, taken one by one; what is left at the end is unknown.
@@ -107,20 +111,20 @@ struct Fields {
 
     mutating func bool(_ key: String) throws(RequestError) -> Bool? {
         guard let v = take(key) else { return nil }
-        guard let b = v.bool else { throw RequestError("\(key) \(shown(JSON.encode(v))): expected true or false") }
+        guard let b = v.bool else { throw RequestError.bad("\(key) \(shown(JSON.encode(v))): expected true or false") }
         return b
     }
 
     mutating func seconds(_ key: String) throws(RequestError) -> Double? {
         guard let v = take(key) else { return nil }
-        guard let d = v.double, d.isFinite, d >= 0, d <= 86_400 else { throw RequestError("\(key) \(shown(JSON.encode(v))): expected seconds from 0 to 86400") }
+        guard let d = v.double, d.isFinite, d >= 0, d <= 86_400 else { throw RequestError.bad("\(key) \(shown(JSON.encode(v))): expected seconds from 0 to 86400") }
         return d
     }
 
     mutating func text(_ key: String, maxBytes: Int) throws(RequestError) -> String? {
         guard let v = take(key) else { return nil }
         guard let s = v.string, s.utf8.count <= maxBytes, !s.utf8.contains(0) else {
-            throw RequestError("\(key): expected text of at most \(maxBytes) bytes, without NUL characters")
+            throw RequestError.bad("\(key): expected text of at most \(maxBytes) bytes, without NUL characters")
         }
         return s
     }
@@ -132,7 +136,7 @@ struct Fields {
             guard let s = HUDSettings.table.setting(key: key), s.live, allowed(s), let v = object[key] else { continue }
             taken.insert(key)
             do throws(RuleError) { out.append((s, try s.rule.check(v))) } catch {
-                throw RequestError("\(key) \(shown(JSON.encode(v))): expected \(error.expected)")
+                throw RequestError.bad("\(key) \(shown(JSON.encode(v))): expected \(error.expected)")
             }
         }
         return out
@@ -141,7 +145,7 @@ struct Fields {
     /// Throws for the first field nobody took.
     func finish(_ op: String) throws(RequestError) {
         if let k = object.keys.first(where: { !taken.contains($0) }) {
-            throw RequestError("\(op): unknown field \(shown(JSON.encode(.string(k))))")
+            throw RequestError.bad("\(op): unknown field \(shown(JSON.encode(.string(k))))")
         }
     }
 }

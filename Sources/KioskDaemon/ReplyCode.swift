@@ -1,0 +1,22 @@
+/// Why a request got an error reply, as a client can tell without reading the message: the
+/// reply's `"code"` beside its `"error"` (docs/protocol.md, "Errors"). The message is for people
+/// and may change; the codes are part of the protocol.
+public enum ReplyCode: String, Sendable, CaseIterable {
+    /// Not what the protocol allows: not JSON, not an object, an unknown op or field, a value
+    /// outside its rule. Sending it again will not help.
+    case badRequest = "bad_request"
+    /// A `"v"` other than this daemon's protocol version.
+    case unsupportedVersion = "unsupported_version"
+    /// A request the daemon understood but cannot carry out now: no button to press, a picture
+    /// it cannot read, a look that cannot be laid out. The HUD is as it was.
+    case cannot
+    /// The peer may not use the socket (not root, not in the daemon's group, not allowed).
+    case permissionDenied = "permission_denied"
+    /// The daemon serves as many clients as it may; try again later.
+    case tooManyClients = "too_many_clients"
+}
+
+/// The ops of the control protocol, as clients name them.
+public enum DaemonOp: String, Sendable, CaseIterable {
+    case ping, show, hide, update, style, success, error, info, push, pop, press, status, subscribe, quit
+}
