@@ -6,7 +6,7 @@ import KioskSys
 /// `kiosk-hud boards list|detect|show`: the board profiles this binary can use, which one
 /// `--board auto` takes on this board and why, and a profile's every setting.
 enum BoardsCommand {
-    static let root = OptionSpec("root", value: "DIR", rule: .path,
+    static let root = OptionSpec(.root, value: "DIR", rule: .path,
                                  help: "A directory standing for / (a copy of another board's /proc/device-tree and /sys, tests). Default: $KIOSK_BOARD_ROOT, else /.")
     static let places = """
         Profiles are looked for in /etc/kiosk-hud/boards (your own, first), then share/kiosk-hud/boards \
@@ -28,7 +28,7 @@ enum BoardsCommand {
     ])
 
     static func run(_ verb: String, _ a: ParsedArguments) throws {
-        let root = a.string("root") ?? environmentValue("KIOSK_BOARD_ROOT") ?? ""
+        let root = a.string(.root) ?? environmentValue("KIOSK_BOARD_ROOT") ?? ""
         let catalog = BoardCatalog.system(root: root)
         let facts = BoardFacts(root: root)
         switch verb {
@@ -102,4 +102,9 @@ enum BoardsCommand {
     }
 
     static func quoted(_ s: String) -> String { "\"\(s)\"" }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let root = OptionKey("root")
 }

@@ -13,8 +13,8 @@ enum CtlCommand {
         answered something that is not the protocol; 77 permission denied.
         """
 
-    static let socket = OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath).")
-    static let animated = OptionSpec("animated", .inversibleFlag, help: "Animate (show, hide: default on; update: the progress eases).")
+    static let socket = OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath).")
+    static let animated = OptionSpec(.animated, .inversibleFlag, help: "Animate (show, hide: default on; update: the progress eases).")
 
     static func verb(_ name: String, _ abstract: String, _ options: [OptionSpec] = [], positionals: [PositionalSpec] = []) -> CommandSpec {
         CommandSpec(name, abstract: abstract, discussion: exitCodes, groups: [OptionGroup([socket] + options)], positionals: positionals)
@@ -27,7 +27,7 @@ enum CtlCommand {
     static let spec = CommandSpec("ctl", abstract: "Send a request to a running kiosk-hud daemon.", subcommands: [
         verb("ping", "Check that the daemon answers."),
         verb("show", "Show the HUD.", [animated]),
-        verb("hide", "Hide the HUD.", [animated, OptionSpec("delay", value: "s", rule: .number(0, 86_400, "seconds"), help: "Hide after this many seconds.")]),
+        verb("hide", "Hide the HUD.", [animated, OptionSpec(.delay, value: "s", rule: .number(0, 86_400, "seconds"), help: "Hide after this many seconds.")]),
         verb("update", "Change what the HUD shows (the content options of render).", contentOptions + [animated]),
         verb("style", "Change how the HUD looks (render's look options).", styleOptions),
         verb("success", "Show a success mark with TEXT, then hide (SVProgressHUD's timing).", [duration], positionals: [text]),
@@ -37,11 +37,11 @@ enum CtlCommand {
         verb("pop", "One activity done: the last one hides the HUD."),
         verb("press", "Press the HUD's button as a tap would (e.g. Cancel a `kiosk-hud run` from a maintenance shell)."),
         verb("status", "Print what the HUD shows now, its look, the displays and the input devices, as JSON."),
-        verb("wait-button", "Wait until the HUD's button is pressed.", [OptionSpec("timeout", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
-        verb("quit", "End the daemon.", [.flag("retain", help: "Leave the last frame on screen for the next program.")]),
+        verb("wait-button", "Wait until the HUD's button is pressed.", [OptionSpec(.timeout, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
+        verb("quit", "End the daemon.", [.flag(.retain, help: "Leave the last frame on screen for the next program.")]),
         FollowBootCommand.spec,
     ])
-    static let duration = OptionSpec("duration", value: "s", rule: .number(0, 86_400, "seconds"),
+    static let duration = OptionSpec(.duration, value: "s", rule: .number(0, 86_400, "seconds"),
                                      help: "How long it stays (default: 0.06 s a character + 0.5 s, at least 5 s).")
     static let text = PositionalSpec("text", help: "The message.")
 
@@ -50,28 +50,28 @@ enum CtlCommand {
 
     static func run(_ verb: String, _ a: ParsedArguments) throws {
         let client: DaemonClient
-        do { client = try DaemonClient(path: a.string("socket") ?? ControlSocket.defaultPath) } catch { throw fail(error) }
+        do { client = try DaemonClient(path: a.string(.socket) ?? ControlSocket.defaultPath) } catch { throw fail(error) }
         do {
             switch verb {
-            case "show": try client.request("show", [("animated", .bool(a.optionalFlag("animated") ?? true))])
+            case "show": try client.request("show", [("animated", .bool(a.optionalFlag(.animated) ?? true))])
             case "hide":
-                try client.request("hide", [("animated", .bool(a.optionalFlag("animated") ?? true)), ("delay", .number(try a.double("delay") ?? 0))])
-            case "update": try client.request("update", try settingFields(a, contentOptions) + [("animated", .bool(a.optionalFlag("animated") ?? false))])
+                try client.request("hide", [("animated", .bool(a.optionalFlag(.animated) ?? true)), ("delay", .number(try a.double(.delay) ?? 0))])
+            case "update": try client.request("update", try settingFields(a, contentOptions) + [("animated", .bool(a.optionalFlag(.animated) ?? false))])
             case "style": try client.request("style", try settingFields(a, styleOptions))
             case "success", "error", "info":
-                let d = try a.double("duration")
+                let d = try a.double(.duration)
                 try client.request(verb, [("text", .string(a.positionals.first ?? ""))] + (d.map { [("duration", .number($0))] } ?? []))
             case "status":
                 let reply = try client.request("status")
                 writeLine(JSON.encode(.object(JSONObject(reply.keys.filter { $0 != "v" && $0 != "ok" }.map { ($0, reply[$0]!) }))), to: 1)
             case "wait-button":
                 try client.request("subscribe", [("events", .array([.string("button")]))])
-                let timeout = try a.double("timeout")
+                let timeout = try a.double(.timeout)
                 do throws(DaemonClient.Failure) { _ = try client.nextEvent(timeout: timeout) } catch {
                     if case .timedOut = error { throw ExitCode(1) }
                     throw error
                 }
-            case "quit": try client.request("quit", [("retain", .bool(a.flag("retain")))])
+            case "quit": try client.request("quit", [("retain", .bool(a.flag(.retain)))])
             case "follow-boot": try FollowBootCommand.run(client, a)
             default: try client.request(verb)
             }
@@ -99,4 +99,14 @@ enum CtlCommand {
         case .timedOut: return ExitCode(1)
         }
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let animated = OptionKey("animated")
+    static let delay = OptionKey("delay")
+    static let duration = OptionKey("duration")
+    static let retain = OptionKey("retain")
+    static let socket = OptionKey("socket")
+    static let timeout = OptionKey("timeout")
 }

@@ -27,13 +27,13 @@ struct DaemonCommand {
         1 error (e.g. another daemon serves the socket); 64 bad options.
         """,
         groups: ShowCommand.displayGroups + [OptionGroup("Daemon", [
-            .flag("hidden", help: "Start with the HUD hidden (until a show request)."),
-            OptionSpec("socket", value: "PATH", rule: .path, help: "The control socket. Default: \(ControlSocket.defaultPath)."),
-            OptionSpec("group", rule: .text(32, nonEmpty: true, "a group name"),
+            .flag(.hidden, help: "Start with the HUD hidden (until a show request)."),
+            OptionSpec(.socket, value: "PATH", rule: .path, help: "The control socket. Default: \(ControlSocket.defaultPath)."),
+            OptionSpec(.group, rule: .text(32, nonEmpty: true, "a group name"),
                        help: "The group that owns the socket and may use it. Default: the daemon's own."),
-            OptionSpec("allow-uid", .repeated, value: "UID", rule: ValueRule(.integers(min: 0, max: 4_294_967_294, maxCount: 64), expected: "a user id"),
+            OptionSpec(.allowUid, .repeated, value: "UID", rule: ValueRule(.integers(min: 0, max: 4_294_967_294, maxCount: 64), expected: "a user id"),
                        help: "Also let this user id use the socket; repeatable."),
-            OptionSpec("psplash-fifo", .optionalValue, value: "PATH",
+            OptionSpec(.psplashFifo, .optionalValue, value: "PATH",
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
         ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth))])
 
@@ -42,4 +42,12 @@ struct DaemonCommand {
         Heap.keepLargeBlocksOutOfTheHeap()
         try ShowCommand(a, extras: try DaemonParts(a)).run()
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let allowUid = OptionKey("allow-uid")
+    static let group = OptionKey("group")
+    static let hidden = OptionKey("hidden")
+    static let psplashFifo = OptionKey("psplash-fifo")
 }

@@ -30,17 +30,17 @@ final class DaemonParts: ShowExtras {
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
         let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)
-        startHidden = a.flag("hidden") || afterHandover
-        if afterHandover && !a.flag("hidden") { showLog("socket-activated after the boot's handover: starting hidden (until show)") }
-        if let f = a.string("psplash-fifo"), !f.isEmpty, f.utf8.contains(0) || f.utf8.count > 4095 {
+        startHidden = a.flag(.hidden) || afterHandover
+        if afterHandover && !a.flag(.hidden) { showLog("socket-activated after the boot's handover: starting hidden (until show)") }
+        if let f = a.string(.psplashFifo), !f.isEmpty, f.utf8.contains(0) || f.utf8.count > 4095 {
             throw UsageError(optionError("psplash-fifo", f, expected: "a path"))
         }
-        group = try a.string("group").map { name in
+        group = try a.string(.group).map { name in
             guard let g = groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
             return g
         }
         plymouth = try PlymouthParts(a)
-        let path = a.string("socket") ?? ControlSocket.defaultPath
+        let path = a.string(.socket) ?? ControlSocket.defaultPath
         do { socket = try ControlSocket.open(path, group: group) } catch {
             plymouth?.close()
             throw ShowError("control socket: \(error)")
@@ -68,7 +68,7 @@ final class DaemonParts: ShowExtras {
                 + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
         }
         daemon = d
-        let uids = try a.value("allow-uid")?.ints.map { UInt32($0) } ?? []
+        let uids = try a.value(.allowUid)?.ints.map { UInt32($0) } ?? []
         let server = ControlServer(kernel: loop.kernel, loop: loop, listener: s.fd, daemon: d,
                                    access: AccessRule(group: group, allowedUIDs: Set(uids)), log: showLog)
         self.server = server
@@ -90,7 +90,7 @@ final class DaemonParts: ShowExtras {
             session.drawPendingFrame()
             session.end(.exit(0))
         }
-        if let f = a.string("psplash-fifo") {
+        if let f = a.string(.psplashFifo) {
             let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
             do {
                 psplash = try PsplashFIFO(path: fifo, kernel: loop.kernel, loop: loop, log: showLog) { [weak self] c in

@@ -7,13 +7,13 @@ import KioskSys
 extension DaemonParts {
     /// The daemon's options for Plymouth's socket (the settings of `[plymouth]` come with them).
     static let plymouthOptions: [OptionSpec] = [
-        .flag("plymouth", help: """
+        .flag(.plymouth, help: """
             Also answer on Plymouth's socket (the abstract \\0\(PlymouthWire.defaultSocketName)): the system's plymouth \
             command, systemd's PID 1 and the initramfs scripts drive the HUD unchanged (docs/plymouth.md). Only root may use it.
             """),
-        OptionSpec("plymouth-socket", value: "NAME", rule: .text(100, nonEmpty: true, "an abstract socket name"),
+        OptionSpec(.plymouthSocket, value: "NAME", rule: .text(100, nonEmpty: true, "an abstract socket name"),
                    help: "Plymouth's abstract socket name, without the leading NUL. Default: \(PlymouthWire.defaultSocketName)."),
-        OptionSpec("plymouth-boot-duration", value: "PATH", rule: .path, help: """
+        OptionSpec(.plymouthBootDuration, value: "PATH", rule: .path, help: """
             Plymouth's boot estimate: read at start, written at quit after a boot (Plymouth's format); 'none': no \
             estimate. Default: \(PlymouthParts.defaultDurationPath).
             """),
@@ -38,13 +38,13 @@ final class PlymouthParts {
 
     /// nil without --plymouth (its other options are then warned about: they change nothing).
     init?(_ a: ParsedArguments) throws {
-        guard a.flag("plymouth") else {
+        guard a.flag(.plymouth) else {
             for o in ["plymouth-socket", "plymouth-boot-duration"] where a.given(o) { showLog("warning: --\(o) has no effect without --plymouth") }
             return nil
         }
-        name = a.string("plymouth-socket") ?? PlymouthWire.defaultSocketName
+        name = a.string(.plymouthSocket) ?? PlymouthWire.defaultSocketName
         guard !name.utf8.contains(0) else { throw UsageError(optionError("plymouth-socket", name, expected: "an abstract socket name")) }
-        let path = a.string("plymouth-boot-duration") ?? PlymouthParts.defaultDurationPath
+        let path = a.string(.plymouthBootDuration) ?? PlymouthParts.defaultDurationPath
         durationPath = path == "none" ? nil : path
         do { listener = try unixAbstractListener(name, backlog: PlymouthServer.backlog) } catch {
             if error.errno == EADDRINUSE {
@@ -110,4 +110,11 @@ final class PlymouthParts {
         listenerClosed = true
         try? listener.close()
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let plymouth = OptionKey("plymouth")
+    static let plymouthBootDuration = OptionKey("plymouth-boot-duration")
+    static let plymouthSocket = OptionKey("plymouth-socket")
 }

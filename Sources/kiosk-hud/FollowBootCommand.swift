@@ -14,9 +14,9 @@ import KioskSys
 /// connects again: under socket activation a new connection would start the daemon again, over
 /// the kiosk app.
 enum FollowBootCommand {
-    static let interval = OptionSpec("interval", value: "s", rule: .number(0.01, 60, "seconds"),
+    static let interval = OptionSpec(.interval, value: "s", rule: .number(0.01, 60, "seconds"),
                                      help: "Read the boot progress this often. Default: 0.25 s.")
-    static let bus = OptionSpec("bus", value: "ADDRESS", rule: .text(4095, nonEmpty: true, "a D-Bus address"),
+    static let bus = OptionSpec(.bus, value: "ADDRESS", rule: .text(4095, nonEmpty: true, "a D-Bus address"),
                                 help: "The systemd manager's bus. Default: \(SystemdManager.privateBus) (PID 1's own, up before dbus-daemon; root only).")
 
     /// Exit code when there is no systemd manager to follow (sysexits' EX_OSFILE: a file of the
@@ -43,8 +43,8 @@ enum FollowBootCommand {
     static let progressModes: Set<String> = ["determinate", "annular", "bar"]
 
     static func run(_ client: DaemonClient, _ a: ParsedArguments) throws {
-        let address = a.string("bus") ?? SystemdManager.privateBus
-        let every = try a.double("interval") ?? 0.25
+        let address = a.string(.bus) ?? SystemdManager.privateBus
+        let every = try a.double(.interval) ?? 0.25
         var manager: SystemdManager? = try open(address)
         writeLine("follow-boot: following systemd's boot progress at \(address) every \(every) s", to: 1)
         var steps = BootProgress()
@@ -117,4 +117,10 @@ enum FollowBootCommand {
         if case .permissionDenied = f { return ExitCode(77) }
         return ExitCode(noManager)
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let bus = OptionKey("bus")
+    static let interval = OptionKey("interval")
 }

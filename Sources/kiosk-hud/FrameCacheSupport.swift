@@ -31,7 +31,7 @@ extension ShowCommand {
         guard let location = FrameCache.locate(CommandLine.arguments) else { return }
         let path = location.path
         let board = SettingOptions.chosen?.selection.files ?? []
-        let files = ["/proc/self/exe"] + board + [arguments.string("underlay")].compactMap { $0 } + fonts.fontFiles
+        let files = ["/proc/self/exe"] + board + [arguments.string(.underlay)].compactMap { $0 } + fonts.fontFiles
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
         switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))

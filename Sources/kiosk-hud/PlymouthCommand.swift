@@ -12,8 +12,8 @@ enum PlymouthCommand {
     static let refused: Int32 = 1, disconnected: Int32 = 2
 
     static func run(_ a: ParsedArguments) throws {
-        let debug = a.flag("debug")
-        if a.flag("get-splash-plugin-path") {
+        let debug = a.flag(.debug)
+        if a.flag(.getSplashPluginPath) {
             writeLine("Error: kiosk-hud has no Plymouth splash plugins", to: 2)
             throw ExitCode(refused)
         }
@@ -28,7 +28,7 @@ enum PlymouthCommand {
             pipeline = try requests(for: name, a)
         } else if let action = try topLevel(a) {
             pipeline = action
-        } else if a.flag("wait") {
+        } else if a.flag(.wait) {
             pipeline = []
             wait = true
         } else {
@@ -39,7 +39,7 @@ enum PlymouthCommand {
             writeText(helpText(root: kioskHUDCommandLine(first: "plymouth"), path: ["kiosk-hud", "plymouth"]), to: 2)
             return   // plymouth without a request: its help, and 0
         }
-        let socket = a.string("socket") ?? PlymouthWire.defaultSocketName
+        let socket = a.string(.socket) ?? PlymouthWire.defaultSocketName
         let client: PlymouthClient
         do { client = try PlymouthClient(name: socket) } catch {
             if debug { writeLine("plymouth: \(error)", to: 2) }
@@ -60,7 +60,7 @@ enum PlymouthCommand {
             switch last {
             case .ack: return
             case let .answer(bytes):
-                if a.given("command") { writeLine("Error: --command is not supported; the answer is not passed on", to: 2); throw ExitCode(refused) }
+                if a.given(.command) { writeLine("Error: --command is not supported; the answer is not passed on", to: 2); throw ExitCode(refused) }
                 writeLine(String(decoding: bytes, as: UTF8.self), to: 1)
             case let .answers(list):
                 for b in list { writeLine(String(decoding: b, as: UTF8.self), to: 1) }

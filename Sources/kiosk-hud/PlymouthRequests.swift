@@ -12,7 +12,7 @@ extension PlymouthCommand {
             guard let t = a.string(option) else { throw UsageError("\(name) needs --\(option)", command: ["kiosk-hud", "plymouth"]) }
             return try fits(t, option)
         }
-        let pause = !a.flag("dont-pause-progress")
+        let pause = !a.flag(.dontPauseProgress)
         switch name {
         case "change-mode":
             let given = modes.filter(a.flag)
@@ -21,44 +21,44 @@ extension PlymouthCommand {
                 throw ExitCode(refused)
             }
             return [.changeMode(m)]
-        case "system-update": return [.systemUpdate(try a.value("progress")?.int ?? 0)]
+        case "system-update": return [.systemUpdate(try a.value(.progress)?.int ?? 0)]
         case "update": return [.status(try text("status"))]
         case "update-root-fs":
-            if let dir = a.string("new-root-dir") { return [.newRoot(try fits(dir, "new-root-dir"))] }
-            guard a.flag("read-write") else { throw UsageError("update-root-fs needs --new-root-dir or --read-write", command: ["kiosk-hud", "plymouth"]) }
+            if let dir = a.string(.newRootDir) { return [.newRoot(try fits(dir, "new-root-dir"))] }
+            guard a.flag(.readWrite) else { throw UsageError("update-root-fs needs --new-root-dir or --read-write", command: ["kiosk-hud", "plymouth"]) }
             return [.systemInitialized]
         case "show-splash": return [.showSplash]
         case "hide-splash": return [.hideSplash]
         case "ask-for-password":
-            return (pause ? [.pauseProgress] : []) + [.password(prompt: try a.string("prompt").map { try fits($0, "prompt") })]
+            return (pause ? [.pauseProgress] : []) + [.password(prompt: try a.string(.prompt).map { try fits($0, "prompt") })]
         case "ask-question":
-            return (pause ? [.pauseProgress] : []) + [.question(prompt: try a.string("prompt").map { try fits($0, "prompt") })]
+            return (pause ? [.pauseProgress] : []) + [.question(prompt: try a.string(.prompt).map { try fits($0, "prompt") })]
         case "display-message": return [.showMessage(try text("text"))]
         case "hide-message": return [.hideMessage(try text("text"))]
-        case "watch-keystroke": return [.watchKeystroke(keys: try a.string("keys").map { try fits($0, "keys") })]
-        case "ignore-keystroke": return [.ignoreKeystroke(keys: try a.string("keys").map { try fits($0, "keys") })]
+        case "watch-keystroke": return [.watchKeystroke(keys: try a.string(.keys).map { try fits($0, "keys") })]
+        case "ignore-keystroke": return [.ignoreKeystroke(keys: try a.string(.keys).map { try fits($0, "keys") })]
         case "pause-progress": return [.pauseProgress]
         case "unpause-progress": return [.unpauseProgress]
         case "report-error": return [.reportError]
         case "deactivate": return [.deactivate]
         case "reactivate": return [.reactivate]
-        default: return [.quit(retain: a.flag("retain-splash"))]
+        default: return [.quit(retain: a.flag(.retainSplash))]
         }
     }
 
     /// The top-level option that acts, in plymouth's order of precedence; nil: none.
     static func topLevel(_ a: ParsedArguments) throws -> [PlymouthRequest]? {
-        if a.flag("show-splash") { return [.showSplash] }
-        if a.flag("hide-splash") { return [.hideSplash] }
-        if a.flag("quit") { return [.quit(retain: false)] }
-        if a.flag("ping") { return [.ping] }
-        if a.flag("has-active-vt") { return [.hasActiveVT] }
-        if let s = a.string("update") { return [.status(try fits(s, "update"))] }
-        if a.flag("ask-for-password") { return [.pauseProgress, .password(prompt: nil)] }
-        if let k = a.string("ignore-keystroke") { return [.ignoreKeystroke(keys: try fits(k, "ignore-keystroke"))] }
-        if a.flag("sysinit") { return [.systemInitialized] }
-        if let r = a.string("newroot") { return [.newRoot(try fits(r, "newroot"))] }
-        if a.flag("details") { return [.reportError] }
+        if a.flag(.showSplash) { return [.showSplash] }
+        if a.flag(.hideSplash) { return [.hideSplash] }
+        if a.flag(.quit) { return [.quit(retain: false)] }
+        if a.flag(.ping) { return [.ping] }
+        if a.flag(.hasActiveVt) { return [.hasActiveVT] }
+        if let s = a.string(.update) { return [.status(try fits(s, "update"))] }
+        if a.flag(.askForPassword) { return [.pauseProgress, .password(prompt: nil)] }
+        if let k = a.string(.ignoreKeystroke) { return [.ignoreKeystroke(keys: try fits(k, "ignore-keystroke"))] }
+        if a.flag(.sysinit) { return [.systemInitialized] }
+        if let r = a.string(.newroot) { return [.newRoot(try fits(r, "newroot"))] }
+        if a.flag(.details) { return [.reportError] }
         return nil
     }
 

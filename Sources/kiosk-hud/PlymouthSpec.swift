@@ -46,21 +46,21 @@ extension PlymouthCommand {
         """,
         groups: [
             OptionGroup([
-                .flag("debug", help: "Say on stderr what is sent and what came back."),
-                .flag("get-splash-plugin-path", help: "Plymouth's plugin directory (kiosk-hud has none: exit 1)."),
-                OptionSpec("newroot", value: "string", help: "Tell boot daemon that new root filesystem is mounted."),
-                .flag("quit", help: "Tell boot daemon to quit."),
-                .flag("ping", help: "Check if boot daemon is running."),
-                .flag("has-active-vt", help: "Check if boot daemon has an active vt."),
-                .flag("sysinit", help: "Tell boot daemon root filesystem is mounted read-write."),
-                .flag("show-splash", help: "Show splash screen."),
-                .flag("hide-splash", help: "Hide splash screen."),
-                .flag("ask-for-password", help: "Ask user for password."),
-                OptionSpec("ignore-keystroke", value: "string", help: "Remove sensitivity to a keystroke."),
-                OptionSpec("update", value: "string", help: "Tell boot daemon an update about boot progress."),
-                .flag("details", help: "Tell boot daemon there were errors during boot."),
-                .flag("wait", help: "Wait for boot daemon to quit."),
-                OptionSpec("socket", value: "NAME", rule: .text(100, nonEmpty: true, "an abstract socket name"),
+                .flag(.debug, help: "Say on stderr what is sent and what came back."),
+                .flag(.getSplashPluginPath, help: "Plymouth's plugin directory (kiosk-hud has none: exit 1)."),
+                OptionSpec(.newroot, value: "string", help: "Tell boot daemon that new root filesystem is mounted."),
+                .flag(.quit, help: "Tell boot daemon to quit."),
+                .flag(.ping, help: "Check if boot daemon is running."),
+                .flag(.hasActiveVt, help: "Check if boot daemon has an active vt."),
+                .flag(.sysinit, help: "Tell boot daemon root filesystem is mounted read-write."),
+                .flag(.showSplash, help: "Show splash screen."),
+                .flag(.hideSplash, help: "Hide splash screen."),
+                .flag(.askForPassword, help: "Ask user for password."),
+                OptionSpec(.ignoreKeystroke, value: "string", help: "Remove sensitivity to a keystroke."),
+                OptionSpec(.update, value: "string", help: "Tell boot daemon an update about boot progress."),
+                .flag(.details, help: "Tell boot daemon there were errors during boot."),
+                .flag(.wait, help: "Wait for boot daemon to quit."),
+                OptionSpec(.socket, value: "NAME", rule: .text(100, nonEmpty: true, "an abstract socket name"),
                            help: "The daemon's abstract socket name (kiosk-hud's; plymouth has none). Default: \(PlymouthWire.defaultSocketName)."),
             ]),
             OptionGroup("Command options", [
@@ -70,18 +70,44 @@ extension PlymouthCommand {
                 .flag("updates", help: "change-mode: Applying updates."),
                 .flag("system-upgrade", help: "change-mode: Upgrading the OS to a new version."),
                 .flag("firmware-upgrade", help: "change-mode: Upgrading firmware to a new version."),
-                OptionSpec("progress", value: "integer", rule: .integer(0, 100, "a percentage"), help: "system-update: The percentage progress of the updates."),
+                OptionSpec(.progress, value: "integer", rule: .integer(0, 100, "a percentage"), help: "system-update: The percentage progress of the updates."),
                 OptionSpec("status", value: "string", help: "update: Tell daemon the current boot status."),
-                OptionSpec("new-root-dir", value: "string", help: "update-root-fs: Root filesystem is about to change."),
-                .flag("read-write", help: "update-root-fs: Root filesystem is no longer read-only."),
-                OptionSpec("command", value: "string", help: "ask-for-password, ask-question, watch-keystroke: Command to send the answer to (not supported: the answer is printed)."),
-                OptionSpec("prompt", value: "string", help: "ask-for-password, ask-question: Message to display."),
+                OptionSpec(.newRootDir, value: "string", help: "update-root-fs: Root filesystem is about to change."),
+                .flag(.readWrite, help: "update-root-fs: Root filesystem is no longer read-only."),
+                OptionSpec(.command, value: "string", help: "ask-for-password, ask-question, watch-keystroke: Command to send the answer to (not supported: the answer is printed)."),
+                OptionSpec(.prompt, value: "string", help: "ask-for-password, ask-question: Message to display."),
                 OptionSpec("number-of-tries", value: "integer", rule: .integer(0, 1000), help: "ask-for-password: Number of times to ask."),
-                .flag("dont-pause-progress", help: "ask-for-password, ask-question: Don't pause boot progress bar while asking."),
+                .flag(.dontPauseProgress, help: "ask-for-password, ask-question: Don't pause boot progress bar while asking."),
                 OptionSpec("text", value: "string", help: "display-message, hide-message: The message text."),
-                OptionSpec("keys", value: "string", help: "watch-keystroke, ignore-keystroke: Keys to become (or stop being) sensitive to."),
-                .flag("retain-splash", help: "quit: Don't explicitly hide boot splash on exit."),
+                OptionSpec(.keys, value: "string", help: "watch-keystroke, ignore-keystroke: Keys to become (or stop being) sensitive to."),
+                .flag(.retainSplash, help: "quit: Don't explicitly hide boot splash on exit."),
             ]),
         ],
         positionals: [PositionalSpec("command", help: "One of the commands above.", optional: true)])
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let askForPassword = OptionKey("ask-for-password")
+    static let command = OptionKey("command")
+    static let debug = OptionKey("debug")
+    static let details = OptionKey("details")
+    static let dontPauseProgress = OptionKey("dont-pause-progress")
+    static let getSplashPluginPath = OptionKey("get-splash-plugin-path")
+    static let hasActiveVt = OptionKey("has-active-vt")
+    static let hideSplash = OptionKey("hide-splash")
+    static let ignoreKeystroke = OptionKey("ignore-keystroke")
+    static let keys = OptionKey("keys")
+    static let newRootDir = OptionKey("new-root-dir")
+    static let newroot = OptionKey("newroot")
+    static let ping = OptionKey("ping")
+    static let progress = OptionKey("progress")
+    static let prompt = OptionKey("prompt")
+    static let quit = OptionKey("quit")
+    static let readWrite = OptionKey("read-write")
+    static let retainSplash = OptionKey("retain-splash")
+    static let showSplash = OptionKey("show-splash")
+    static let sysinit = OptionKey("sysinit")
+    static let update = OptionKey("update")
+    static let wait = OptionKey("wait")
 }

@@ -14,12 +14,12 @@ struct RenderCommand {
         discussion: "With --scene bench, draws the canonical benchmark scene (shared/bench/scene.md) instead.",
         groups: [
             OptionGroup([SettingOptions.board] + SettingOptions.options(group: SettingGroup.hud) + SettingOptions.options(SettingOptions.canvas) + [
-                OptionSpec("scene", rule: .choice(["bench"]), help: "bench: the canonical benchmark scene instead of a HUD."),
-                OptionSpec("phase", rule: .integer(0, 11, "a spinner phase"), help: "Spinner phase for --mode indeterminate."),
-                OptionSpec("out", short: "o", rule: .path, help: "Output PNG (required)."),
-                .flag("pressed", help: "Draw the button pressed (tests: what show draws while a finger is on it)."),
-                OptionSpec("motion-offset", value: "DX,DY", rule: .point(1_000_000, "pixels"), help: "Bezel moved by the tilt effect, in pixels (tests)."),
-                .flag("print-layout", help: "Print the bezel's and the button's rectangles in pixels on stdout: \"bezel X Y W H\", \"button X Y W H\"."),
+                OptionSpec(.scene, rule: .choice(["bench"]), help: "bench: the canonical benchmark scene instead of a HUD."),
+                OptionSpec(.phase, rule: .integer(0, 11, "a spinner phase"), help: "Spinner phase for --mode indeterminate."),
+                OptionSpec(.out, short: "o", rule: .path, help: "Output PNG (required)."),
+                .flag(.pressed, help: "Draw the button pressed (tests: what show draws while a finger is on it)."),
+                OptionSpec(.motionOffset, value: "DX,DY", rule: .point(1_000_000, "pixels"), help: "Bezel moved by the tilt effect, in pixels (tests)."),
+                .flag(.printLayout, help: "Print the bezel's and the button's rectangles in pixels on stdout: \"bezel X Y W H\", \"button X Y W H\"."),
             ]),
         ])
 
@@ -27,7 +27,7 @@ struct RenderCommand {
     let out: String
 
     init(_ a: ParsedArguments) throws(UsageError) {
-        guard let o = try a.value("out")?.string else { throw a.error("missing --out FILE.png") }
+        guard let o = try a.value(.out)?.string else { throw a.error("missing --out FILE.png") }
         arguments = a
         out = o
     }
@@ -37,7 +37,7 @@ struct RenderCommand {
         try checkOutputPath(out, what: "--out")
         let fonts: FontLibrary
         do { fonts = try FontLibrary() } catch { throw UsageError("\(error)") }
-        if a.given("scene") { return try renderBench(fonts) }
+        if a.given(.scene) { return try renderBench(fonts) }
         let settings = try SettingOptions.resolve(a)
         let (content, underlay) = try loadPictures(settings)
         let p = settings.profile
@@ -49,21 +49,21 @@ struct RenderCommand {
         } catch { throw UsageError("\(error)") }
         r.setUnderlay(color: p.underlayColor, image: underlay)
         var motion = (0.0, 0.0)
-        if case let .point(x, y) = try a.value("motion-offset") { motion = (x, y) }
-        if a.flag("print-layout") {
+        if case let .point(x, y) = try a.value(.motionOffset) { motion = (x, y) }
+        if a.flag(.printLayout) {
             func line(_ name: String, _ r: Rect) { writeLine("\(name) \(r.x) \(r.y) \(r.width) \(r.height)", to: 1) }
             line("bezel", r.layout.bezel)
             if let b = r.layout.button { line("button", b) }
         }
-        r.render(HUDFrameState(progress: content.progress, spinnerPhase: try a.int("phase") ?? 0,
-                               motionX: motion.0, motionY: motion.1, buttonPressed: a.flag("pressed")))
+        r.render(HUDFrameState(progress: content.progress, spinnerPhase: try a.int(.phase) ?? 0,
+                               motionX: motion.0, motionY: motion.1, buttonPressed: a.flag(.pressed)))
         try writePNG(r.shadow, to: out, what: "--out")
     }
 
     /// The canonical benchmark scene (shared/bench/scene.md) at --size (800x480 by default).
     func renderBench(_ fonts: FontLibrary) throws {
         var w = 800, h = 480
-        if case let .size(sw, sh) = try arguments.value("size") {
+        if case let .size(sw, sh) = try arguments.value(.size) {
             guard sw >= 200, sh >= 160 else { throw UsageError("--size \(sw)x\(sh): the bench scene needs at least 200x160") }
             (w, h) = (sw, sh)
         }
@@ -75,4 +75,14 @@ struct RenderCommand {
         s.drawFull(Canvas(bm.surface))
         try writePNG(bm, to: out, what: "--out")
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let motionOffset = OptionKey("motion-offset")
+    static let out = OptionKey("out")
+    static let phase = OptionKey("phase")
+    static let pressed = OptionKey("pressed")
+    static let printLayout = OptionKey("print-layout")
+    static let scene = OptionKey("scene")
 }

@@ -51,23 +51,23 @@ struct RunCommand {
             for i in g.options.indices where refused.contains(g.options[i].name) { g.options[i].hidden = true }
             return g
         } + [OptionGroup("Run", [
-            OptionSpec("hud", value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
+            OptionSpec(.hud, value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
                        help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
-            OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
-            OptionSpec("daemon-timeout", rule: .number(0.1, 3600, "seconds"),
+            OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
+            OptionSpec(.daemonTimeout, rule: .number(0.1, 3600, "seconds"),
                        help: "Seconds the daemon may take to answer a request before run gives it up (default: 2)."),
-            .flag("stdin", help: "Give the command our stdin (default: /dev/null)."),
-            OptionSpec("progress-regex", value: "ERE", rule: .text(1024, nonEmpty: true, "a regular expression"),
+            .flag(.stdin, help: "Give the command our stdin (default: /dev/null)."),
+            OptionSpec(.progressRegex, value: "ERE", rule: .text(1024, nonEmpty: true, "a regular expression"),
                        help: "A POSIX extended regular expression whose first capture is a percentage or n/m, tried on each output line before the known formats."),
-            OptionSpec("total-bytes", value: "N", rule: .number(1, 1e18, "a byte count"), help: "The total size for dd's \"N bytes copied\" lines (dd status=progress)."),
-            .flag("details-from-output", help: "Show each output line that is not progress as the details."),
-            .flag("allow-backwards", help: "Let the progress go down when the output says so."),
-            OptionSpec("cancel-title", value: "TEXT", rule: .text(256, nonEmpty: true), help: "The Cancel button's title (default: Cancel)."),
-            .flag("no-cancel", help: "No Cancel button."),
-            .flag("confirm-cancel", help: "A first tap only asks \"Tap again to cancel\"; a second within 3 s cancels."),
-            OptionSpec("kill-after", rule: .number(0, 3600, "seconds"), help: "Seconds from SIGTERM to SIGKILL (default: 5)."),
-            OptionSpec("success-text", value: "TEXT", rule: .text(256, nonEmpty: true), help: "The text shown when the command succeeds (default: Done)."),
-            OptionSpec("notice-duration", rule: .number(0, 60, "seconds"),
+            OptionSpec(.totalBytes, value: "N", rule: .number(1, 1e18, "a byte count"), help: "The total size for dd's \"N bytes copied\" lines (dd status=progress)."),
+            .flag(.detailsFromOutput, help: "Show each output line that is not progress as the details."),
+            .flag(.allowBackwards, help: "Let the progress go down when the output says so."),
+            OptionSpec(.cancelTitle, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The Cancel button's title (default: Cancel)."),
+            .flag(.noCancel, help: "No Cancel button."),
+            .flag(.confirmCancel, help: "A first tap only asks \"Tap again to cancel\"; a second within 3 s cancels."),
+            OptionSpec(.killAfter, rule: .number(0, 3600, "seconds"), help: "Seconds from SIGTERM to SIGKILL (default: 5)."),
+            OptionSpec(.successText, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The text shown when the command succeeds (default: Done)."),
+            OptionSpec(.noticeDuration, rule: .number(0, 60, "seconds"),
                        help: "How long the end (success, failure) stays (default: SVProgressHUD's time for its text, at least 5 s; Cancelled 1.5 s)."),
         ])],
         positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
@@ -80,34 +80,34 @@ struct RunCommand {
             throw UsageError("--\(o) does not go with run" + (o == "button" ? " (--cancel-title names the button)" : ""))
         }
         var command = CommandTask.Options(arguments: a.positionals)
-        command.stdin = a.flag("stdin")
-        command.killAfter = try a.double("kill-after") ?? 5
+        command.stdin = a.flag(.stdin)
+        command.killAfter = try a.double(.killAfter) ?? 5
         command.ownsEveryChild = true
-        command.progress.totalBytes = try a.double("total-bytes")
-        command.progress.detailsFromOutput = a.flag("details-from-output")
-        if let pattern = a.string("progress-regex") {
+        command.progress.totalBytes = try a.double(.totalBytes)
+        command.progress.detailsFromOutput = a.flag(.detailsFromOutput)
+        if let pattern = a.string(.progressRegex) {
             let re: PosixRegex
             do { re = try PosixRegex(pattern) } catch { throw UsageError("--progress-regex \(shown(pattern)): \(error.detail ?? "not a valid regular expression")") }
             command.progress.pattern = { re.firstCapture(in: $0) }
         }
         var task = LongTask.Options()
-        task.cancelTitle = a.flag("no-cancel") ? nil : a.string("cancel-title") ?? "Cancel"
-        task.confirmCancel = a.flag("confirm-cancel")
-        task.allowBackwards = a.flag("allow-backwards")
-        task.successText = a.string("success-text") ?? "Done"
-        task.noticeDuration = try a.double("notice-duration")
+        task.cancelTitle = a.flag(.noCancel) ? nil : a.string(.cancelTitle) ?? "Cancel"
+        task.confirmCancel = a.flag(.confirmCancel)
+        task.allowBackwards = a.flag(.allowBackwards)
+        task.successText = a.string(.successText) ?? "Done"
+        task.noticeDuration = try a.double(.noticeDuration)
         let settings = try SettingOptions.resolve(a, log: false)
         var content = settings.content
         if [.determinate, .annular, .bar].contains(content.mode) { task.progressMode = content.mode } else { task.progressMode = .bar }
         if content.mode != .text { content.mode = .indeterminate }
         let parts = RunParts(command: command, task: task, content: content)
 
-        let hud = a.string("hud") ?? "auto"
+        let hud = a.string(.hud) ?? "auto"
         if hud == "auto" || hud == "daemon" {
-            let path = a.string("socket") ?? ControlSocket.defaultPath
+            let path = a.string(.socket) ?? ControlSocket.defaultPath
             let loop = PollEventLoop(clock: SystemClock())
             do {
-                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop, replyTimeout: try a.double("daemon-timeout") ?? DaemonTaskHUD.defaultReplyTimeout)
+                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop, replyTimeout: try a.double(.daemonTimeout) ?? DaemonTaskHUD.defaultReplyTimeout)
                 // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
                 let own: ((RunParts) throws -> Void)? = hud == "auto" ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
                 return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) }, ownDisplay: own)
@@ -123,4 +123,21 @@ struct RunCommand {
             try parts.runAlone()
         }
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let allowBackwards = OptionKey("allow-backwards")
+    static let cancelTitle = OptionKey("cancel-title")
+    static let confirmCancel = OptionKey("confirm-cancel")
+    static let daemonTimeout = OptionKey("daemon-timeout")
+    static let detailsFromOutput = OptionKey("details-from-output")
+    static let hud = OptionKey("hud")
+    static let killAfter = OptionKey("kill-after")
+    static let noCancel = OptionKey("no-cancel")
+    static let noticeDuration = OptionKey("notice-duration")
+    static let progressRegex = OptionKey("progress-regex")
+    static let stdin = OptionKey("stdin")
+    static let successText = OptionKey("success-text")
+    static let totalBytes = OptionKey("total-bytes")
 }

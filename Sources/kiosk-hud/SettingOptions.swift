@@ -12,10 +12,10 @@ import KioskSys
 /// `resolveSettings` applies what was given over the board profile.
 enum SettingOptions {
     /// `--board` of `render`: the generic profile unless told otherwise.
-    static let board = OptionSpec("board", value: "auto|NAME|FILE", rule: .path,
+    static let board = OptionSpec(.board, value: "auto|NAME|FILE", rule: .path,
                                   help: "Board profile: a name (kiosk-hud boards list), a TOML file, or auto (detect this board). Default: the built-in generic.")
     /// `--board` of the commands that run on the board (show, daemon, run, touch, tilt): detected.
-    static let boardAuto = OptionSpec("board", value: "auto|NAME|FILE", rule: .path,
+    static let boardAuto = OptionSpec(.board, value: "auto|NAME|FILE", rule: .path,
                                       help: "Board profile: auto (the most specific profile whose [match] rules hold on this board, else generic; "
                                           + "kiosk-hud boards detect says why), a name (kiosk-hud boards list) or a TOML file. Default: auto (with --offscreen: the built-in generic).")
 
@@ -47,8 +47,8 @@ enum SettingOptions {
         // without --board they take the built-in generic profile (no file read, the same picture
         // on any machine), and say nothing about it.
         let render = a.command.count > 1 && a.command[1] == "render"
-        let builtIn = a.string("board") == nil && (render || a.given("offscreen"))
-        let selection = try builtIn ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string("board") ?? "auto"))
+        let builtIn = a.string(.board) == nil && (render || a.given(.offscreen))
+        let selection = try builtIn ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string(.board) ?? "auto"))
         let s: HUDSettings
         do { s = try HUDSettings.resolved(profile: selection.profile, arguments: a) } catch { throw UsageError(error.description) }
         if log, !render, !builtIn, !logged {
@@ -114,4 +114,10 @@ extension HUDSettings {
         options.log = log
         return options
     }
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let board = OptionKey("board")
+    static let underlay = OptionKey("underlay")
 }

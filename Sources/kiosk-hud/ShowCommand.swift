@@ -50,17 +50,17 @@ struct ShowCommand {
     /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
     let givenLoop: PollEventLoop?
     init(_ a: ParsedArguments, extras: ShowExtras? = nil, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
-    var offscreen: String? { arguments.string("offscreen") }
-    var noInput: Bool { arguments.flag("no-input") }
+    var offscreen: String? { arguments.string(.offscreen) }
+    var noInput: Bool { arguments.flag(.noInput) }
 
     func run() throws {
         StartMarks.mark(.cli)
         let a = arguments
-        if a.flag("bench-copy") { try runCopyBench(); return }
+        if a.flag(.benchCopy) { try runCopyBench(); return }
         try checkBackendOptions()
         let settings = try SettingOptions.resolve(a)
         let (content, underlay) = try loadPictures(settings)
-        let duration = try a.double("duration")
+        let duration = try a.double(.duration)
         let profile = settings.profile
         StartMarks.mark(.profile)
         // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
@@ -70,8 +70,8 @@ struct ShowCommand {
         let loop = givenLoop ?? PollEventLoop(clock: clock)
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
-        let buttonAction = action(a.string("on-button") ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
-        let tapAction = action(a.string("on-tap-outside") ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
+        let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
+        let tapAction = action(a.string(.onTapOutside) ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
         // The input options checked now (cheap); libinput starts after the first frame.
         _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
         let request = profile.display.mode.flatMap(ModeRequest.init(parsing:))
@@ -85,8 +85,8 @@ struct ShowCommand {
             loop: loop, screen: screen, fonts: fonts, clock: clock,
             configuration: SessionConfiguration(
                 style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
-                scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string("on-tap-outside") == "exit",
-                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag("animate"), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
+                scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside) == "exit",
+                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
                 startHidden: extras?.startHidden ?? false),
             log: showLog)
         session.onEnd = { _ in loop.stop() }
@@ -119,7 +119,7 @@ struct ShowCommand {
         if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay { try? writePNG(o.screen, to: dir + "/last.png") }
         start.wait?.cancel()
         devices.stop()
-        screen.close(retain: extras?.detach() ?? a.flag("retain"))
+        screen.close(retain: extras?.detach() ?? a.flag(.retain))
         extras?.screenClosed()
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         let code: Int32? = { if !timedOut, case let .exit(c) = session.ended { return c } else { return nil } }()

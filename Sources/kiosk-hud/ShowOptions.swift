@@ -9,24 +9,24 @@ extension ShowCommand {
     static let displayGroups: [OptionGroup] = [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(group: SettingGroup.hud)
                 + SettingOptions.options(SettingOptions.canvas.union(SettingOptions.screen)) + [
-                OptionSpec("on-button", value: "action", rule: .choice(["exit", "hide", "none"]),
+                OptionSpec(.onButton, value: "action", rule: .choice(["exit", "hide", "none"]),
                            help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),
-                OptionSpec("on-tap-outside", value: "action", rule: .choice(["exit", "none"]),
+                OptionSpec(.onTapOutside, value: "action", rule: .choice(["exit", "none"]),
                            help: "On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none)."),
-                .flag("fractional-scale", help: "Automatic scale in quarter steps (1…2) instead of 1 or 2."),
-                .flag("retain", help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
-                OptionSpec("duration", rule: .number(0, 31_536_000, "seconds"), help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
-                OptionSpec("fbdev", rule: .path, help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
-                OptionSpec("offscreen", value: "DIR", rule: .path, help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
-                .flag("animate", help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
+                .flag(.fractionalScale, help: "Automatic scale in quarter steps (1…2) instead of 1 or 2."),
+                .flag(.retain, help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
+                OptionSpec(.duration, rule: .number(0, 31_536_000, "seconds"), help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
+                OptionSpec(.fbdev, rule: .path, help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
+                OptionSpec(.offscreen, value: "DIR", rule: .path, help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
+                .flag(.animate, help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
                 OptionSpec("glyph-cache", value: "DIR", rule: .path, help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
                 .flag("no-frame-cache", help: "Do not show a cached first frame at start, and do not keep one."),
-                .flag("no-hotplug", help: "Do not follow connector hotplug."),
-                .flag("no-vt", help: "Do not take part in VT switching."),
-                .flag("check-scanout", help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
-                .flag("bench-copy", help: "Time the copy to a scanout-like buffer for each rotation.", hidden: true),
+                .flag(.noHotplug, help: "Do not follow connector hotplug."),
+                .flag(.noVt, help: "Do not take part in VT switching."),
+                .flag(.checkScanout, help: "Check with GETCRTC before each copy that the buffer is not on screen (testing)."),
+                .flag(.benchCopy, help: "Time the copy to a scanout-like buffer for each rotation.", hidden: true),
             ]),
-            OptionGroup("Input", SettingOptions.options(SettingOptions.input) + [.flag("no-input", help: "No touch, pointer or keys.")]),
+            OptionGroup("Input", SettingOptions.options(SettingOptions.input) + [.flag(.noInput, help: "No touch, pointer or keys.")]),
             OptionGroup("Tilt", SettingOptions.options(group: SettingGroup.tilt)),
         ]
 }
@@ -36,9 +36,9 @@ extension ShowCommand {
     /// would be ignored), and the ones that change nothing there a warning — never silence.
     func checkBackendOptions() throws {
         let a = arguments
-        let backend = a.given("offscreen") ? "--offscreen" : a.given("fbdev") ? "--fbdev" : nil
+        let backend = a.given(.offscreen) ? "--offscreen" : a.given(.fbdev) ? "--fbdev" : nil
         guard let backend else {
-            if a.given("size") { showLog("warning: --size applies to --offscreen only; the display's mode sets the size") }
+            if a.given(.size) { showLog("warning: --size applies to --offscreen only; the display's mode sets the size") }
             return
         }
         var wrong = ["card", "connector", "video-mode"]
@@ -46,7 +46,7 @@ extension ShowCommand {
         if backend == "--offscreen" {
             wrong.append("fbdev")
             moot += ["retain", "no-vt", "fractional-scale"]
-        } else if a.given("size") {
+        } else if a.given(.size) {
             showLog("warning: --size applies to --offscreen only; the framebuffer's size is used")
         }
         if let o = wrong.first(where: a.given) { throw UsageError("--\(o) does not go with \(backend)") }
@@ -87,4 +87,19 @@ extension ShowExtras {
     var quitsOnSignals: Bool { true }
     var runsWithoutDisplay: Bool { false }
     func screenClosed() {}
+}
+
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let animate = OptionKey("animate")
+    static let benchCopy = OptionKey("bench-copy")
+    static let checkScanout = OptionKey("check-scanout")
+    static let fbdev = OptionKey("fbdev")
+    static let fractionalScale = OptionKey("fractional-scale")
+    static let noHotplug = OptionKey("no-hotplug")
+    static let noInput = OptionKey("no-input")
+    static let noVt = OptionKey("no-vt")
+    static let offscreen = OptionKey("offscreen")
+    static let onButton = OptionKey("on-button")
+    static let onTapOutside = OptionKey("on-tap-outside")
 }

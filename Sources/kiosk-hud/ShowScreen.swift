@@ -19,7 +19,7 @@ extension ShowCommand {
             showLog("output offscreen \(profile.width)x\(profile.height) format=\(profile.format) dir=\(dir)")
             return OffscreenScreen(d)
         }
-        if let path = arguments.string("fbdev") { return try openFBDev(path, rotation: rotation, scale: scale) }
+        if let path = arguments.string(.fbdev) { return try openFBDev(path, rotation: rotation, scale: scale) }
         guard let card = profile.display.card else {
             return try openSwitching(profile: profile, rotation: rotation, request: request, scale: scale)
         }
@@ -35,10 +35,10 @@ extension ShowCommand {
         o.rotation = rotation
         o.format = profile.format
         o.scale = scale
-        o.fractionalScale = arguments.flag("fractional-scale")
-        o.hotplug = !arguments.flag("no-hotplug")
-        o.vt = !arguments.flag("no-vt")
-        o.checkScanout = arguments.flag("check-scanout")
+        o.fractionalScale = arguments.flag(.fractionalScale)
+        o.hotplug = !arguments.flag(.noHotplug)
+        o.vt = !arguments.flag(.noVt)
+        o.checkScanout = arguments.flag(.checkScanout)
         o.log = showLog
         o.earlyFrame = takeEarlyFrame()
         let s = try DRMScreen(options: o)
@@ -52,8 +52,8 @@ extension ShowCommand {
         f.path = path
         f.rotation = rotation
         f.scale = scale
-        f.fractionalScale = arguments.flag("fractional-scale")
-        f.vt = !arguments.flag("no-vt")
+        f.fractionalScale = arguments.flag(.fractionalScale)
+        f.vt = !arguments.flag(.noVt)
         f.log = showLog
         let s = try FBDevScreen(options: f)
         showLog("output fbdev=\(path) size=\(s.width)x\(s.height) rotation=\(s.transform.rotation.rawValue) format=\(s.preferredFormat) " +

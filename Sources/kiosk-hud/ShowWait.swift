@@ -48,7 +48,7 @@ extension ShowCommand {
     /// Seconds to wait for a display that is not there (0: none). The wait is for DRM: with
     /// --offscreen or --fbdev there is nothing to wait for.
     func displayWait(_ profile: BoardProfile) -> Double {
-        offscreen == nil && arguments.string("fbdev") == nil ? profile.display.wait : 0
+        offscreen == nil && arguments.string(.fbdev) == nil ? profile.display.wait : 0
     }
 
     /// Opens the display, or — with a wait and no display yet — a `PendingScreen` to run on

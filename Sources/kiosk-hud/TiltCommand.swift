@@ -17,8 +17,8 @@ struct TiltCommand {
         "tilt", abstract: "Print the tilt offset the accelerometer gives.",
         groups: [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(["rotate"]) + [
-                OptionSpec("samples", rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many samples."),
-                OptionSpec("duration", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
+                OptionSpec(.samples, rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many samples."),
+                OptionSpec(.duration, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
             ]),
             OptionGroup("Tilt", SettingOptions.options(group: SettingGroup.tilt)),
         ])
@@ -34,7 +34,7 @@ struct TiltCommand {
             writeLine("tilt: motion effect is off (depth 0 or reduce motion); printing zero offsets", to: 2)
         }
         setup.filter.reduceMotion = setup.filter.reduceMotion || setup.depth == 0
-        let samples = try arguments.int("samples"), duration = try arguments.double("duration")
+        let samples = try arguments.int(.samples), duration = try arguments.double(.duration)
         let clock = SystemClock()
         let loop = PollEventLoop(clock: clock)
         let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { writeLine($0, to: 2) })
@@ -106,3 +106,7 @@ final class TiltPrinter {
     }
 }
 
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let samples = OptionKey("samples")
+}

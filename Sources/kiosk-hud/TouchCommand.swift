@@ -24,11 +24,11 @@ struct TouchCommand {
         """,
         groups: [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(["rotate"]) + [
-                OptionSpec("size", value: "WxH", rule: .size(1, 8192), help: "Panel size in pixels (the display mode, before rotation)."),
-                OptionSpec("output", value: "NAME", rule: .text(32, nonEmpty: true, "a connector name"),
+                OptionSpec(.size, value: "WxH", rule: .size(1, 8192), help: "Panel size in pixels (the display mode, before rotation)."),
+                OptionSpec(.output, value: "NAME", rule: .text(32, nonEmpty: true, "a connector name"),
                            help: "The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default)."),
-                OptionSpec("count", rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many events (exit 1 if --timeout comes first)."),
-                OptionSpec("timeout", value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
+                OptionSpec(.count, rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many events (exit 1 if --timeout comes first)."),
+                OptionSpec(.timeout, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
             ]),
             OptionGroup("Input", SettingOptions.options(SettingOptions.input)),
         ])
@@ -41,7 +41,7 @@ struct TouchCommand {
         let settings = try SettingOptions.resolve(a)
         let rotation = settings.profile.display.rotation ?? .none
         let rotate = rotation.rawValue
-        let count = try a.int("count"), timeout = try a.double("timeout"), output = a.string("output")
+        let count = try a.int(.count), timeout = try a.double(.timeout), output = a.string(.output)
         let (pw, ph, sizeSource) = try panelSize(output: output)
         let options = try settings.libinputOptions(transform: DisplayTransform(
             rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
@@ -83,7 +83,7 @@ struct TouchCommand {
 
     /// --size, else the first mode of the --output connector (or the first connected one).
     private func panelSize(output: String?) throws -> (Int, Int, String) {
-        if case let .size(w, h) = try arguments.value("size") { return (w, h, "--size") }
+        if case let .size(w, h) = try arguments.value(.size) { return (w, h, "--size") }
         let base = "/sys/class/drm"
         for entry in listDirectory(base) ?? [] {
             guard let dash = entry.firstIndex(of: "-"), entry.hasPrefix("card") else { continue }
@@ -120,3 +120,9 @@ private func touchFmt(_ v: Double) -> String {
     return String(r == 0 ? 0 : r)
 }
 
+/// The options declared here, by name (see KioskCLI's OptionKey).
+extension OptionKey {
+    static let count = OptionKey("count")
+    static let output = OptionKey("output")
+    static let size = OptionKey("size")
+}
