@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tools/make-deb.sh — builds kiosk-hud_VERSION_ARCH.deb with dpkg-deb (no debhelper needed):
-# Tools/install.sh with PREFIX=/usr into a staging root, then DEBIAN/ (control, conffiles,
-# md5sums, and dist/debian's postinst, prerm and postrm).
+# Tools/install.sh with PREFIX=/usr into a staging root, the licence (dist/debian/copyright) and
+# a Debian changelog for the version, then DEBIAN/ (control, conffiles, md5sums, and dist/debian's
+# postinst, prerm and postrm).
 #
 #   Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]
 #
@@ -58,6 +59,34 @@ if ! err=$(DESTDIR=$root PREFIX=/usr KIOSK_HUD_BINARY=$binary Tools/install.sh 2
     echo "make-deb.sh: Tools/install.sh failed" >&2
     exit 1
 fi
+# The licence (DEP-5) and the Debian changelog. A version with a Debian revision (1.2.3-1) is a
+# package of the upstream release: changelog.Debian.gz. Without one the package is native, and
+# Debian's name for its changelog is changelog.gz (Policy 12.7; lintian says so otherwise). One
+# entry, for this version, dated by SOURCE_DATE_EPOCH, else the commit's date, else now (so two
+# builds of one commit give the same bytes).
+doc=$root/usr/share/doc/kiosk-hud
+install -m 644 dist/debian/copyright "$doc/copyright"
+case "$version" in *-*) changelog=changelog.Debian ;; *) changelog=changelog ;; esac
+when=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+maintainer="${DEBFULLNAME:-KioskHUD maintainers} <${DEBEMAIL:-kiosk-hud@localhost}>"
+cat > "$doc/$changelog" <<CHANGELOG
+kiosk-hud ($version) unstable; urgency=medium
+
+  * kiosk-hud $version, packaged by Tools/make-deb.sh. What changed in each
+    release: CHANGELOG.md in the KioskHUD sources.
+
+ -- $maintainer  $(LC_ALL=C date -u -R -d "@$when")
+CHANGELOG
+gzip -9n "$doc/$changelog"
+chmod 644 "$doc/$changelog.gz"
+# A first Debian entry that closes no bug is what lintian expects of an upload to Debian's
+# archive (an ITP); this package is not one.
+if [ "$changelog" = changelog.Debian ]; then
+    install -d -m 755 "$root/usr/share/lintian/overrides"
+    echo "kiosk-hud: initial-upload-closes-no-bugs [usr/share/doc/kiosk-hud/changelog.Debian.gz:1]" > "$root/usr/share/lintian/overrides/kiosk-hud"
+    chmod 644 "$root/usr/share/lintian/overrides/kiosk-hud"
+fi
+
 install -d -m 755 "$root/DEBIAN"
 for s in postinst prerm postrm; do install -m 755 "dist/debian/$s" "$root/DEBIAN/$s"; done
 echo /etc/default/kiosk-hud > "$root/DEBIAN/conffiles"
