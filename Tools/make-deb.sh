@@ -9,8 +9,9 @@
 # --binary: package this kiosk-hud (default: build the release binary here). The architecture
 # is the binary's own (ELF machine: amd64, arm64); one for another architecture than this
 # machine's needs KIOSK_HUD_FOREIGN_RUN for its manual pages (Tools/install.sh; cross-build.sh
-# sets it). --version: default 0.1.0, with
-# +gitDATE.COMMIT in a git checkout. --out: where the .deb goes (default: .). --compress: the
+# sets it). --version: default 0.1.0 (CHANGELOG.md's release), with +gitDATE.COMMIT in a git
+# checkout; a version with a Debian revision (0.1.0-1) makes a non-native package, whose
+# changelog is changelog.Debian.gz. --out: where the .deb goes (default: .). --compress: the
 # data's compression (xz, Debian's default, takes a while on a debug binary). Prints its path.
 # Maintainer: $DEBFULLNAME <$DEBEMAIL> when set.
 #
