@@ -76,6 +76,27 @@ int kiosk_cache_directory(int argc, char *const *argv, char *out, size_t size) {
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
+int kiosk_handover_mark_path(int argc, char *const *argv, char *out, size_t size) {
+    const char *socket = "/run/kiosk-hud/control.sock";
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) break;
+        if (strcmp(a, "--socket") == 0 && i + 1 < argc) socket = argv[++i];
+        else if (strncmp(a, "--socket=", 9) == 0) socket = a + 9;
+    }
+    int n = snprintf(out, size, "%s.handed-over", socket);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int kiosk_daemon_after_handover(int argc, char *const *argv) {
+    if (argc < 2 || strcmp(argv[1], "daemon") != 0) return 0;
+    const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+    if (!pid || !fds || atoi(fds) <= 0 || strtol(pid, NULL, 10) != (long)getpid()) return 0;
+    char mark[KIOSK_FRAME_CACHE_PATH_MAX];
+    if (kiosk_handover_mark_path(argc, argv, mark, sizeof mark) != 0) return 0;
+    return access(mark, F_OK) == 0;
+}
+
 int kiosk_frame_cache_locate(int argc, char *const *argv, struct kiosk_frame_cache_location *out) {
     if (argc < 2) return -1;
     /* Run through a link named plymouth, kiosk-hud is `kiosk-hud plymouth`: a client, never a display. */
@@ -83,6 +104,8 @@ int kiosk_frame_cache_locate(int argc, char *const *argv, struct kiosk_frame_cac
     if (strcmp(slash ? slash + 1 : argv[0], "plymouth") == 0) return -1;
     const char *command = argv[1];
     if (strcmp(command, "show") != 0 && strcmp(command, "daemon") != 0 && strcmp(command, "run") != 0) return -1;
+    /* Socket-activated after the boot's handover: the daemon starts hidden, nothing goes on screen. */
+    if (kiosk_daemon_after_handover(argc, argv)) return -1;
     int n = argc;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];

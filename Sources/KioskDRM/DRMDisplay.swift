@@ -18,22 +18,25 @@ public final class DRMDisplay: Display {
     /// The panel's mode.
     public let mode: ModeInfo
     var buffers: [ScanoutBuffer?] = [nil, nil]
-    /// The buffer on screen (−1: none of ours yet).
-    var front = -1
-    /// The buffer a flip in flight will put on screen.
-    var flipTarget = -1
-    /// CRTCs whose flip-complete event has not come yet.
-    var pendingCRTCs: Set<UInt32> = []
-    var flipIssuedAt = 0.0
-    /// Bumped when flips in flight stop mattering (master lost): late events are ignored.
-    var generation: UInt32 = 0
+    /// Which buffer is on screen, the flip in flight, the frame owed: the pure part of paging,
+    /// carried out here (see FlipMachine).
+    var paging = FlipMachine()
     /// The picture last presented (the HUD's shadow buffer: ours to read, it stays alive).
     var lastFrame: Surface?
-    /// A present came while a flip was in flight: show the last frame when it lands.
-    var owesFrame = false
     public internal(set) var firstFrameTime: Double?
-    public private(set) var flips = 0
     public private(set) var presents = 0
+
+    /// The buffer on screen (−1: none of ours yet).
+    var front: Int { paging.front }
+    /// A present came while a flip was in flight: the last frame goes out when it lands.
+    var owesFrame: Bool { paging.owesFrame }
+    /// When the flip in flight was issued (tests age it).
+    var flipIssuedAt: Double {
+        get { paging.issuedAt }
+        set { paging.issuedAt = newValue }
+    }
+    /// Flips that landed on this display.
+    public var flips: Int { paging.flips }
 
     init(screen: DRMScreen, serial: UInt32, head: DRMHead, format: PixelFormat) {
         self.screen = screen; self.serial = serial
@@ -46,7 +49,7 @@ public final class DRMDisplay: Display {
 
     public var name: String { heads.map(\.connector.name).joined(separator: "+") }
     public var scale: Double { heads.first?.scale ?? 1 }
-    public var flipPending: Bool { !pendingCRTCs.isEmpty }
+    public var flipPending: Bool { paging.flipPending }
     var card: DRMCard { screen.card }
     var full: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
@@ -68,31 +71,27 @@ public final class DRMDisplay: Display {
     /// when the driver cannot flip). While a flip is in flight it only notes that a frame is owed.
     func show() throws {
         guard let frame = lastFrame else { return }
-        if flipPending {
+        switch paging.present() {
+        case let .owe(replacing):
             // A frame already owed is replaced by this one: it never reaches the screen.
-            if owesFrame { screen.coalesced += 1 }
-            owesFrame = true
-            return
-        }
-        owesFrame = false
-        if front < 0 {
+            if replacing { screen.coalesced += 1 }
+        case .lightFirst:
             let b = try buffer(0)
             copyOwed(into: b, from: frame)
             guard try light(b) else { return }
-            front = 0
+            paging.lit(0)
             firstFrameTime = monotonicSeconds()
             dirty(b, [full])
-            return
+        case let .flip(bi):
+            let b = try buffer(bi)
+            if screen.options.checkScanout { checkNotOnScreen(b) }
+            let copied = copyOwed(into: b, from: frame)
+            if screen.flipsSupported, try flip(to: bi) { return }
+            guard screen.isActive else { return }
+            guard try light(b) else { return }
+            paging.lit(bi)
+            dirty(b, copied)
         }
-        let bi = 1 - front
-        let b = try buffer(bi)
-        if screen.options.checkScanout { checkNotOnScreen(b) }
-        let copied = copyOwed(into: b, from: frame)
-        if screen.flipsSupported, try flip(to: bi) { return }
-        guard screen.isActive else { return }
-        guard try light(b) else { return }
-        front = bi
-        dirty(b, copied)
     }
 
     /// The buffer at `i`, created on first use (the second one after the first frame is on
@@ -134,7 +133,7 @@ public final class DRMDisplay: Display {
     /// back to SETCRTC; later frames do not try again).
     func flip(to bi: Int) throws -> Bool {
         let b = buffers[bi]!
-        generation &+= 1
+        let generation = paging.nextGeneration()
         var issued: Set<UInt32> = []
         for h in heads {
             var retried = false
@@ -144,7 +143,8 @@ public final class DRMDisplay: Display {
                     issued.insert(h.crtc)
                 } catch where error.errno == EACCES || error.errno == EPERM {
                     screen.lostMaster(error)
-                    pendingCRTCs = issued; flipTarget = bi; flipIssuedAt = monotonicSeconds()
+                    // The heads that did flip, flip with a generation master's loss left behind.
+                    if !issued.isEmpty { _ = paging.issued(to: bi, on: issued, at: monotonicSeconds()) }
                     return true
                 } catch where error.errno == EBUSY && !retried {
                     // A flip is still queued on this CRTC (it should not be): let it land, once.
@@ -164,25 +164,39 @@ public final class DRMDisplay: Display {
                 break
             }
         }
-        pendingCRTCs = issued
-        flipTarget = bi
-        flipIssuedAt = monotonicSeconds()
-        if issued.isEmpty { front = bi } else { screen.scheduleFlipTimeout() }
+        if paging.issued(to: bi, on: issued, at: monotonicSeconds()) { screen.scheduleFlipTimeout() }
         return true
     }
 
     /// A flip-complete event for this display; true when that was the last CRTC it waited for.
     func flipCompleted(_ e: DRMEvent) -> Bool {
-        guard UInt32(truncatingIfNeeded: e.userData) == generation, pendingCRTCs.remove(e.crtcID) != nil else { return false }
-        if pendingCRTCs.isEmpty { completeFlip(); return true }
-        return false
+        counted(paging.completed(crtc: e.crtcID, generation: UInt32(truncatingIfNeeded: e.userData)))
     }
 
+    /// At `now`, a flip whose event is later than `DRMScreen.flipTimeout` is taken as landed;
+    /// true when it was.
+    func expireFlip(at now: Double) -> Bool {
+        counted(paging.expire(at: now, timeout: DRMScreen.flipTimeout))
+    }
+
+    /// The flip in flight is taken as landed (the handover paths, after waiting for it).
     func completeFlip() {
-        pendingCRTCs.removeAll()
-        front = flipTarget
-        flips += 1
-        screen.flipsCompleted += 1
+        guard paging.flipPending else { return }
+        paging.land()
+        _ = counted(true)
+    }
+
+    /// Master lost: the flip in flight is taken as landed and late events are ignored.
+    func masterLost() {
+        let was = paging.flipPending
+        paging.masterLost()
+        _ = counted(was)
+    }
+
+    /// The screen's count of landed flips follows the displays' (one place adds to it).
+    private func counted(_ landed: Bool) -> Bool {
+        if landed { screen.flipsCompleted += 1 }
+        return landed
     }
 
     /// DIRTYFB for drivers that copy from the buffer (SPI/USB panels, virtio); off after ENOSYS.
@@ -233,25 +247,21 @@ public final class DRMDisplay: Display {
     /// Removes a head (its connector went away), turning its CRTC off if it showed our picture.
     func remove(_ h: DRMHead) {
         heads.removeAll { $0 === h }
-        pendingCRTCs.remove(h.crtc)
-        if pendingCRTCs.isEmpty && flipTarget >= 0 && front != flipTarget { completeFlip() }
+        _ = counted(paging.headRemoved(crtc: h.crtc))
         if h.lit { try? card.setCRTC(h.crtc, fb: 0, connectors: [], mode: nil); h.lit = false }
     }
 
     /// The display is ours again: put the last frame (with anything owed) on screen with SETCRTC.
     func reactivate() throws {
-        generation &+= 1
-        pendingCRTCs.removeAll()
-        if owesFrame { screen.coalesced += 1 }   // it goes out with the redraw, not by a flip
-        owesFrame = false
+        let (bi, owed) = paging.reactivate()
+        if owed { screen.coalesced += 1 }   // it goes out with the redraw, not by a flip
         guard let frame = lastFrame else { return }
-        if front < 0 { try show(); return }   // lost master before the first frame was lit
-        let bi = 1 - front
+        if bi < 0 { try show(); return }   // lost master before the first frame was lit
         let b = try buffer(bi)
         let copied = copyOwed(into: b, from: frame)
         for h in heads { h.lit = false }
         guard try light(b) else { return }
-        front = bi
+        paging.lit(bi)
         dirty(b, copied)
     }
 

@@ -61,10 +61,9 @@ extension DRMScreen {
     /// A flip whose event never came (driver bug, CRTC turned off under us): treat it as done.
     func expireFlips() {
         let now = monotonicSeconds()
-        for o in drmDisplays where o.flipPending && now - o.flipIssuedAt > DRMScreen.flipTimeout {
+        for o in drmDisplays where o.expireFlip(at: now) {
             flipTimeouts += 1
             log("no flip-complete event on \(o.name) within \(DRMScreen.flipTimeout) s; assuming the flip happened")
-            o.completeFlip()
             flipsLanded(o)
         }
     }
@@ -176,7 +175,7 @@ extension DRMScreen {
         // Let flips in flight land so we know which buffer is on screen.
         landFlips(within: 0.05)
         isActive = false
-        for o in drmDisplays { o.generation &+= 1; if o.flipPending { o.completeFlip() } }
+        for o in drmDisplays { o.masterLost() }
     }
 
     /// Tries SET_MASTER; on success redraws every display and re-reads connectors if a hotplug came.

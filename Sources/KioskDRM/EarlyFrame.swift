@@ -97,7 +97,7 @@ extension DRMDisplay {
     /// (its content is the cache's, not ours), so the next frame goes to buffer 1 by a flip.
     func adoptFront(_ b: ScanoutBuffer, crtc: UInt32, shownAt: Double) {
         buffers[0] = b
-        front = 0
+        paging.lit(0)
         firstFrameTime = shownAt
         for h in heads {
             if h.crtc == crtc { h.lit = true; continue }

@@ -33,7 +33,10 @@
 //   loop (`attach`): the card's descriptor for flip events, the uevent socket, SIGUSR1/SIGUSR2
 //   for VT switches, timers for lost flip events and master retries; `ScreenEvent.frameDone`
 //   lets the session draw the next animation frame at vblank. A lost flip event counts as done
-//   after 1 s. Drivers that refuse flips get SETCRTC per frame (logged
+//   after 1 s. What is on screen, in flight and owed is one pure state machine per display
+//   (FlipMachine: events and times in, what to do out, tested alone); DRMDisplay carries it out
+//   with the ioctls and is the one place that adds to the screen's counts of flips and frames
+//   coalesced. Drivers that refuse flips get SETCRTC per frame (logged
 //   once); DIRTYFB with the damage (panel coordinates) follows every SETCRTC until the driver
 //   says ENOSYS. `--check-scanout` asks GETCRTC before each copy that the target is not on screen.
 // * Outputs come and go: kernel uevents (netlink, the ones udev listens to; HOTPLUG=1 or a card

@@ -53,6 +53,9 @@ public final class ControlServer {
         var subscription: Set<DaemonEvent>?
         /// Close once the output is written (after a refusal or a line too long).
         var closing = false
+        /// The peer closed before reading its replies: the requests it wrote are still carried
+        /// out (a client's last words: `kiosk-hud run` putting the HUD back as it was), unanswered.
+        var unheard = false
         init(fd: Int32, credentials: PeerCredentials) { self.fd = fd; self.credentials = credentials }
         var pending: Int { output.count - sent }
     }
@@ -221,6 +224,7 @@ public final class ControlServer {
 
     /// Queues one line for `c` and writes what the socket takes now.
     private func send(_ c: Client, _ fields: [(String, JSONValue)]) {
+        if c.unheard { return }
         c.output += Array((JSON.encode(.object(JSONObject(fields))) + "\n").utf8)
         if c.pending > ControlServer.maxQueued {
             dropped += 1
@@ -237,6 +241,12 @@ public final class ControlServer {
                 n = try kernel.send(c.fd, c.output[c.sent...])
             } catch where error.errno == EAGAIN {
                 if let t = c.token { loop.setEvents(t, [.readable, .writable]) }
+                return
+            } catch where (error.errno == EPIPE || error.errno == ECONNRESET) && !c.closing {
+                // Gone: what it wrote is read to its end (then the connection is dropped).
+                c.unheard = true
+                c.output = []; c.sent = 0
+                if let t = c.token { loop.setEvents(t, .readable) }
                 return
             } catch {
                 drop(c, why: nil)

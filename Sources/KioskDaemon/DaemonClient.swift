@@ -62,8 +62,15 @@ public final class DaemonClient {
     /// Sends one request and returns its reply (an error reply throws `.refused`).
     @discardableResult
     public func request(_ op: String, _ fields: [(String, JSONValue)] = []) throws(Failure) -> JSONObject {
-        let line = JSON.encode(.object(JSONObject([("v", .number(Double(protocolVersion))), ("op", .string(op))] + fields))) + "\n"
-        var bytes = Array(line.utf8)[...]
+        try request(op, fields, timeout: nil)
+    }
+
+    /// Sends one request and returns its reply, waiting at most `timeout` seconds for it (nil:
+    /// for ever); `.timedOut` when the daemon did not answer in time (stopped, or stuck).
+    @discardableResult
+    public func request(_ op: String, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
+        let deadline = timeout.map { monotonicSeconds() + $0 }
+        var bytes = Self.requestLine(op, fields)[...]
         while !bytes.isEmpty {
             let n: Int
             do { n = try bytes.withUnsafeBytes { (b) throws(SysError) in try fd.sendNoSignal(b) } } catch {
@@ -77,13 +84,45 @@ public final class DaemonClient {
             bytes = bytes.dropFirst(n)
         }
         while true {
-            let o = try nextObject(timeout: nil)
+            let o = try nextObject(timeout: deadline.map { max(0, $0 - monotonicSeconds()) })
             if o["event"] != nil { continue }   // an event for an earlier subscription
-            guard o["ok"]?.bool == true else {
-                let why = o["error"]?.string ?? "an error reply without a reason"
-                throw why.hasPrefix("permission denied") ? .permissionDenied(why) : .refused(why)
-            }
+            try Self.check(o)
             return o
+        }
+    }
+
+    /// Throws the failure an error reply stands for (`.permissionDenied` or `.refused`).
+    public static func check(_ reply: JSONObject) throws(Failure) {
+        guard reply["ok"]?.bool != true else { return }
+        let why = reply["error"]?.string ?? "an error reply without a reason"
+        throw why.hasPrefix("permission denied") ? .permissionDenied(why) : .refused(why)
+    }
+
+    /// One request as its line on the wire (with the newline).
+    public static func requestLine(_ op: String, _ fields: [(String, JSONValue)] = []) -> [UInt8] {
+        Array((JSON.encode(.object(JSONObject([("v", .number(Double(protocolVersion))), ("op", .string(op))] + fields))) + "\n").utf8)
+    }
+
+    // MARK: On an event loop (nothing waits)
+
+    /// Writes what the socket takes now of `bytes` (request lines) and returns how many bytes
+    /// that was (0 when its buffer is full: watch `fileDescriptor` for writable and try again).
+    public func writeWithoutWaiting(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
+        do { return try bytes.withUnsafeBytes { (b) throws(SysError) in try fd.sendWithoutWaiting(b) } } catch {
+            throw .protocolError("sending to the daemon: \(error)")
+        }
+    }
+
+    /// The replies and events that have arrived, in order, without waiting (`.protocolError`
+    /// once the connection is closed or broken).
+    public func availableObjects() throws(Failure) -> [JSONObject] {
+        var out: [JSONObject] = []
+        while true {
+            do { out.append(try nextObject(timeout: 0)) } catch {
+                if case .timedOut = error { return out }
+                if out.isEmpty { throw error }
+                return out   // the failure shows again at the next call, after what came before it
+            }
         }
     }
 

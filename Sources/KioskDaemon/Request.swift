@@ -41,7 +41,7 @@ public enum DaemonRequest {
                              "subscribe", "quit"]
 
     /// The settings `update` takes; `style` takes every other live setting.
-    public static let contentKeys: Set<String> = ["mode", "progress", "label", "details", "button", "image"]
+    public static let contentKeys: Set<String> = Set(HUDSettings.table.settings.filter { $0.role == .content }.map(\.key))
 
     /// Reads a request object. Throws `RequestError` with a message for the client.
     public init(_ object: JSONObject) throws(RequestError) {

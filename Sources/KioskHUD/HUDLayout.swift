@@ -40,8 +40,13 @@ public struct HUDLayoutEngine {
         return try fonts.font(FontSpec(paths: style.fontPaths, pixelSize: px))
     }
 
-    /// Lays out `content` with `style` on a `width`×`height` screen.
+    /// Lays out `content` with `style` on a `width`×`height` screen. The label's, details' and
+    /// button's glyphs are kept in memory together while it does (`FontLibrary.keepingGlyphs`).
     public func layout(_ content: HUDContent, style: HUDStyle, width: Int, height: Int) throws -> HUDLayout {
+        try fonts.keepingGlyphs { try layoutKeepingGlyphs(content, style: style, width: width, height: height) }
+    }
+
+    private func layoutKeepingGlyphs(_ content: HUDContent, style: HUDStyle, width: Int, height: Int) throws -> HUDLayout {
         let s = style.scale.isFinite && style.scale > 0 ? style.scale : 1
         func px(_ v: Double) -> Double { v.isFinite ? max(0, v) * s : 0 }
         let m = px(style.margin), pad = px(style.padding)

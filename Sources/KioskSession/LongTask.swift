@@ -92,6 +92,7 @@ public final class LongTask {
     private var shownProgress: Double?
     private var labelBeforeConfirm = ""
     private var confirmTimer: LoopToken?
+    private var noticeTimer: LoopToken?
 
     public init(hud: TaskHUD, loop: EventLoop, options: Options = Options()) {
         self.hud = hud; self.loop = loop; self.options = options
@@ -181,6 +182,15 @@ public final class LongTask {
         c.label = text
         show(c)
         let duration = !hud.isOnScreen ? 0 : noticeDuration ?? options.noticeDuration ?? (end == .cancelled ? 1.5 : max(Double(text.count) * 0.06 + 0.5, 5))
-        loop.schedule(after: duration) { [weak self] in self?.onDone?(end) }
+        noticeTimer = loop.schedule(after: duration) { [weak self] in self?.noticeTimer = nil; self?.onDone?(end) }
+    }
+
+    /// The HUD can no longer be seen (a daemon that stopped answering): an end notice being
+    /// shown ends now (`onDone`); one shown later is not waited for if `hud.isOnScreen` says so.
+    public func hudLost() {
+        guard case let .ended(end) = state, let t = noticeTimer else { return }
+        loop.cancel(t)
+        noticeTimer = nil
+        onDone?(end)
     }
 }

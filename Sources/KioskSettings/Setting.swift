@@ -1,3 +1,14 @@
+/// What a setting is to a running HUD, declared with it so that every list of "the content
+/// settings" or "the ones a daemon may change" is derived, not kept by hand.
+public enum SettingRole: Sendable, Equatable {
+    /// What the HUD shows (mode, progress, label, details, button, image): a daemon's `update`.
+    case content
+    /// How it looks or behaves, changeable while shown: a daemon's `style`.
+    case look
+    /// Given at start only (display, input, files).
+    case fixed
+}
+
 /// One setting, declared once: where it is given (board file section and key, command-line
 /// option), what its value must be, its default, its help, and how it reads and writes the
 /// settings it belongs to (`Root`).
@@ -12,8 +23,10 @@ public struct Setting<Root>: Sendable {
     public let help: String
     /// The help group and the kind of setting ("HUD", "Display", "Input", "Tilt").
     public let group: String
-    /// May change while the HUD is shown (a daemon's `update`/`style`).
-    public let live: Bool
+    /// What it is to a running HUD (see `SettingRole`).
+    public let role: SettingRole
+    /// May change while the HUD is shown (a daemon's `update`/`style`): role content or look.
+    public var live: Bool { role != .fixed }
     /// The value when nothing sets it; nil: unset (e.g. "the first card").
     public let defaultValue: SettingValue?
     /// For an unset-by-default setting: an example for the generated profile's comment.
@@ -27,10 +40,11 @@ public struct Setting<Root>: Sendable {
 
     public init(_ key: String, section: String?, option: String? = nil, _ rule: ValueRule, default defaultValue: SettingValue? = nil,
                 example: String? = nil, alias: (section: String, key: String)? = nil, group: String, live: Bool = false,
-                help: String, set: @escaping @Sendable (inout Root, SettingValue) -> Void, get: @escaping @Sendable (Root) -> SettingValue?) {
+                content: Bool = false, help: String, set: @escaping @Sendable (inout Root, SettingValue) -> Void, get: @escaping @Sendable (Root) -> SettingValue?) {
         self.key = key; self.section = section; self.option = option; self.rule = rule
         self.defaultValue = defaultValue; self.example = example; self.alias = alias
-        self.group = group; self.live = live; self.help = help; self.set = set; self.get = get
+        self.group = group; self.role = content ? .content : live ? .look : .fixed
+        self.help = help; self.set = set; self.get = get
     }
 
     /// "[style] margin", "name": where it is in a board file.

@@ -125,6 +125,19 @@ extension FileDescriptor {
     public func sendNoSignal(_ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
         try retrying("send") { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
+
+    /// send(2) with MSG_NOSIGNAL and MSG_DONTWAIT: what fits in the socket's buffer now, even on
+    /// a blocking socket; 0 when nothing fits (EAGAIN), so an event loop never waits on a peer.
+    public func sendWithoutWaiting(_ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        while true {
+            let r = Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if r >= 0 { return r }
+            let e = Glibc.errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { return 0 }
+            throw SysError(call: "send", errno: e)
+        }
+    }
 }
 
 /// The listening sockets systemd passed (socket activation: LISTEN_PID is this process,

@@ -2,7 +2,8 @@ import CKioskFreeType
 
 /// A fallback chain of faces at one pixel size, with its glyph cache.
 ///
-/// Obtain one from `FontLibrary.font(_:)`. Metrics come from the primary
+/// Obtain one from `FontLibrary.font(_:)`. The glyphs it keeps count against its library's
+/// `glyphBudget`, least recently used out (GlyphBudget.swift). Metrics come from the primary
 /// face. Not thread-safe: use from one thread or actor.
 public final class Font {
     /// The spec this font was created from.
@@ -28,11 +29,6 @@ public final class Font {
         case unusable
     }
 
-    private struct GlyphKey: Hashable {
-        var face: Int
-        var index: UInt32
-    }
-
     private struct PairKey: Hashable {
         var face: Int
         var left: UInt32
@@ -42,19 +38,27 @@ public final class Font {
     private let faces: FaceStore
     private var chain: [Slot]
     private var keyForScalar: [UInt32: GlyphKey] = [:]
-    private var glyphs: [GlyphKey: Glyph] = [:]
+    /// The glyphs kept (within the library's budget, which evicts from here).
+    private var glyphs: [GlyphKey: GlyphEntry] = [:]
     private var kerningPairs: [PairKey: Int] = [:]
+    /// The library's glyph budget, shared by all its fonts.
+    let budget: GlyphBudget
 
     /// Whether FreeType told this font something the glyph cache does not have yet.
     private(set) var hasNewGlyphs = false
     /// Glyphs that failed to render (kept in memory as empty glyphs, never saved).
-    private var failed: [GlyphKey] = []
+    private var failed: Set<GlyphKey> = []
 
-    init(spec: FontSpec, faces: FaceStore, cached: GlyphCacheRecord? = nil) throws(TextError) {
+    /// Kerning pairs kept at most; then they are forgotten and asked of FreeType again. Pairs
+    /// grow with the square of the glyphs met, and cost ~50 bytes each: ~0.8 MB at most.
+    static let kerningPairLimit = 16384
+
+    init(spec: FontSpec, faces: FaceStore, budget: GlyphBudget, cached: GlyphCacheRecord? = nil) throws(TextError) {
         guard spec.pixelSize > 0 else { throw .invalidArgument("pixel size must be > 0, got \(spec.pixelSize)") }
         guard let primaryPath = spec.paths.first else { throw .invalidArgument("a FontSpec needs at least one font path") }
         self.spec = spec
         self.faces = faces
+        self.budget = budget
         if let cached, cached.faceKerning.count == spec.paths.count {
             // Everything from the cache; faces are opened (and FreeType loaded) only for
             // something it does not have.
@@ -64,8 +68,13 @@ public final class Font {
             chain = spec.paths.map { .unopened($0) }
             faceKerning = cached.faceKerning
             for e in cached.scalars { keyForScalar[e.scalar] = GlyphKey(face: e.face, index: e.index) }
-            for g in cached.glyphs { glyphs[GlyphKey(face: g.faceIndex, index: g.glyphIndex)] = g }
-            for p in cached.pairs { kerningPairs[PairKey(face: p.face, left: p.left, right: p.right)] = p.pixels }
+            for p in cached.pairs.prefix(Self.kerningPairLimit) { kerningPairs[PairKey(face: p.face, left: p.left, right: p.right)] = p.pixels }
+            // Not used yet in this run: the first to go (the library trims once this is made).
+            for g in cached.glyphs {
+                let entry = GlyphEntry(glyph: g, key: GlyphKey(face: g.faceIndex, index: g.glyphIndex), font: self)
+                glyphs[entry.key] = entry
+                budget.addUnused(entry)
+            }
             return
         }
         let primary = try SizedFace(face: try faces.face(at: primaryPath), pixelSize: spec.pixelSize)
@@ -81,12 +90,34 @@ public final class Font {
     /// Per face of the chain: 1 has kerning, 0 none, -1 not known (not opened, not cached).
     private var faceKerning: [Int]
 
+    deinit {
+        for entry in glyphs.values { budget.remove(entry) }
+    }
+
+    /// Forgets the glyph at `key` (the budget evicted it); true when no glyph is left.
+    func evict(_ key: GlyphKey) -> Bool {
+        glyphs[key] = nil
+        failed.remove(key)
+        return glyphs.isEmpty
+    }
+
+    /// The most bytes of glyphs one laid-out text may use (TextShaper.swift).
+    var textLimit: Int { budget.textLimit }
+
+    /// Keeps `glyph` at `key`, the most recently used; the budget may evict others.
+    private func keep(_ glyph: Glyph, at key: GlyphKey) {
+        if let old = glyphs[key] { budget.remove(old) }
+        let entry = GlyphEntry(glyph: glyph, key: key, font: self)
+        glyphs[key] = entry
+        budget.add(entry)
+    }
+
     /// What this font knows, for the glyph cache file.
     func cacheRecord() -> GlyphCacheRecord {
         GlyphCacheRecord(
             ascender: ascender, descender: descender, faceKerning: faceKerning,
             scalars: keyForScalar.map { .init(scalar: $0.key, face: $0.value.face, index: $0.value.index) }.sorted { $0.scalar < $1.scalar },
-            glyphs: glyphs.filter { !failed.contains($0.key) }.map(\.value)
+            glyphs: glyphs.filter { !failed.contains($0.key) }.map(\.value.glyph)
                 .sorted { ($0.faceIndex, $0.glyphIndex) < ($1.faceIndex, $1.glyphIndex) },
             pairs: kerningPairs.map { .init(face: $0.key.face, left: $0.key.left, right: $0.key.right, pixels: $0.value) }
                 .sorted { ($0.face, $0.left, $0.right) < ($1.face, $1.left, $1.right) })
@@ -136,7 +167,8 @@ public final class Font {
     }
 
     /// The glyph for `scalar`, from the first face in the chain that has it,
-    /// else the primary's .notdef. Cached: the same object is returned again.
+    /// else the primary's .notdef. Cached: the same object is returned again while it is kept
+    /// (within `FontLibrary.glyphBudget`); one evicted is rendered again, identical.
     ///
     /// If FreeType fails to load or render it, the glyph is empty (draws
     /// nothing, zero advance) and the error is kept in `lastError`; use
@@ -148,20 +180,31 @@ public final class Font {
             lastError = error
             let key = key(for: scalar)
             let empty = Glyph.empty(glyphIndex: key.index, faceIndex: key.face)
-            glyphs[key] = empty
-            failed.append(key)
+            failed.insert(key)
+            keep(empty, at: key)
             return empty
         }
+    }
+
+    /// `glyph(for:)` for a text being laid out, and whether the glyph is new to the running pass
+    /// (what the text adds to the memory the pass keeps; TextShaper.swift).
+    func textGlyph(for scalar: Unicode.Scalar) -> (glyph: Glyph, new: Bool) {
+        if let entry = glyphs[key(for: scalar)] { return (entry.glyph, budget.touch(entry)) }
+        return (glyph(for: scalar), true)
     }
 
     /// Like `glyph(for:)`, but throws when FreeType fails.
     public func loadGlyph(for scalar: Unicode.Scalar) throws(TextError) -> Glyph {
         let key = key(for: scalar)
-        if let glyph = glyphs[key] { return glyph }
+        if let entry = glyphs[key] {
+            budget.touch(entry)
+            return entry.glyph
+        }
         guard let face = sizedFace(key.face) else { return Glyph.empty() }  // unreachable: key faces are open
         let glyph = try render(key, in: face)
-        glyphs[key] = glyph
+        budget.rendered += 1
         hasNewGlyphs = true
+        keep(glyph, at: key)
         return glyph
     }
 
@@ -231,6 +274,7 @@ public final class Font {
             delta.x = 0
         }
         let pixels = (Int(delta.x) + 32) >> 6
+        if kerningPairs.count >= Self.kerningPairLimit { kerningPairs.removeAll(keepingCapacity: true) }
         kerningPairs[key] = pixels
         hasNewGlyphs = true
         return pixels
@@ -238,7 +282,11 @@ public final class Font {
 
     /// The width of `text` on one line (no wrapping; newlines and control
     /// characters draw nothing, a tab counts as a space).
+    /// Text past `FontLibrary.glyphBudget`'s share for one text is not measured (see
+    /// `layout(_:options:)`).
     public func advance(of text: String, kerning: Bool = true) -> Int {
+        budget.begin()
+        defer { budget.end() }
         var options = TextLayoutOptions()
         options.kerning = kerning
         options.wrap = false

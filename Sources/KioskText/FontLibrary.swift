@@ -9,6 +9,8 @@ import KioskSys
 public final class FontLibrary {
     private let faces: FaceStore
     private var fonts: [FontSpec: Font] = [:]
+    /// Every spec asked for, kept when its font is dropped (`fontFiles` names their files).
+    private var specsAskedFor: Set<FontSpec> = []
 
     /// Where rendered glyphs are kept between runs, nil for none.
     public let glyphCacheDirectory: String?
@@ -22,12 +24,59 @@ public final class FontLibrary {
     /// out and drawn without FreeType. `saveGlyphCache()` writes what was rendered since.
     /// The files are checked against the font files' and libfreetype's identities (device,
     /// inode, size, time), so an upgrade of either renders afresh.
-    public init(glyphCache: String? = nil) throws(TextError) {
+    ///
+    /// `glyphBudget` bounds the rendered glyphs kept in memory, all fonts together, in bytes
+    /// (coverage plus ~200 bytes a glyph); at least 64 KiB (less is taken as that). See
+    /// `glyphBudget` and `font(_:)`.
+    public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget) throws(TextError) {
         faces = FaceStore()
         glyphCacheDirectory = glyphCache
+        self.glyphBudget = max(glyphBudget, FontLibrary.minimumGlyphBudget)
+        budget = GlyphBudget(limit: self.glyphBudget)
+        budget.onFontEmptied = { [weak self] font in self?.drop(font) }
     }
 
-    /// The font for `spec`, created on first use and cached.
+    /// The most bytes of rendered glyphs this library's fonts keep in memory, together: past
+    /// it the least recently used glyphs are evicted (and rendered again, identical, if asked
+    /// for again), except those of the text being laid out (`keepingGlyphs(_:)`). One laid-out
+    /// text uses at most a quarter of it: text past that is cut with "…" (`Font.layout`).
+    public let glyphBudget: Int
+
+    /// 4 MiB: the HUD's ordinary text takes a few tens of kB (its label, details and button at
+    /// the default sizes, ~15 kB at scale 1), so it is never evicted between frames; one
+    /// ideograph at 500 px takes ~250 kB. (GlyphBudget.swift has the measurements.)
+    public static let defaultGlyphBudget = 4 << 20
+
+    /// The least `glyphBudget` there is: 64 KiB (its quarter still holds a short label at 64 px).
+    public static let minimumGlyphBudget = 64 << 10
+
+    private let budget: GlyphBudget
+
+    /// Runs `body`, keeping every glyph it uses in memory until it returns, even past
+    /// `glyphBudget`; then the budget is kept again. A HUD lays out its label, details and
+    /// button in one, so that none evicts another's glyphs. (Each `Font.layout` is one too.)
+    public func keepingGlyphs<R>(_ body: () throws -> R) rethrows -> R {
+        budget.begin()
+        defer { budget.end() }
+        return try body()
+    }
+
+    /// Bytes of glyphs kept in memory, all fonts together (coverage plus `Glyph.overheadBytes`).
+    var cachedGlyphBytes: Int { budget.bytes }
+    /// Glyphs FreeType rendered for this library's fonts.
+    var renderedGlyphs: Int { budget.rendered }
+    /// Fonts kept.
+    var fontCount: Int { fonts.count }
+    /// Times text was laid out: `keepingGlyphs` calls, and `Font.layout` calls outside one.
+    var layoutPasses: Int { budget.passes }
+
+    /// Forgets `font` once the budget evicted its last glyph (a pixel size no longer used).
+    private func drop(_ font: Font) {
+        if fonts[font.spec] === font { fonts[font.spec] = nil }
+    }
+
+    /// The font for `spec`, created on first use and cached. A font whose glyphs were all
+    /// evicted (see `glyphBudget`) is forgotten, and made anew when asked for again.
     ///
     /// Throws `TextError.fontNotFound` when the primary (first) path does not
     /// exist, or a FreeType error when it cannot be opened or sized. Missing
@@ -39,8 +88,10 @@ public final class FontLibrary {
            let bytes = try? readFileBytes(dir + "/" + GlyphCacheFile.fileName(for: spec), limit: GlyphCacheFile.sizeLimit) {
             cached = GlyphCacheFile.decode(bytes, spec: spec)
         }
-        let font = try Font(spec: spec, faces: faces, cached: cached)
+        let font = try Font(spec: spec, faces: faces, budget: budget, cached: cached)
         fonts[spec] = font
+        specsAskedFor.insert(spec)
+        budget.trim()
         return font
     }
 
@@ -54,7 +105,8 @@ public final class FontLibrary {
     public var fontFiles: [String] {
         var seen = Set<String>()
         var out: [String] = []
-        for spec in fonts.keys.sorted(by: { $0.pixelSize < $1.pixelSize }) {
+        let order = specsAskedFor.sorted { ($0.pixelSize, $0.paths.joined(separator: "\n")) < ($1.pixelSize, $1.paths.joined(separator: "\n")) }
+        for spec in order {
             for p in spec.paths where !seen.contains(p) && FileIdentity(path: p) != nil {
                 seen.insert(p)
                 out.append(p)

@@ -48,4 +48,11 @@ public final class Glyph: Sendable {
         Glyph(width: 0, height: 0, left: 0, top: 0, advance: 0, coverage: [],
               glyphIndex: glyphIndex, faceIndex: faceIndex)
     }
+
+    /// What keeping this glyph in memory costs, counted against `FontLibrary.glyphBudget`.
+    var cachedBytes: Int { coverage.count + Glyph.overheadBytes }
+
+    /// About what a glyph costs besides its coverage: the object, its array's header, the
+    /// cache's entry and dictionary slot.
+    static let overheadBytes = 200
 }

@@ -20,7 +20,9 @@
 //   and a fallback that is missing or unreadable is skipped.
 // - Each `Font` caches glyphs by (face index in chain, glyph index) and maps
 //   scalars to that key, so a repeated character returns the same `Glyph`
-//   object without touching FreeType.
+//   object without touching FreeType. What the fonts keep is bounded by the
+//   library's `glyphBudget` (bytes, least recently used out), and one text renders
+//   only what its lines show, at most a quarter of the budget (GlyphBudget.swift).
 // - Layout works on grapheme clusters (never splits a Character) with simple
 //   rules: break at spaces, between CJK ideographs, at a character boundary
 //   inside a word wider than the line, and at newlines; tail ellipsis "…"

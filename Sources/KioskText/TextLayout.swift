@@ -114,7 +114,14 @@ extension Font {
     ///   fits before the "…".
     /// - A tab draws as a space; other control and format characters (Cc, Cf)
     ///   draw nothing. Empty text gives no lines and height 0.
+    /// - Glyphs are rendered only as far as the lines need them, and one text brings at most a
+    ///   quarter of `FontLibrary.glyphBudget` in glyphs into memory (glyphs that text laid out
+    ///   earlier in the same `FontLibrary.keepingGlyphs` used count there, not again): the rest
+    ///   is cut, ending in "…" as above (`truncated`). Its glyphs are kept in memory while it is
+    ///   laid out.
     public func layout(_ text: String, options: TextLayoutOptions = TextLayoutOptions()) -> TextLayout {
+        budget.begin()
+        defer { budget.end() }
         var shaper = TextShaper(font: self, options: options)
         return shaper.layout(text)
     }

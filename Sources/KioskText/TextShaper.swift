@@ -1,11 +1,24 @@
 // Turns text into glyph clusters and lines. One glyph per scalar (no
 // shaping); breaks only between grapheme clusters (Swift Characters).
+//
+// Glyphs are rendered when the line breaking or a line first needs them, not for the whole
+// text up front: a line that cannot fit stops being measured once it is an em past
+// `maxWidth`, and lines past `maxLines` are not measured at all. So a 500 px label of 341
+// ideographs on an 800 px screen renders three of them, not 341.
+//
+// One text also brings at most `GlyphBudget.textLimit` bytes of glyphs into the running pass
+// (glyphs an earlier text of the pass used count there; a quarter of the library's budget,
+// 1 MiB by default: thousands of glyphs at ordinary sizes, a few at 500 px).
+// The first glyph past it ends the text there: the layout is made again with the text cut
+// before that glyph's cluster and "…" after it, as when `maxLines` cuts it (the glyphs already
+// rendered are reused). So the work and the memory one request can cause are bounded, and such
+// text degrades as text that does not fit does.
 
 /// A grapheme cluster's glyphs and its line-breaking class.
 struct Cluster {
     enum Kind { case space, cjk, other }
     var kind: Kind
-    /// Indices into `TextShaper.glyphs` / `.scalars`.
+    /// Indices into `TextShaper.scalars` (and its glyphs).
     var range: Range<Int>
     var forbidsBreakBefore: Bool
     var forbidsBreakAfter: Bool
@@ -24,15 +37,24 @@ struct LineSpan {
 struct TextShaper {
     let font: Font
     let options: TextLayoutOptions
-    private(set) var glyphs: [Glyph] = []
+    /// The glyph of each scalar, once rendered (see `glyph(_:)`).
+    private var glyphs: [Glyph?] = []
     private(set) var scalars: [Unicode.Scalar] = []
+    /// The cluster of each scalar.
+    private var clusterOfScalar: [Int] = []
     private(set) var clusters: [Cluster] = []
     /// Cluster ranges of the paragraphs (text between newlines).
     private(set) var paragraphs: [Range<Int>] = []
+    /// The most glyph bytes this text may bring into the running pass, and what it brought.
+    private let byteLimit: Int
+    private var used = 0
+    /// The first cluster whose glyph did not fit `byteLimit`, if one did not.
+    private var overLimit: Int?
 
     init(font: Font, options: TextLayoutOptions) {
         self.font = font
         self.options = options
+        byteLimit = font.textLimit
     }
 
     // MARK: Clusters
@@ -46,20 +68,20 @@ struct TextShaper {
                 paragraphStart = clusters.count
                 continue
             }
-            let start = glyphs.count
+            let start = scalars.count
             if character == " " || character == "\t" || character == "\u{3000}" {
                 let scalar: Unicode.Scalar = character == "\u{3000}" ? "\u{3000}" : " "
                 append(scalar)
-                clusters.append(Cluster(kind: .space, range: start..<glyphs.count,
+                clusters.append(Cluster(kind: .space, range: start..<scalars.count,
                                         forbidsBreakBefore: false, forbidsBreakAfter: false))
                 continue
             }
             for scalar in character.unicodeScalars where !scalar.isInvisibleControl {
                 append(scalar)
             }
-            guard glyphs.count > start, let first = character.unicodeScalars.first else { continue }
+            guard scalars.count > start, let first = character.unicodeScalars.first else { continue }
             clusters.append(Cluster(kind: first.isBreakableCJK ? .cjk : .other,
-                                    range: start..<glyphs.count,
+                                    range: start..<scalars.count,
                                     forbidsBreakBefore: first.forbidsBreakBefore,
                                     forbidsBreakAfter: first.forbidsBreakAfter))
         }
@@ -67,8 +89,38 @@ struct TextShaper {
     }
 
     private mutating func append(_ scalar: Unicode.Scalar) {
-        glyphs.append(font.glyph(for: scalar))
+        glyphs.append(nil)
         scalars.append(scalar)
+        clusterOfScalar.append(clusters.count)
+    }
+
+    /// The glyph of scalar `index`, rendered on first use. One that would take the text past
+    /// `byteLimit` is not used: `overLimit` records its cluster and an empty glyph stands in (the
+    /// text is laid out again, cut before it).
+    private mutating func glyph(_ index: Int) -> Glyph {
+        if let glyph = glyphs[index] { return glyph }
+        // Past the cut already: not rendered at all.
+        if let over = overLimit, clusterOfScalar[index] >= over { return TextShaper.standIn }
+        let (glyph, new) = font.textGlyph(for: scalars[index])
+        if new {
+            guard used + glyph.cachedBytes <= byteLimit else {
+                overLimit = min(overLimit ?? .max, clusterOfScalar[index])
+                return TextShaper.standIn
+            }
+            used += glyph.cachedBytes
+        }
+        glyphs[index] = glyph
+        return glyph
+    }
+
+    private static let standIn = Glyph.empty()
+
+    /// Drops the clusters from `cluster` on, and the paragraphs that start there or later (one
+    /// empty paragraph stays when none is left).
+    private mutating func cut(before cluster: Int) {
+        clusters.removeSubrange(cluster...)
+        paragraphs = paragraphs.filter { $0.lowerBound < cluster }.map { $0.lowerBound..<min($0.upperBound, cluster) }
+        if paragraphs.isEmpty { paragraphs = [0..<0] }
     }
 
     // MARK: Measuring
@@ -80,10 +132,10 @@ struct TextShaper {
     }
 
     /// Advances the pen over a cluster; returns the new pen and last glyph.
-    private func advance(over cluster: Cluster, pen: Int, previous: Glyph?) -> (pen: Int, last: Glyph?) {
+    private mutating func advance(over cluster: Cluster, pen: Int, previous: Glyph?) -> (pen: Int, last: Glyph?) {
         var pen = pen, previous = previous
         for index in cluster.range {
-            let glyph = glyphs[index]
+            let glyph = self.glyph(index)
             pen = place(glyph, after: previous, at: pen) + glyph.advance
             previous = glyph
         }
@@ -91,11 +143,14 @@ struct TextShaper {
     }
 
     /// Width of all of `text` on one line (newlines ignored).
+    /// Past `byteLimit`, the width of the text up to the glyph that did not fit.
     mutating func singleLineWidth(_ text: String) -> Int {
         split(text)
         var pen = 0, previous: Glyph?
         for cluster in clusters {
-            (pen, previous) = advance(over: cluster, pen: pen, previous: previous)
+            let next = advance(over: cluster, pen: pen, previous: previous)
+            if overLimit != nil { break }
+            (pen, previous) = next
         }
         return pen
     }
@@ -110,7 +165,7 @@ struct TextShaper {
     }
 
     /// Greedy line breaking of one paragraph; stops once `lines` holds `cap` lines.
-    private func breakParagraph(_ paragraph: Range<Int>, into lines: inout [LineSpan], cap: Int) {
+    private mutating func breakParagraph(_ paragraph: Range<Int>, into lines: inout [LineSpan], cap: Int) {
         let end = paragraph.upperBound
         guard options.wrap, let maxWidth = options.maxWidth else {
             lines.append(LineSpan(clusters: paragraph, paragraphEnd: end, wrapped: false))
@@ -161,7 +216,15 @@ struct TextShaper {
     // MARK: Lines
 
     /// Positioned glyphs for `range`, dropping trailing spaces if asked.
-    private func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = []) -> TextLine {
+    private mutating func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = []) -> TextLine {
+        makeLine(range, trimTrailingSpaces: trimTrailingSpaces, ellipsis: ellipsis, givingUpPast: .max)!
+    }
+
+    /// The same, or nil once the pen is past `limit` (the rest is neither measured nor rendered).
+    /// Kerning can pull the pen back by a little, never by an em: a line an em past `maxWidth`
+    /// cannot fit.
+    private mutating func makeLine(_ range: Range<Int>, trimTrailingSpaces: Bool, ellipsis: [(Glyph, Unicode.Scalar)] = [],
+                                   givingUpPast limit: Int) -> TextLine? {
         var upper = range.upperBound
         if trimTrailingSpaces {
             while upper > range.lowerBound && clusters[upper - 1].kind == .space { upper -= 1 }
@@ -170,11 +233,13 @@ struct TextShaper {
         var pen = 0, previous: Glyph?
         for cluster in clusters[range.lowerBound..<upper] {
             for index in cluster.range {
-                let x = place(glyphs[index], after: previous, at: pen)
-                placed.append(PositionedGlyph(glyph: glyphs[index], penX: x, scalar: scalars[index]))
-                pen = x + glyphs[index].advance
-                previous = glyphs[index]
+                let glyph = self.glyph(index)
+                let x = place(glyph, after: previous, at: pen)
+                placed.append(PositionedGlyph(glyph: glyph, penX: x, scalar: scalars[index]))
+                pen = x + glyph.advance
+                previous = glyph
             }
+            if pen > limit { return nil }
         }
         for (glyph, scalar) in ellipsis {
             let x = place(glyph, after: previous, at: pen)
@@ -203,7 +268,7 @@ struct TextShaper {
 
     /// The longest prefix of `range` followed by "…" that fits `maxWidth`;
     /// an empty line if "…" alone does not fit.
-    private func ellipsized(_ range: Range<Int>) -> TextLine {
+    private mutating func ellipsized(_ range: Range<Int>) -> TextLine {
         let ellipsis = ellipsisGlyphs()
         guard let maxWidth = options.maxWidth else {
             return makeLine(range, trimTrailingSpaces: true, ellipsis: ellipsis)
@@ -223,6 +288,19 @@ struct TextShaper {
 
     mutating func layout(_ text: String) -> TextLayout {
         split(text)
+        var layout = lines(cutAtEnd: false)
+        // Past `byteLimit`: again, cut before the first glyph that did not fit. Each time the cut
+        // comes earlier, so this ends (at the latest with no clusters, "…" alone).
+        while let cluster = overLimit {
+            overLimit = nil
+            cut(before: cluster)
+            layout = lines(cutAtEnd: true)
+        }
+        return layout
+    }
+
+    /// The layout of the clusters; `cutAtEnd` when the text was cut after them.
+    private mutating func lines(cutAtEnd: Bool) -> TextLayout {
         let limit = options.maxLines > 0 ? options.maxLines : Int.max
         var spans: [LineSpan] = []
         var cut = false
@@ -236,6 +314,7 @@ struct TextShaper {
         }
         // Lines past the limit without content (trailing empty lines) are dropped silently.
         spans = Array(spans.prefix(limit))
+        if cutAtEnd { cut = true }
 
         var lines: [TextLine] = []
         var truncated = cut
@@ -244,18 +323,20 @@ struct TextShaper {
                 lines.append(ellipsized(span.clusters.lowerBound..<span.paragraphEnd))
                 continue
             }
-            let line = makeLine(span.clusters, trimTrailingSpaces: span.wrapped)
-            if let maxWidth = options.maxWidth, line.width > maxWidth {
-                // Trailing spaces at a paragraph end may hang; else cut.
-                let trimmed = makeLine(span.clusters, trimTrailingSpaces: true)
-                if trimmed.width <= maxWidth {
-                    lines.append(trimmed)
-                } else {
-                    lines.append(ellipsized(span.clusters))
-                    truncated = true
-                }
-            } else {
+            guard let maxWidth = options.maxWidth else {
+                lines.append(makeLine(span.clusters, trimTrailingSpaces: span.wrapped))
+                continue
+            }
+            // A line far too wide is given up on, not made whole.
+            let enough = maxWidth + font.spec.pixelSize
+            if let line = makeLine(span.clusters, trimTrailingSpaces: span.wrapped, givingUpPast: enough), line.width <= maxWidth {
                 lines.append(line)
+            } else if let trimmed = makeLine(span.clusters, trimTrailingSpaces: true, givingUpPast: enough), trimmed.width <= maxWidth {
+                // Trailing spaces at a paragraph end may hang.
+                lines.append(trimmed)
+            } else {
+                lines.append(ellipsized(span.clusters))
+                truncated = true
             }
         }
         return TextLayout(lines: lines, truncated: truncated, ascender: font.ascender, lineHeight: font.lineHeight)

@@ -8,6 +8,7 @@
 // the daemon after its first frames, before any request. Exit status 0 when both hold and every
 // request was answered. Figures: docs/measurements.md, "The daemon over months".
 import Glibc
+import KioskProtocol
 import KioskSys
 
 /// Resident kB of `pid` (`field` VmRSS or VmHWM), 0 when unreadable.
@@ -42,18 +43,8 @@ func soakText(_ r: inout SoakRandom, count: Int) -> String {
     return s
 }
 
-/// A JSON string literal.
-func soakJSON(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-        switch c {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        default: out.unicodeScalars.append(c)
-        }
-    }
-    return out + "\""
-}
+/// A JSON string literal (the daemon's own writer).
+func soakJSON(_ s: String) -> String { JSON.encode(.string(s)) }
 
 /// One request of the mix.
 func soakRequest(_ r: inout SoakRandom, dir: String) -> String {

@@ -97,6 +97,13 @@ if let seconds = daemonLoad {
 
 func tickProgress(_ i: Int) -> Double { 0.6 + 0.001 * Double(i % 100) }
 
+/// `count` CJK ideographs from the `from`th after U+4E00 on (20,000 of them, round again).
+func ideographs(_ count: Int, from: Int) -> String {
+    var view = String.UnicodeScalarView()
+    for n in 0..<count { view.append(Unicode.Scalar(UInt32(0x4E00 + (from + n) % 20_000))!) }
+    return String(view)
+}
+
 /// Runs a peer binary's `bench WxH S` and returns name → median ns.
 func peer(_ cmd: String) -> [String: Double] {
     guard let p = popen(cmd + " 2>/dev/null", "r") else { return [:] }
@@ -194,6 +201,20 @@ for (w, h) in sizes {
     }, scene.ringBox.area, refs("tick_ring"))
     scene.drawFull(c)
     row("text2", bench { _ in scene.drawLabels(c) }, 0, refs("text2"))
+    // Text laid out for a request (HUDLayoutEngine): the usual label, details and button, their
+    // glyphs cached; and issue #24's label of 341 ideographs at 500 px, new ones each time (only
+    // what the line shows is rendered, and kept within the glyph budget).
+    let engine = HUDLayoutEngine(fonts: fonts)
+    let usual = HUDContent(mode: .annular, progress: 0.6, label: "Updating firmware…", details: "Step 3 of 7: writing the image",
+                           buttonTitle: "Cancel", buttonHasAction: true)
+    row("layout", bench { _ in _ = try? engine.layout(usual, style: HUDStyle(), width: w, height: h) }, 0, [])
+    var large = HUDStyle()
+    large.labelFontSize = 500
+    row("layout_500px_new_cjk", bench { i in
+        var changed = usual
+        changed.label = ideographs(341, from: 341 * i)
+        _ = try? engine.layout(changed, style: large, width: w, height: h)
+    }, 0, [])
     row("el_gradient", bench { _ in scene.drawGradient(c) }, px, refs("el_gradient"))
     row("el_dim", bench { _ in scene.drawDim(c) }, px, refs("el_dim"))
     row("el_copy+dim", bench { _ in c.copy(from: content.surface, dim: Color(white: 0, a: 0.5)) }, px, [])

@@ -19,7 +19,9 @@ struct DaemonCommand {
         Plymouth's socket with --plymouth (the plymouth command, systemd's PID 1, initramfs scripts; \
         docs/plymouth.md), and systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
         daemon's user, the group's members and --allow-uid may talk to it. A second daemon on the \
-        same socket refuses to start.
+        same socket refuses to start. A quit is remembered beside the socket (PATH.handed-over, for \
+        the rest of the boot): a daemon that systemd starts on its socket after it starts as with \
+        --hidden.
 
         Exit codes: 0 quit (a quit request, psplash's QUIT, SIGINT/SIGTERM/SIGHUP, --duration); \
         1 error (e.g. another daemon serves the socket); 64 bad options.

@@ -27,7 +27,11 @@ final class DaemonParts: ShowExtras {
     /// second daemon on the same socket refuses without disturbing the screen.
     init(_ a: ParsedArguments) throws {
         arguments = a
-        startHidden = a.flag("hidden")
+        // Started on systemd's socket after the boot's handover (a later client activated it):
+        // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
+        let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)
+        startHidden = a.flag("hidden") || afterHandover
+        if afterHandover && !a.flag("hidden") { showLog("socket-activated after the boot's handover: starting hidden (until show)") }
         if let f = a.string("psplash-fifo"), !f.isEmpty, f.utf8.contains(0) || f.utf8.count > 4095 {
             throw UsageError(optionError("psplash-fifo", f, expected: "a path"))
         }
@@ -54,6 +58,7 @@ final class DaemonParts: ShowExtras {
         }
         d.onQuit = { [weak self] retain in
             self?.retainOnQuit = retain
+            self?.handedOver()
             session.drawPendingFrame()
             session.end(.exit(0))
         }
@@ -81,6 +86,7 @@ final class DaemonParts: ShowExtras {
         showLog("control socket: listening on \(s.path ?? "the socket systemd passed")")
         plymouth?.attach(daemon: d, loop: loop) { [weak self] retain in
             self?.retainOnQuit = retain
+            self?.handedOver()
             session.drawPendingFrame()
             session.end(.exit(0))
         }
@@ -95,6 +101,11 @@ final class DaemonParts: ShowExtras {
         }
     }
 
+    /// A quit is the boot's handover: a daemon socket-activated later in this boot starts hidden.
+    private func handedOver() {
+        do { try BootHandover.mark(CommandLine.arguments) } catch { showLog("cannot remember the handover: \(error)") }
+    }
+
     private func psplashCommand(_ c: PsplashFIFO.Command, session: HUDSession) {
         guard let d = daemon else { return }
         do {
@@ -107,6 +118,7 @@ final class DaemonParts: ShowExtras {
             case let .message(text):
                 _ = try d.handle(try DaemonRequest(JSONObject([("v", .number(1)), ("op", .string("update")), ("label", .string(text))])))
             case .quit:
+                handedOver()
                 session.drawPendingFrame()
                 session.end(.exit(0))
             }

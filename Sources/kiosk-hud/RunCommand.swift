@@ -21,6 +21,11 @@ struct RunCommand {
         does (the display options below), else — no display — the command runs without a HUD (one log \
         line). --hud chooses instead.
 
+        On a daemon's HUD nothing waits for the daemon: one that does not answer within \
+        --daemon-timeout seconds is given up (one log line): with --hud auto the command goes on on \
+        run's own display (else, or with no display, without a HUD), the output keeps passing through \
+        and run ends with the command (signals still cancel it).
+
         The command runs in its own process group with stdin from /dev/null (--stdin: ours); run is \
         its child subreaper, so what it starts (even with setsid or a daemon's double fork) is ended \
         with it, and nothing is left behind. Its stdout and stderr are passed through unchanged and \
@@ -49,6 +54,8 @@ struct RunCommand {
             OptionSpec("hud", value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
                        help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
             OptionSpec("socket", value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
+            OptionSpec("daemon-timeout", rule: .number(0.1, 3600, "seconds"),
+                       help: "Seconds the daemon may take to answer a request before run gives it up (default: 2)."),
             .flag("stdin", help: "Give the command our stdin (default: /dev/null)."),
             OptionSpec("progress-regex", value: "ERE", rule: .text(1024, nonEmpty: true, "a regular expression"),
                        help: "A POSIX extended regular expression whose first capture is a percentage or n/m, tried on each output line before the known formats."),
@@ -100,8 +107,10 @@ struct RunCommand {
             let path = a.string("socket") ?? ControlSocket.defaultPath
             let loop = PollEventLoop(clock: SystemClock())
             do {
-                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop)
-                return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) })
+                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop, replyTimeout: try a.double("daemon-timeout") ?? DaemonTaskHUD.defaultReplyTimeout)
+                // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
+                let own: ((RunParts) throws -> Void)? = hud == "auto" ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
+                return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) }, ownDisplay: own)
             } catch let e as DaemonClient.Failure {
                 if hud == "daemon" { throw ShowError("no daemon on \(path): \(e)") }
             }

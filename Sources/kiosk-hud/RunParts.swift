@@ -38,6 +38,14 @@ final class RunParts: ShowExtras {
     // MARK: On run's own display (ShowExtras)
 
     func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
+        if let hud = continuing {
+            // The command runs already (on a daemon that stopped answering): it goes on here.
+            try hud.switchTo(session)
+            onEnd = { session.end(.exit($0)) }
+            showLog("run: going on on its own display")
+            attachedOwn = true
+            return
+        }
         try session.update(content: { $0 = content })
         start(hud: session, loop: loop) { code in session.end(.exit(code)) }
     }
@@ -48,21 +56,63 @@ final class RunParts: ShowExtras {
 
     // MARK: On a daemon's HUD
 
-    func runThroughDaemon(_ hud: DaemonTaskHUD, loop: PollEventLoop, given: (String) -> Bool) throws {
-        let before = hud.content
+    /// The command's HUD while it moves from a daemon to run's own display.
+    private var continuing: SwitchingTaskHUD?
+    private var attachedOwn = false
+    private var onEnd: (Int32) -> Void = { _ in }
+
+    /// Runs the command on the daemon's HUD. A daemon that stops answering mid-command is given
+    /// up: the command goes on on run's own display through `ownDisplay` (nil, or no display
+    /// there: without a HUD).
+    func runThroughDaemon(_ daemonHUD: DaemonTaskHUD, loop: PollEventLoop, given: (String) -> Bool, ownDisplay: ((RunParts) throws -> Void)?) throws {
+        let before = daemonHUD.content
         var c = before
         c.mode = content.mode; c.progress = 0
         if given("label") { c.label = content.label }
         if given("details") { c.details = content.details }
-        try hud.update(c, animatedProgress: false)
-        try hud.beginActivity()
+        try daemonHUD.update(c, animatedProgress: false)
+        try daemonHUD.beginActivity()
+        let hud = SwitchingTaskHUD(daemonHUD)
         var code: Int32 = 1
-        start(hud: hud, loop: loop) { code = $0; loop.stop() }
+        var switching = false
+        daemonHUD.log = { showLog("run: \($0)") }
+        onEnd = { c in
+            code = c
+            // The daemon's HUD as it was, and its activity count back; then run ends (at once
+            // if the daemon is gone).
+            try? daemonHUD.update(before, animatedProgress: false)
+            try? daemonHUD.endActivity()
+            daemonHUD.settle { loop.stop() }
+        }
+        daemonHUD.onLost = { [weak self] _ in
+            guard let self, let task = self.commandTask?.task else { return }
+            // Its end notice: cut short, run ends with its command.
+            if case .ended = task.state { task.hudLost(); return }
+            if ownDisplay != nil { switching = true; loop.stop() } else { showLog("run: the command goes on without a HUD") }
+        }
+        start(hud: hud, loop: loop) { [weak self] c in self?.onEnd(c) }
         try loop.run()
-        // The daemon's HUD as it was, and its activity count back.
-        try? hud.update(before, animatedProgress: false)
-        try? hud.endActivity()
-        if code != 0 { throw ExitCode(code) }
+        guard switching, let ownDisplay else {
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
+        // The daemon gets its HUD back for when it answers again (left in its socket); the
+        // command's HUD waits, as it was, for run's own display.
+        let shown = hud.content
+        try hud.switchTo(NoHUD(shown))
+        try? daemonHUD.update(before, animatedProgress: false)
+        try? daemonHUD.endActivity()
+        daemonHUD.settle {}
+        continuing = hud
+        do {
+            try ownDisplay(self)
+        } catch where !attachedOwn {
+            showLog("run: no display of its own (\(error)); the command goes on without a HUD")
+            onEnd = { c in code = c; loop.stop() }
+            if case .ended = commandTask?.task.state { commandTask?.task.hudLost() }
+            try loop.run()
+            if code != 0 { throw ExitCode(code) }
+        }
     }
 
     // MARK: With no HUD
@@ -84,4 +134,6 @@ final class NoHUD: TaskHUD {
     init(_ c: HUDContent) { content = c }
     func update(_ c: HUDContent, animatedProgress: Bool) throws { content = c }
     func onButton(_ handler: @escaping () -> Void) {}
+    /// Nobody sees it: an end notice is not waited for.
+    var isOnScreen: Bool { false }
 }

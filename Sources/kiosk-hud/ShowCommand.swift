@@ -47,7 +47,9 @@ struct ShowCommand {
     let arguments: ParsedArguments
     /// What a command adds to the display run (the daemon's control socket); nil for `show`.
     var extras: ShowExtras?
-    init(_ a: ParsedArguments, extras: ShowExtras? = nil) { arguments = a; self.extras = extras }
+    /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
+    let givenLoop: PollEventLoop?
+    init(_ a: ParsedArguments, extras: ShowExtras? = nil, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
     var offscreen: String? { arguments.string("offscreen") }
     var noInput: Bool { arguments.flag("no-input") }
 
@@ -65,7 +67,7 @@ struct ShowCommand {
         // comes while the screen opens or the first frame is drawn stops the drawing and ends the
         // run through the same clean-up as any other (the session's own handler ends it).
         let clock = SystemClock()
-        let loop = PollEventLoop(clock: clock)
+        let loop = givenLoop ?? PollEventLoop(clock: clock)
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
         let buttonAction = action(a.string("on-button") ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)

@@ -132,7 +132,9 @@ final class Hostile: @unchecked Sendable {
                                     "--background", "gradient", "--bezel", "blur", "--label", "x"], stderr: out) else {
             Issue.record("cannot start kiosk-hud"); return
         }
-        usleep(300_000)
+        // Drawing the first frame begins right after the output line: wait for that line (at
+        // most 10 s), then SIGTERM while the 4K frame is being drawn.
+        for _ in 0..<1000 where (try? readSmallFile(out, limit: 1 << 16))?.contains("kiosk-hud: output") != true { usleep(10_000) }
         let t0 = monotonicSeconds()
         kill(pid, SIGTERM)
         let status = Proc.wait(pid)

@@ -67,21 +67,4 @@ import Testing
         ScanoutCopy.copy(s16.surface, rect: s16.surface.bounds, to: r16.surface, rotation: .quarter)
         #expect(r16.surface.row16(2)[4 - 1] == s16.surface.row16(1)[2])
     }
-
-    /// Prints the time to copy a full 800×480 frame per rotation (debug build: for the record
-    /// only; the module header has release numbers from `kiosk-hud show --bench-copy`).
-    @Test func fullFrameTimings() throws {
-        let src = try picture(800, 480)
-        for r in Rotation.allCases {
-            let t = DisplayTransform(rotation: r, width: 800, height: 480)
-            let dst = try Bitmap(width: t.panelWidth, height: t.panelHeight, format: .xrgb8888)
-            var best = Double.infinity
-            for _ in 0..<5 {
-                let t0 = monotonicSeconds()
-                ScanoutCopy.copy(src.surface, rect: src.surface.bounds, to: dst.surface, rotation: r)
-                best = min(best, monotonicSeconds() - t0)
-            }
-            print("ScanoutCopy 800x480 XRGB8888 rotate \(r.rawValue): \(Double(Int(best * 1e5)) / 100) ms (debug build)")
-        }
-    }
 }

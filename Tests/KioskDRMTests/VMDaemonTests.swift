@@ -36,17 +36,9 @@ import Testing
 
     @Test(.timeLimit(.minutes(30)))
     func daemonOnBochs() async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM DAEMON TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard vmHarnessReady("VM DAEMON TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-daemon")
-        let uinput = out + "/uinput-touch"
-        let gcc = Proc.run(["gcc", "-O2", "-Wall", "-o", uinput, Proc.root + "/Tests/VM/ref/uinput-touch.c"])
-        guard gcc.status == 0 else {
-            if let issue = VMGate.cannotRun("VM DAEMON TESTS", "gcc uinput-touch.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard let uinput = uinputTouchTool(in: out, suite: "VM DAEMON TESTS") else { return }
 
         // The button's centre in the tap state's layout, in uinput device coordinates (0..4095).
         let (w, h) = (800, 480)

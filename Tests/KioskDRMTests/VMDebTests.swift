@@ -20,10 +20,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(30)))
     func installedDetectedRemovedAndPurgedOnARealKernel() async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM DEB TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard vmHarnessReady("VM DEB TESTS") else { return }
         if !Proc.executable("dpkg-deb") {
             if let issue = VMGate.cannotRun("VM DEB TESTS", "missing dpkg-deb (apt-get install dpkg)") { Issue.record(Comment(rawValue: issue)) }
             return

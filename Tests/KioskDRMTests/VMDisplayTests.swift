@@ -31,10 +31,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(30)), arguments: ["bochs", "virtio"])
     func realKMS(_ gpu: String) async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM DISPLAY TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard vmHarnessReady("VM DISPLAY TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-drm-\(gpu)")
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
         var args = ["--gpu", gpu, "--out", out, "--timeout", "420"]

@@ -40,3 +40,22 @@ func guestVerdict(_ run: (status: Int32, stdout: String, stderr: String), suite:
     }
     return clean
 }
+
+/// Whether QEMU, the kernels and the harness are there (`VMDisplayTests.problem` is nil); when
+/// not, what is missing is recorded for `suite` as VMGate says (an issue, unless
+/// KIOSK_VM_ALLOW_SKIP=1).
+func vmHarnessReady(_ suite: String) -> Bool {
+    guard let p = VMDisplayTests.problem else { return true }
+    if let issue = VMGate.cannotRun(suite, "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
+    return false
+}
+
+/// Tests/VM/ref/uinput-touch.c (a uinput touch screen the guest drives) built into `dir`: its
+/// path, or nil with the failure recorded for `suite` as VMGate says.
+func uinputTouchTool(in dir: String, suite: String) -> String? {
+    let tool = dir + "/uinput-touch"
+    let gcc = Proc.run(["gcc", "-O2", "-Wall", "-o", tool, Proc.root + "/Tests/VM/ref/uinput-touch.c"])
+    if gcc.status == 0 { return tool }
+    if let issue = VMGate.cannotRun(suite, "gcc uinput-touch.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
+    return nil
+}

@@ -66,17 +66,9 @@ import Testing
 
     @Test(.timeLimit(.minutes(30)))
     func runOnBochs() async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM RUN TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard vmHarnessReady("VM RUN TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-run")
-        let uinput = out + "/uinput-touch"
-        let gcc = Proc.run(["gcc", "-O2", "-Wall", "-o", uinput, Proc.root + "/Tests/VM/ref/uinput-touch.c"])
-        guard gcc.status == 0 else {
-            if let issue = VMGate.cannotRun("VM RUN TESTS", "gcc uinput-touch.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard let uinput = uinputTouchTool(in: out, suite: "VM RUN TESTS") else { return }
 
         // The button's centre while the command runs, in uinput device coordinates (0..4095).
         let (w, h) = (800, 480)

@@ -22,17 +22,9 @@ import Testing
 
     @Test(.timeLimit(.minutes(30)))
     func touchTabletAndTiltOnBochs() async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard vmHarnessReady("VM SHOW INPUT TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-show-input")
-        let uinput = out + "/uinput-touch"
-        let gcc = Proc.run(["gcc", "-O2", "-Wall", "-o", uinput, Proc.root + "/Tests/VM/ref/uinput-touch.c"])
-        guard gcc.status == 0 else {
-            if let issue = VMGate.cannotRun("VM SHOW INPUT TESTS", "gcc uinput-touch.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard let uinput = uinputTouchTool(in: out, suite: "VM SHOW INPUT TESTS") else { return }
 
         // Where the button is: the offscreen layout of the same HUD, picture → panel → device.
         let (w, h) = (800, 480)

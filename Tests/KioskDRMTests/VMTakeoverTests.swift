@@ -17,10 +17,7 @@ import Testing
 extension VMDisplayTests {
     /// QEMU, the harness and UEFI firmware are there; else the failure (or the allowed skip) is recorded.
     static func canRunTakeover() -> Bool {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return false
-        }
+        guard vmHarnessReady("VM TAKEOVER TEST") else { return false }
         guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
             if let issue = VMGate.cannotRun("VM TAKEOVER TEST", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
                 Issue.record(Comment(rawValue: issue))

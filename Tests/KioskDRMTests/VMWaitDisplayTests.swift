@@ -18,10 +18,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(30)))
     func theDisplayAppearsWhileTheDaemonWaits() async throws {
-        if let p = VMDisplayTests.problem {
-            if let issue = VMGate.cannotRun("VM WAIT-DISPLAY TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard vmHarnessReady("VM WAIT-DISPLAY TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-wait")
         let args = ["--gpu", "none", "--out", out, "--timeout", "300", "--",
                     "bash", Proc.root + "/Tests/VM/guest/wait-display.sh", Proc.kioskHUD]

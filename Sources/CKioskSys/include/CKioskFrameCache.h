@@ -79,6 +79,18 @@ struct kiosk_frame_cache_location {
     char path[KIOSK_FRAME_CACHE_PATH_MAX + 32];   /* DIR/frame-<key>.bin */
 };
 
+/// The boot's handover mark for this command line's control socket: --socket PATH (or =PATH,
+/// before any "--"), else /run/kiosk-hud/control.sock, with ".handed-over" after it. A daemon's
+/// `quit` (the boot's handover to the app; psplash's and Plymouth's quit too) leaves it; /run
+/// forgets it at the next boot. 0 and `out` filled, or -1 (too long).
+int kiosk_handover_mark_path(int argc, char *const *argv, char *out, size_t size);
+
+/// Whether this is `kiosk-hud daemon` started on systemd's socket (LISTEN_PID is this process,
+/// LISTEN_FDS set) once the boot has handed over (the mark exists): socket activation by a
+/// later client (`ctl status`, a monitoring script). Such a daemon starts hidden, and the
+/// early frame stays off the screen. 1 or 0; the one rule, for the C constructor and for Swift.
+int kiosk_daemon_after_handover(int argc, char *const *argv);
+
 /// Whether this command line has a cached first frame, and where: the commands that own a
 /// display (show, daemon, run) on DRM (not --offscreen or --fbdev), not asking for help, the
 /// frame cache on (no --no-frame-cache, a cache directory). 0 and `out` filled, or -1. The one
