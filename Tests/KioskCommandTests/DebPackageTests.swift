@@ -1,7 +1,9 @@
 // The .deb (Tools/make-deb.sh): built around the kiosk-hud these tests run, listed, installed
 // with dpkg into a throwaway root (its own dpkg database, maintainer scripts run chrootless with
 // DPKG_ROOT), run from there, removed (the configuration stays, as Debian keeps it) and purged
-// (nothing left). The boot under QEMU with the package installed is the boot test's (Tests/VM).
+// (nothing left); its copyright file read as Debian's machine-readable format and its changelog
+// as a Debian changelog, and lintian's word on both when it is installed. The boot under QEMU
+// with the package installed is the boot test's (Tests/VM).
 import Glibc
 import KioskSys
 import KioskTestSupport
