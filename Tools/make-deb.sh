@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Tools/make-deb.sh — builds kiosk-hud_VERSION_ARCH.deb with dpkg-deb (no debhelper needed):
-# Tools/install.sh with PREFIX=/usr into a staging root, then DEBIAN/ (control, conffiles,
-# md5sums, and dist/debian's postinst, prerm and postrm).
+# Tools/install.sh with PREFIX=/usr into a staging root, the licence (dist/debian/copyright) and
+# a Debian changelog for the version, then DEBIAN/ (control, conffiles, md5sums, and dist/debian's
+# postinst, prerm and postrm).
 #
 #   [OUT=DIR] Tools/make-deb.sh [--binary PATH] [--version VERSION] [--out DIR] [--compress xz|gzip|none]
 #
 # --binary: package this kiosk-hud (default: build the release binary here). The architecture
 # is the binary's own (ELF machine: amd64, arm64); one for another architecture than this
 # machine's needs KIOSK_HUD_FOREIGN_RUN for its manual pages (Tools/install.sh; cross-build.sh
-# sets it). --version: default 0.1.0, with
-# +gitDATE.COMMIT in a git checkout. --out, or OUT in the environment (--out wins): where the
+# sets it). --version: default 0.1.0 (CHANGELOG.md's release), with +gitDATE.COMMIT in a git
+# checkout; a version with a Debian revision (0.1.0-1) makes a non-native package, whose
+# changelog is changelog.Debian.gz. --out, or OUT in the environment (--out wins): where the
 # .deb goes, made if missing (default: the current directory). Relative paths, here and for
 # --binary, are from the current directory. --compress: the data's compression (xz, Debian's
 # default, takes a while on a debug binary). Prints the .deb's absolute path.
@@ -65,6 +67,34 @@ if ! err=$(DESTDIR=$root PREFIX=/usr KIOSK_HUD_BINARY=$binary Tools/install.sh 2
     echo "make-deb.sh: Tools/install.sh failed" >&2
     exit 1
 fi
+# The licence (DEP-5) and the Debian changelog. A version with a Debian revision (1.2.3-1) is a
+# package of the upstream release: changelog.Debian.gz. Without one the package is native, and
+# Debian's name for its changelog is changelog.gz (Policy 12.7; lintian says so otherwise). One
+# entry, for this version, dated by SOURCE_DATE_EPOCH, else the commit's date, else now (so two
+# builds of one commit give the same bytes).
+doc=$root/usr/share/doc/kiosk-hud
+install -m 644 dist/debian/copyright "$doc/copyright"
+case "$version" in *-*) changelog=changelog.Debian ;; *) changelog=changelog ;; esac
+when=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+maintainer="${DEBFULLNAME:-KioskHUD maintainers} <${DEBEMAIL:-kiosk-hud@localhost}>"
+cat > "$doc/$changelog" <<CHANGELOG
+kiosk-hud ($version) unstable; urgency=medium
+
+  * kiosk-hud $version, packaged by Tools/make-deb.sh. What changed in each
+    release: CHANGELOG.md in the KioskHUD sources.
+
+ -- $maintainer  $(LC_ALL=C date -u -R -d "@$when")
+CHANGELOG
+gzip -9n "$doc/$changelog"
+chmod 644 "$doc/$changelog.gz"
+# A first Debian entry that closes no bug is what lintian expects of an upload to Debian's
+# archive (an ITP); this package is not one.
+if [ "$changelog" = changelog.Debian ]; then
+    install -d -m 755 "$root/usr/share/lintian/overrides"
+    echo "kiosk-hud: initial-upload-closes-no-bugs [usr/share/doc/kiosk-hud/changelog.Debian.gz:1]" > "$root/usr/share/lintian/overrides/kiosk-hud"
+    chmod 644 "$root/usr/share/lintian/overrides/kiosk-hud"
+fi
+
 install -d -m 755 "$root/DEBIAN"
 for s in postinst prerm postrm; do install -m 755 "dist/debian/$s" "$root/DEBIAN/$s"; done
 echo /etc/default/kiosk-hud > "$root/DEBIAN/conffiles"

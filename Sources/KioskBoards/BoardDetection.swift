@@ -152,9 +152,14 @@ public struct BoardDetection: Sendable {
             guard let w = found([m.text]) else { return none([m.text], m.source.rawValue) }
             return RuleResult(kind: kind, holds: true, detail: "\(m.source.rawValue) \"\(m.text)\" has \"\(w)\"")
         case .drmDriver:
+            // Either name of a card's driver: sysfs's (`vc4-drm`, read first: no device opened)
+            // or the DRM driver's own (`vc4`, DRM_IOCTL_VERSION, what --display-switch takes).
             let drivers = facts.cards.compactMap(\.driver)
-            guard let w = found(drivers) else { return none(drivers, "DRM drivers") }
-            return RuleResult(kind: kind, holds: true, detail: "DRM driver \(w)")
+            if let w = found(drivers) { return RuleResult(kind: kind, holds: true, detail: "DRM driver \(w)") }
+            if let w = found(facts.cards.compactMap { facts.drmName(of: $0) }) {
+                return RuleResult(kind: kind, holds: true, detail: "DRM driver \(w)")
+            }
+            return none(facts.cards.compactMap { facts.driverNames(of: $0) }, "DRM drivers", quoting: false)
         case .connector:
             let usable = facts.connectors.filter(\.usable).map(\.name)
             guard let w = found(usable) else {

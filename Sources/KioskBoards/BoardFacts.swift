@@ -10,6 +10,9 @@ public final class BoardFacts {
     /// "" for the real system, else the directory standing for `/` (no trailing slash).
     public let root: String
 
+    /// Asks a card's device node (`ROOT/dev/dri/cardN`) for its driver's DRM name.
+    private var askDRMName: (String) -> String? = { KioskSys.drmDriverName(ofCard: $0) }
+
     /// `root` stands for `/` ("" or "/": the real system).
     public init(root: String = "") {
         var r = Substring(root)
@@ -17,7 +20,14 @@ public final class BoardFacts {
         self.root = String(r)
     }
 
-    /// A DRM card: `card1`, its driver (`vc4-drm`), its connectors.
+    /// As `init(root:)`, with `drmDriverName` asking the card at a device path for its driver's
+    /// own name instead of DRM_IOCTL_VERSION (a test's machine answers for its cards).
+    public convenience init(root: String, drmDriverName: @escaping (String) -> String?) {
+        self.init(root: root)
+        askDRMName = drmDriverName
+    }
+
+    /// A DRM card: `card1`, the driver its device is bound to in sysfs (`vc4-drm`), its connectors.
     public struct Card: Sendable, Equatable {
         public var name: String
         public var driver: String?
@@ -67,6 +77,26 @@ public final class BoardFacts {
         }
         return out
     }()
+
+    /// The name the card's DRM driver gives itself (DRM_IOCTL_VERSION: `vc4` where sysfs says
+    /// `vc4-drm`; `--display-switch` and the log name drivers so), asked once a card and only
+    /// when a rule needs it; nil when the card cannot be asked.
+    public func drmName(of card: Card) -> String? {
+        if let known = drmNameCache[card.name] { return known }
+        let name = askDRMName(root + "/dev/dri/" + card.name).flatMap { $0.isEmpty ? nil : $0 }
+        drmNameCache[card.name] = .some(name)
+        return name
+    }
+    private var drmNameCache: [String: String?] = [:]
+
+    /// Both names of a card's driver as `boards detect` shows them: sysfs's, then the DRM
+    /// driver's own when it differs (`vc4-drm/vc4`); nil when neither is known.
+    public func driverNames(of card: Card) -> String? {
+        let drm = drmName(of: card)
+        guard let sysfs = card.driver else { return drm }
+        guard let drm, drm != sysfs else { return sysfs }
+        return sysfs + "/" + drm
+    }
 
     /// Every connector of every card.
     public var connectors: [Connector] { cards.flatMap(\.connectors) }

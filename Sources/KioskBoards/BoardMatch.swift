@@ -11,7 +11,8 @@ public enum BoardRuleKind: String, CaseIterable, Sendable {
     case compatible
     /// Part of /proc/device-tree/model, or of the DMI product name on x86.
     case model
-    /// A DRM card's driver, whole (the name /sys/class/drm/cardN/device/driver links to).
+    /// A DRM card's driver, whole: the DRM driver's own name (DRM_IOCTL_VERSION, `vc4`) or the
+    /// sysfs driver its device is bound to (where /sys/class/drm/cardN/device/driver links, `vc4-drm`).
     case drmDriver = "drm_driver"
     /// A DRM connector's name, whole (`DSI-1`), present and not disconnected.
     case connector

@@ -51,8 +51,8 @@ extension HUDSettings {
             ("Parts of the board's model (/proc/device-tree/model, or the DMI product name on x86); one must be in it.",
              "a list of model names or parts (at most 16)", "[\"Raspberry Pi 4\"]")
         case .drmDriver:
-            ("DRM drivers, whole (where /sys/class/drm/cardN/device/driver links); one card must have one.",
-             "a list of driver names (at most 16)", "[\"vc4-drm\"]")
+            ("DRM drivers, whole: the DRM driver's own name (vc4, as [display] switch and the log name it) or its device's sysfs driver (vc4-drm, where /sys/class/drm/cardN/device/driver links); one card must have one.",
+             "a list of driver names (at most 16)", "[\"vc4\"]")
         case .connector:
             ("DRM connector names, whole (cardN-NAME in /sys/class/drm); one must be there and not disconnected.",
              "a list of connector names (at most 16)", "[\"DSI-1\"]")
@@ -106,7 +106,7 @@ extension HUDSettings {
           set: { $0.profile.display.wait = $1.double }, get: { .number($0.profile.display.wait) }),
         S("switch", section: "display", option: "display-switch", displaySwitchRule, default: .text("first"),
           example: "\"vc4\"", group: SettingGroup.display,
-          help: "Which display to be on as devices come and go at boot (without card): first — start on the first usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real — draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a driver's name (vc4) — move only to that driver's card.",
+          help: "Which display to be on as devices come and go at boot (without card): first — start on the first usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real — draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a driver's name — move only to that driver's card (its DRM name, vc4, or its sysfs driver, vc4-drm: either works, as in [match] drm_driver).",
           set: { $0.profile.display.switchRule = $1.string }, get: { .text($0.profile.display.switchRule) }),
         S("wait_real_timeout", section: "display", option: "wait-real-timeout", .number(0, 600, "seconds", unit: "s"), default: .number(8),
           example: "5.0", group: SettingGroup.display,

@@ -80,8 +80,10 @@ name = "generic"
 # Parts of the board's model (/proc/device-tree/model, or the DMI product name on x86); one must
 # be in it.
 # model = ["Raspberry Pi 4"]
-# DRM drivers, whole (where /sys/class/drm/cardN/device/driver links); one card must have one.
-# drm_driver = ["vc4-drm"]
+# DRM drivers, whole: the DRM driver's own name (vc4, as [display] switch and the log name it) or
+# its device's sysfs driver (vc4-drm, where /sys/class/drm/cardN/device/driver links); one card
+# must have one.
+# drm_driver = ["vc4"]
 # DRM connector names, whole (cardN-NAME in /sys/class/drm); one must be there and not
 # disconnected.
 # connector = ["DSI-1"]
@@ -118,7 +120,8 @@ wait = 0.0
 # Which display to be on as devices come and go at boot (without card): first — start on the first
 # usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real —
 # draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a
-# driver's name (vc4) — move only to that driver's card.
+# driver's name — move only to that driver's card (its DRM name, vc4, or its sysfs driver,
+# vc4-drm: either works, as in [match] drm_driver).
 switch = "first"
 # With display-switch = wait-real: how long to wait for the real DRM card before drawing on what
 # is there (Plymouth's DeviceTimeout). (seconds from 0 to 600)

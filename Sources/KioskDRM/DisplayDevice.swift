@@ -13,7 +13,23 @@ public struct DisplayDevice: Equatable, Hashable, Sendable, CustomStringConverti
     /// The DRM driver ("vc4", "simpledrm", "bochs-drm") or the fbdev's id ("EFI VGA", "simple").
     public var driver: String
 
+    /// A DRM card's other name for its driver: the sysfs driver its device is bound to
+    /// ("vc4-drm" where the DRM driver says "vc4"), from the device's uevent; nil when unknown
+    /// or the same.
+    public var sysfsDriver: String?
+
     public init(kind: Kind, path: String, driver: String) { self.kind = kind; self.path = path; self.driver = driver }
+
+    /// Whether `name` is this device's driver by either name (`vc4` or `vc4-drm`).
+    public func hasDriver(_ name: String) -> Bool { driver == name || sysfsDriver == name }
+
+    /// The DRIVER= line of a sysfs uevent file; nil without one.
+    public static func sysfsDriver(fromUevent text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix("DRIVER=") && line.count > 7 {
+            return String(line.dropFirst(7))
+        }
+        return nil
+    }
 
     /// "vc4 /dev/dri/card1".
     public var description: String { "\(driver) \(path)" }
@@ -38,7 +54,7 @@ public enum DisplaySwitchRule: Equatable, Sendable, CustomStringConvertible {
     /// as `first`.
     case waitReal
     /// Start on the first usable device; move only to a card of this driver (the board
-    /// profile's, e.g. "vc4").
+    /// profile's, e.g. "vc4"; the sysfs name, "vc4-drm", names it too).
     case driver(String)
 
     /// "first", "wait-real", or a driver name (letters, digits, '-', '_'; at most 32); nil else.
@@ -65,14 +81,14 @@ public enum DisplaySwitchRule: Equatable, Sendable, CustomStringConvertible {
     public func isBetter(_ candidate: DisplayDevice, than current: DisplayDevice) -> Bool {
         switch self {
         case .first, .waitReal: return candidate.rank > current.rank
-        case let .driver(d): return candidate.driver == d && current.driver != d
+        case let .driver(d): return candidate.hasDriver(d) && !current.hasDriver(d)
         }
     }
 
     /// The device to show on among `devices` (in scan order) when there is none: the named
     /// driver's, else the highest rank, the first of equals.
     public func pick(_ devices: [DisplayDevice]) -> DisplayDevice? {
-        if case let .driver(d) = self, let named = devices.first(where: { $0.driver == d }) { return named }
+        if case let .driver(d) = self, let named = devices.first(where: { $0.hasDriver(d) }) { return named }
         return devices.max { a, b in a.rank < b.rank || (a.rank == b.rank && (devices.firstIndex(of: a) ?? 0) > (devices.firstIndex(of: b) ?? 0)) }
     }
 }
@@ -89,7 +105,12 @@ extension DisplayDevice {
                 let card = try DRMCard(path: path, kernel: kernel)
                 defer { card.close() }
                 guard try card.capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0, try card.connectorCount() > 0 else { continue }
-                found.append(DisplayDevice(kind: .drm, path: path, driver: try card.driverName()))
+                var device = DisplayDevice(kind: .drm, path: path, driver: try card.driverName())
+                if let uevent = kernel.readTextFile("/sys/class/drm/" + n + "/device/uevent"),
+                   let sysfs = DisplayDevice.sysfsDriver(fromUevent: uevent), sysfs != device.driver {
+                    device.sysfsDriver = sysfs
+                }
+                found.append(device)
             } catch where error.errno == ENODEV {
                 // Being registered (its node comes before the device is ready: the "add" uevent
                 // follows) or gone: not a display now, and nothing to report.

@@ -21,7 +21,7 @@ public enum HUDEvent: Sendable, Equatable {
 ///     hud.addObserver { if $0 == .buttonPressed { cancel() } }
 ///     hud.show()
 ///     while true {
-///         try hud.setProgress(work.fraction, animated: true)
+///         hud.setProgress(work.fraction, animated: true)
 ///         let next = try hud.tick().next   // draws and presents what changed
 ///         sleep(until: next ?? forever)    // or wait for a page flip (HUDSession does this)
 ///     }
@@ -116,6 +116,49 @@ public final class HUD {
     }
 
     private func tell(_ e: HUDEvent) { for o in observers { o(e) } }
+
+    // The closures of the earlier API, called by one observer added when the first is set.
+    private var completionBlock: (() -> Void)?
+    private var buttonBlock: (() -> Void)?
+    private var tapOutsideBlock: (() -> Void)?
+    private var blocksObserved = false
+
+    private func observeBlocks() {
+        guard !blocksObserved else { return }
+        blocksObserved = true
+        // Unowned: the HUD keeps its observers, so this one never outlives it.
+        addObserver { [unowned self] event in
+            switch event {
+            case .hidden: completionBlock?()
+            case .buttonPressed: buttonBlock?()
+            case .tappedOutside: tapOutsideBlock?()
+            }
+        }
+    }
+
+    /// Called once each time a hide completes (MBProgressHUD's completionBlock); nil calls nothing.
+    /// Deprecated in 0.1.0, to be removed in 0.2.0 at the earliest: an observer sees the same
+    /// moment as `.hidden`, after the observers added before the first closure was set.
+    @available(*, deprecated, message: "use addObserver { if $0 == .hidden { … } }")
+    public var onCompletion: (() -> Void)? {
+        get { completionBlock }
+        set { completionBlock = newValue; observeBlocks() }
+    }
+
+    /// Called when the button is pressed. Deprecated in 0.1.0 (removed in 0.2.0 at the earliest).
+    @available(*, deprecated, message: "use addObserver { if $0 == .buttonPressed { … } }")
+    public var onButton: (() -> Void)? {
+        get { buttonBlock }
+        set { buttonBlock = newValue; observeBlocks() }
+    }
+
+    /// Called on a tap outside the bezel, when `buttonConfig.tapOutside` is on. Deprecated in
+    /// 0.1.0 (removed in 0.2.0 at the earliest).
+    @available(*, deprecated, message: "use addObserver { if $0 == .tappedOutside { … } }")
+    public var onTapOutside: (() -> Void)? {
+        get { tapOutsideBlock }
+        set { tapOutsideBlock = newValue; observeBlocks() }
+    }
 
     /// Feeds input events (picture coordinates) to the button. Touches land where the button is
     /// drawn now, motion offset included; while the HUD is hidden or animating out, the button

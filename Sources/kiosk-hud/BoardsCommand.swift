@@ -67,7 +67,7 @@ enum BoardsCommand {
         out += "  compatible: " + (facts.compatible.isEmpty ? "none (no device tree)" : facts.compatible.joined(separator: ", ")) + "\n"
         let cards = facts.cards.map { c in
             let connectors = c.connectors.map { "\($0.name) \($0.status ?? "?")" + modes(facts, $0) }
-            return "\(c.name) (\(c.driver ?? "no driver")\(connectors.isEmpty ? "" : ": " + connectors.joined(separator: ", ")))"
+            return "\(c.name) (\(facts.driverNames(of: c) ?? "no driver")\(connectors.isEmpty ? "" : ": " + connectors.joined(separator: ", ")))"
         }
         out += "  DRM: " + (cards.isEmpty ? "none" : cards.joined(separator: "; ")) + "\n"
         out += "  input: " + (facts.inputNames.isEmpty ? "none" : facts.inputNames.map(quoted).joined(separator: ", ")) + "\n"

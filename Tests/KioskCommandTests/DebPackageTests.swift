@@ -1,7 +1,9 @@
 // The .deb (Tools/make-deb.sh): built around the kiosk-hud these tests run, listed, installed
 // with dpkg into a throwaway root (its own dpkg database, maintainer scripts run chrootless with
 // DPKG_ROOT), run from there, removed (the configuration stays, as Debian keeps it) and purged
-// (nothing left). The boot under QEMU with the package installed is the boot test's (Tests/VM).
+// (nothing left); its copyright file read as Debian's machine-readable format and its changelog
+// as a Debian changelog, and lintian's word on both when it is installed. The boot under QEMU
+// with the package installed is the boot test's (Tests/VM).
 import Glibc
 import KioskSys
 import KioskTestSupport
@@ -9,11 +11,12 @@ import Testing
 
 @Suite(.serialized) struct DebPackageTests {
     /// Builds the package around the tests' kiosk-hud (gzip: xz takes 20 s on a debug binary).
-    static func build(into dir: String) -> String? {
-        let r = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", "1.2.3", "--out", dir, "--compress", "gzip"])
+    /// `env`: the maintainer's name and address (DEBFULLNAME, DEBEMAIL) for lintian's sake.
+    static func build(into dir: String, version: String = "1.2.3", env: [String: String] = [:]) -> String? {
+        let r = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", version, "--out", dir, "--compress", "gzip"], env: env)
         #expect(r.status == 0, "make-deb.sh: \(r.err)")
         let deb = String(r.out.split(separator: "\n").last ?? "")
-        #expect(deb.hasSuffix("/kiosk-hud_1.2.3_amd64.deb") || deb.hasSuffix("/kiosk-hud_1.2.3_arm64.deb"), "\(r.out)")
+        #expect(deb.hasSuffix("/kiosk-hud_\(version)_amd64.deb") || deb.hasSuffix("/kiosk-hud_\(version)_arm64.deb"), "\(r.out)")
         return r.status == 0 ? deb : nil
     }
 
@@ -38,7 +41,8 @@ import Testing
         let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
                                          "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
-                                         "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default"]
+                                         "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default",
+                                         "/usr/share/doc/kiosk-hud/copyright", "/usr/share/doc/kiosk-hud/changelog.gz"]
             + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service"].map { "/lib/systemd/system/" + $0 }
             + boards.map { "/usr/share/kiosk-hud/boards/\($0).toml" }
             + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
@@ -122,5 +126,118 @@ import Testing
             _ = Proc.run(["rm", "-f", c.lands])
         }
         #expect(!Proc.exists(cwd + "/ignored"))
+    }
+
+    /// The licence and the changelog: `copyright` in Debian's machine-readable format (DEP-5),
+    /// the Debian changelog for the package's version, gzip -9n, named as Debian Policy 12.7 says
+    /// (a native version's changelog.gz, a Debian revision's changelog.Debian.gz); and lintian,
+    /// when it is installed, has nothing to say about either.
+    @Test(arguments: [("1.2.3", "changelog.gz"), ("1.2.3-1", "changelog.Debian.gz")])
+    func copyrightAndChangelog(version: String, changelog: String) throws {
+        let dir = Proc.makeTempDir("kiosk-deb-doc")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let maintainer = ["DEBFULLNAME": "Kiosk Packager", "DEBEMAIL": "packager@example.org"]
+        guard let deb = Self.build(into: dir, version: version, env: maintainer) else { return }
+        let x = Proc.run(["dpkg-deb", "-x", deb, dir + "/root"])
+        #expect(x.status == 0, "\(x.err)")
+        let doc = dir + "/root/usr/share/doc/kiosk-hud/"
+        #expect(Proc.exists(doc + "copyright") && Proc.exists(doc + changelog))
+        #expect(!Proc.exists(doc + (changelog == "changelog.gz" ? "changelog.Debian.gz" : "changelog.gz")))
+
+        // DEP-5: a header naming the format, every file under Apache-2.0, the licence's text.
+        let copyright = Proc.readFile(doc + "copyright") ?? ""
+        let paragraphs = DEP5.paragraphs(copyright)
+        #expect(paragraphs.first?["Format"] == "https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/")
+        let files = paragraphs.first { $0["Files"] != nil }
+        #expect(files?["Files"] == "*")
+        #expect(files?["Copyright"]?.isEmpty == false)
+        #expect(files?["License"] == "Apache-2.0")
+        let licence = paragraphs.first { $0["License"] == "Apache-2.0" && $0["Files"] == nil }
+        #expect(licence?.text["License"]?.contains("/usr/share/common-licenses/Apache-2.0") == true)
+        #expect(DEP5.problems(copyright).isEmpty, "\(DEP5.problems(copyright))")
+
+        // The changelog: gzip -9n (no name, no time stamp: the same bytes from the same commit),
+        // one entry for this version, signed by the maintainer with an RFC 5322 date.
+        let gz = Proc.readBytes(doc + changelog) ?? []
+        #expect(gz.count > 10 && gz[0] == 0x1f && gz[1] == 0x8b)
+        #expect(gz.count > 10 && gz[3] & 0x08 == 0 && gz[4..<8].allSatisfy { $0 == 0 }, "gzip -n: no file name, no time")
+        #expect(gz.count > 10 && gz[8] == 2, "gzip -9")
+        let text = Proc.run(["gzip", "-dc", doc + changelog]).out
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "kiosk-hud (\(version)) unstable; urgency=medium")
+        #expect(lines.contains { $0.hasPrefix("  * ") })
+        let trailer = lines.first { $0.hasPrefix(" -- ") } ?? ""
+        #expect(trailer.hasPrefix(" -- Kiosk Packager <packager@example.org>  "), "\(trailer)")
+        let date = String(trailer.dropFirst(" -- Kiosk Packager <packager@example.org>  ".count))
+        #expect(Proc.run(["date", "-d", date, "+%s"]).status == 0, "\(date)")
+        #expect(date.hasSuffix(" +0000") && date.dropFirst(3).hasPrefix(", "), "\(date)")
+        #expect(text.hasSuffix("\n") && !text.contains("\n\n\n"))
+
+        // lintian, when there is one (not a build dependency): no tag about either file.
+        guard Proc.executable("lintian") else { return }
+        let lint = Proc.run(["lintian", "--no-cfg", "-I", "--pedantic", deb])
+        let about = lint.out.split(separator: "\n").filter { $0.contains("copyright") || $0.contains("changelog") }
+        #expect(about.isEmpty, "\(lint.out)")
+        #expect(!lint.out.contains("no-copyright-file") && !lint.out.contains("no-changelog"))
+    }
+}
+
+/// Debian's machine-readable copyright format (DEP-5), read strictly enough for a test: paragraphs
+/// of `Field: value` lines, continuation lines starting with a space, a lone "." for a blank
+/// line in a text.
+enum DEP5 {
+    struct Paragraph {
+        /// Each field's first line (its value, or the licence's short name).
+        var fields: [String: String] = [:]
+        /// Each field's whole text, continuation lines included.
+        var text: [String: String] = [:]
+        subscript(_ name: String) -> String? { fields[name] }
+    }
+
+    static func paragraphs(_ s: String) -> [Paragraph] {
+        var out: [Paragraph] = [], current = Paragraph(), last: String?
+        for line in s.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                if !current.fields.isEmpty { out.append(current) }
+                current = Paragraph(); last = nil
+            } else if line.hasPrefix(" ") || line.hasPrefix("\t") {
+                if let last { current.text[last, default: ""] += "\n" + line.dropFirst() }
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = String(line[..<colon])
+                let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+                current.fields[name] = String(value); current.text[name] = String(value); last = name
+            }
+        }
+        if !current.fields.isEmpty { out.append(current) }
+        return out
+    }
+
+    /// What breaks the format: lines that are neither fields nor continuations, a continuation
+    /// with no field, a header without Format, a Files paragraph without Copyright or License, a
+    /// licence named in Files with no text there or in a License paragraph of its own.
+    static func problems(_ s: String) -> [String] {
+        var problems: [String] = []
+        var hasField = false
+        for line in s.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty { hasField = false; continue }
+            if line.hasPrefix(" ") || line.hasPrefix("\t") {
+                if !hasField { problems.append("continuation without a field: \(line)") }
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
+                  line[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+                problems.append("not a field: \(line)"); continue
+            }
+            hasField = true
+        }
+        let ps = paragraphs(s)
+        if ps.first?["Format"] == nil { problems.append("no Format in the header") }
+        let standalone = Set(ps.dropFirst().filter { $0["Files"] == nil }.compactMap { $0["License"] })
+        for p in ps.dropFirst() where p["Files"] != nil {
+            if p["Copyright"] == nil { problems.append("Files \(p["Files"]!): no Copyright") }
+            guard let l = p["License"] else { problems.append("Files \(p["Files"]!): no License"); continue }
+            if p.text["License"] == l && !standalone.contains(l) { problems.append("licence \(l): no text") }
+        }
+        return problems
     }
 }

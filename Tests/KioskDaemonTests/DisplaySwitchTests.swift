@@ -403,3 +403,30 @@ final class SwitchRig {
         #expect(rig.screen.current?.device.path == "/dev/dri/card2")
     }
 }
+
+/// `--display-switch DRIVER` names a card's driver by either name: the DRM driver's own
+/// (DRM_IOCTL_VERSION, "vc4") or the sysfs driver its device is bound to ("vc4-drm", the DRIVER=
+/// line of its device's uevent), as `[match] drm_driver` does.
+@Suite struct DisplaySwitchDriverNameTests {
+    static let simpledrm = DisplayDevice(kind: .drm, path: "/dev/dri/card0", driver: "simpledrm")
+    static var vc4: DisplayDevice {
+        var d = DisplayDevice(kind: .drm, path: "/dev/dri/card1", driver: "vc4")
+        d.sysfsDriver = "vc4-drm"
+        return d
+    }
+
+    @Test(arguments: ["vc4", "vc4-drm"])
+    func eitherNamePicksAndMoves(_ name: String) throws {
+        let rule = try #require(DisplaySwitchRule(name))
+        #expect(rule.pick([Self.simpledrm, Self.vc4]) == Self.vc4)
+        #expect(rule.isBetter(Self.vc4, than: Self.simpledrm))
+        #expect(!rule.isBetter(Self.simpledrm, than: Self.vc4))
+        #expect(!DisplaySwitchRule.driver("vc4-kms").isBetter(Self.vc4, than: Self.simpledrm))
+    }
+
+    @Test func ueventsDriverLine() {
+        #expect(DisplayDevice.sysfsDriver(fromUevent: "OF_NAME=gpu\nDRIVER=vc4-drm\nMODALIAS=of:NgpuT\n") == "vc4-drm")
+        #expect(DisplayDevice.sysfsDriver(fromUevent: "PCI_ID=1234:1111\n") == nil)
+        #expect(DisplayDevice.sysfsDriver(fromUevent: "DRIVER=\n") == nil)
+    }
+}
