@@ -415,6 +415,19 @@ public final class FakeKernel: Kernel {
     public func becomeKeeper(keeping: Set<Int32>) {}
     public func sleep(_ seconds: Double) {}
     public func exit(_ status: Int32) -> Never { fatalError("the fake kernel never runs the keeper") }
+    // Pipes and children are the real system's (a test's command runs), recorded.
+    public func pipe() throws(SysError) -> (read: Int32, write: Int32) {
+        try record("pipe")
+        return try real.pipe()
+    }
+    public func spawn(_ request: SpawnRequest) throws(SysError) -> Int32 {
+        try record("spawn \(request.arguments.first ?? "")")
+        return try real.spawn(request)
+    }
+    public func setNonBlocking(_ fd: Int32) throws(SysError) {
+        try record("fcntl O_NONBLOCK")
+        guard isFake(fd) else { return try real.setNonBlocking(fd) }
+    }
 
     // MARK: Scanout integrity
 

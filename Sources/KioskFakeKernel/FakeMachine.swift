@@ -194,4 +194,7 @@ public final class FakeMachine: Kernel {
     public func becomeKeeper(keeping: Set<Int32>) {}
     public func sleep(_ seconds: Double) {}
     public func exit(_ status: Int32) -> Never { fatalError("the fake machine never runs the keeper") }
+    public func pipe() throws(SysError) -> (read: Int32, write: Int32) { try system.pipe() }
+    public func spawn(_ request: SpawnRequest) throws(SysError) -> Int32 { try system.spawn(request) }
+    public func setNonBlocking(_ fd: Int32) throws(SysError) { try route(fd).setNonBlocking(fd) }
 }

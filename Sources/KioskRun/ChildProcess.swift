@@ -10,7 +10,7 @@ import KioskSys
 public final class ChildProcess {
     public let pid: Int32
     let loop: PollEventLoop
-    private var pipes: [(fd: FileDescriptor, target: Int32, token: LoopToken)] = []
+    private var pipes: [(fd: Int32, target: Int32, token: LoopToken)] = []
     private var signalToken: LoopToken?
     /// The command's pidfd, when the kernel has them: its end is seen even when another thread
     /// of a program took the SIGCHLD (signals go to any thread that does not block them).
@@ -38,14 +38,17 @@ public final class ChildProcess {
             // say) is not the command's, nor is what it starts.
             preexisting = Set(descendants(of: processID()))
         }
-        let out = try makePipe()
-        let err: (read: FileDescriptor, write: FileDescriptor)
-        do { err = try makePipe() } catch { try? out.read.close(); try? out.write.close(); throw error }
-        let null = stdin ? nil : try? FileDescriptor.open("/dev/null", O_RDONLY)
+        // Pipes, the child and its descriptors through the loop's kernel (the seam); what the
+        // process table says (descendants, start times, reaping) is read directly.
+        let kernel = loop.kernel
+        let out = try kernel.pipe()
+        let err: (read: Int32, write: Int32)
+        do { err = try kernel.pipe() } catch { kernel.close(out.read); kernel.close(out.write); throw error }
+        let null = stdin ? nil : try? kernel.open("/dev/null", flags: O_RDONLY)
         var request = SpawnRequest(arguments: arguments)
-        request.stdin = null?.rawValue
-        request.stdout = out.write.rawValue
-        request.stderr = err.write.rawValue
+        request.stdin = null
+        request.stdout = out.write
+        request.stderr = err.write
         // A clean start: no signal blocked (whatever our parent or our loop blocks), every
         // action the default (spawnProcess), so SIGTERM and SIGINT reach the command.
         var empty = sigset_t()
@@ -56,22 +59,23 @@ public final class ChildProcess {
         var spawned: Int32 = -1
         let box = WeakBox()
         let token = loop.onSignal(SIGCHLD) { box.child?.reap() }
-        do { spawned = try spawnProcess(request) } catch {
+        do { spawned = try kernel.spawn(request) } catch {
             loop.cancel(token)
-            for f in [out.read, out.write, err.read, err.write] { try? f.close() }
-            try? null?.close()
+            for f in [out.read, out.write, err.read, err.write] { kernel.close(f) }
+            if let null { kernel.close(null) }
             throw error
         }
         pid = spawned
         signalToken = token
         box.child = self
-        try? out.write.close(); try? err.write.close(); try? null?.close()
+        kernel.close(out.write); kernel.close(err.write)
+        if let null { kernel.close(null) }
         if let fd = try? openProcessDescriptor(spawned) {
             processFD = (fd, loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.reap() })
         }
         for (fd, target) in [(out.read, Int32(1)), (err.read, Int32(2))] {
-            _ = fcntl(fd.rawValue, F_SETFL, O_NONBLOCK)
-            let t = loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.drain(fd, target: target) }
+            try? kernel.setNonBlocking(fd)
+            let t = loop.watch(fd, .readable) { [weak self] _ in self?.drain(fd, target: target) }
             pipes.append((fd, target, t))
         }
     }
@@ -126,30 +130,40 @@ public final class ChildProcess {
         return Array(alive.keys)
     }
 
-    private func drain(_ fd: FileDescriptor, target: Int32) {
+    private func drain(_ fd: Int32, target: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         // A few chunks per turn: the loop stays responsive to a button while a command floods.
         for _ in 0..<4 {
             let n: Int
-            do { n = try loop.kernel.read(fd.rawValue, into: &buffer) } catch where error.errno == EAGAIN { return } catch {
+            do { n = try loop.kernel.read(fd, into: &buffer) } catch where error.errno == EAGAIN { return } catch {
                 closePipe(fd); return
             }
             if n == 0 { closePipe(fd); finishIfDone(); return }
             let chunk = buffer[..<n]
-            let written = chunk.withUnsafeBytes { (try? FileDescriptor(rawValue: target).write($0)) != nil }
+            let written = chunk.withUnsafeBytes { writeAll(target, $0) }
             if written { passed[target, default: 0] += n }
             onOutput(target, chunk)
         }
     }
 
-    private func closePipe(_ fd: FileDescriptor) {
+    /// All of `bytes` to our own `fd` through the seam (a short write goes on with the rest).
+    private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var rest = bytes
+        while !rest.isEmpty {
+            guard let n = try? loop.kernel.write(fd, rest), n > 0 else { return false }
+            rest = UnsafeRawBufferPointer(rebasing: rest[n...])
+        }
+        return true
+    }
+
+    private func closePipe(_ fd: Int32) {
         guard let i = pipes.firstIndex(where: { $0.fd == fd }) else { return }
         loop.cancel(pipes[i].token)
-        try? pipes[i].fd.close()
+        loop.kernel.close(pipes[i].fd)
         pipes.remove(at: i)
     }
 
-    private func closePipes() { for p in pipes { loop.cancel(p.token); try? p.fd.close() }; pipes = [] }
+    private func closePipes() { for p in pipes { loop.cancel(p.token); loop.kernel.close(p.fd) }; pipes = [] }
 
     private func reap() {
         let ended: [(pid: Int32, exit: ChildExit)]

@@ -79,9 +79,26 @@ public protocol Kernel: AnyObject {
     func sleep(_ seconds: Double)
     /// Ends the process now (the keeper).
     func exit(_ status: Int32) -> Never
+    /// pipe2(2), close-on-exec both ends.
+    func pipe() throws(SysError) -> (read: Int32, write: Int32)
+    /// posix_spawnp(3) of `request` (see `spawnProcess`): the child's pid.
+    func spawn(_ request: SpawnRequest) throws(SysError) -> Int32
+    /// fcntl(2) F_SETFL O_NONBLOCK on `fd`.
+    func setNonBlocking(_ fd: Int32) throws(SysError)
 }
 
 extension Kernel {
+    // The calls added to the seam after its first release, with the real system's behaviour
+    // for a conformer written before them (a fake records them by implementing them).
+    public func pipe() throws(SysError) -> (read: Int32, write: Int32) {
+        let p = try makePipe()
+        return (p.read.rawValue, p.write.rawValue)
+    }
+    public func spawn(_ request: SpawnRequest) throws(SysError) -> Int32 { try spawnProcess(request) }
+    public func setNonBlocking(_ fd: Int32) throws(SysError) {
+        _ = try retrying("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
     /// The next connection waiting on the listening socket `fd`, with its peer's credentials
     /// (SO_PEERCRED); nil when none waits. A connection whose credentials cannot be read is
     /// closed and the next one taken (the control socket and Plymouth's both need the peer).
