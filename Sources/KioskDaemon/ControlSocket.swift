@@ -9,6 +9,10 @@ public struct ControlSocket {
     /// The socket file we made (removed on close), nil when systemd passed the socket.
     public let path: String?
     private let lock: FileDescriptor?
+    /// The group systemd gave the socket it passed (its unit's SocketGroup=), nil for root's or
+    /// one we made: the daemon lets that group in as with --group, so the socket unit is the one
+    /// place that says which group may talk to the splash.
+    public var activationGroup: UInt32? { path == nil ? Self.group(ofListening: fd) : nil }
 
     /// The default path.
     public static let defaultPath = "/run/kiosk-hud/control.sock"
@@ -45,6 +49,12 @@ public struct ControlSocket {
             try? lock.close()
             throw error
         }
+    }
+
+    /// The group owning the file `fd` is bound to, unless it is root's (0).
+    public static func group(ofListening fd: Int32) -> UInt32? {
+        guard let file = boundPath(ofUnixSocket: fd), let st = try? fileStatus(file), st.kind == .socket, st.groupID != 0 else { return nil }
+        return st.groupID
     }
 
     /// Closes the socket, removes the file we made, and releases the lock.

@@ -66,10 +66,13 @@ public struct FileStatus: Sendable, Equatable {
     public var size: Int
     /// A device's numbers (st_rdev), for character and block devices; 0 otherwise.
     public var deviceMajor = 0, deviceMinor = 0
+    /// The group that owns it (st_gid).
+    public var groupID: UInt32 = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
     init(_ st: stat) {
         self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size))
+        groupID = st.st_gid
         if kind == .characterDevice || kind == .blockDevice {
             let d = UInt64(st.st_rdev)  // glibc's gnu_dev_major/minor
             deviceMajor = Int((d >> 8) & 0xFFF | (d >> 32) & ~0xFFF)

@@ -154,3 +154,17 @@ public func activationSockets() -> [FileDescriptor] {
         return FileDescriptor(rawValue: fd)
     }
 }
+
+/// The file a Unix socket is bound to (getsockname(2)); nil for an abstract or unnamed one, or
+/// when `fd` is not a Unix socket.
+public func boundPath(ofUnixSocket fd: Int32) -> String? {
+    var addr = sockaddr_un()
+    var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+    let r = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard r == 0, addr.sun_family == sa_family_t(AF_UNIX) else { return nil }
+    let bytes = withUnsafeBytes(of: addr.sun_path) { Array($0.prefix(max(0, Int(length) - 2))) }
+    guard let first = bytes.first, first != 0 else { return nil }
+    return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+}

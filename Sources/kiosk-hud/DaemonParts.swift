@@ -69,8 +69,11 @@ final class DaemonParts: ShowExtras {
         }
         daemon = d
         let uids = try a.value(.allowUid)?.ints.map { UInt32($0) } ?? []
+        // Under systemd the socket unit's SocketGroup= is the group let in (--group wins).
+        let activated = group == nil ? s.activationGroup : nil
+        if let g = activated { showLog("control socket: group \(g) may use it (the socket unit's SocketGroup=)") }
         let server = ControlServer(kernel: loop.kernel, loop: loop, listener: s.fd, daemon: d,
-                                   access: AccessRule(group: group, allowedUIDs: Set(uids)), log: showLog)
+                                   access: AccessRule(group: group ?? activated, allowedUIDs: Set(uids)), log: showLog)
         self.server = server
         session.addObserver { event in
             switch event {
