@@ -140,7 +140,12 @@ final class Hostile: @unchecked Sendable {
         let status = Proc.wait(pid)
         let took = monotonicSeconds() - t0
         #expect(status == 0)
-        #expect(took < 1, "SIGTERM answered after \(took) s (release builds: well under 0.25 s)")
-        #expect((try? readSmallFile(out, limit: 1 << 16))?.contains("kiosk-hud: done") == true)
+        // Counted, not timed: the frame was left between two bands (nothing presented), where
+        // drawing it whole would have presented it. (A 1 s bound here failed at 1.01 s beside
+        // the whole run's guests; release builds answer well under 0.25 s.) The time only
+        // guards against a hang.
+        let log = (try? readSmallFile(out, limit: 1 << 16)) ?? ""
+        #expect(log.contains("kiosk-hud: done presents=0"), "\(log)")
+        #expect(took < 10, "SIGTERM answered after \(took) s")
     }
 }
