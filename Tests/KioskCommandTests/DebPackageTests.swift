@@ -132,7 +132,9 @@ import Testing
     /// the Debian changelog for the package's version, gzip -9n, named as Debian Policy 12.7 says
     /// (a native version's changelog.gz, a Debian revision's changelog.Debian.gz); and lintian,
     /// when it is installed, has nothing to say about either.
-    @Test(arguments: [("1.2.3", "changelog.gz"), ("1.2.3-1", "changelog.Debian.gz")])
+    static let versions: [(String, String)] = [("1.2.3", "changelog.gz"), ("1.2.3-1", "changelog.Debian.gz")]
+
+    @Test(arguments: versions)
     func copyrightAndChangelog(version: String, changelog: String) throws {
         let dir = Proc.makeTempDir("kiosk-deb-doc")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
