@@ -81,7 +81,7 @@ func soakRequest(_ r: inout SoakRandom, dir: String) -> String {
 /// The look and content the daemon started with, put back at the end.
 func soakRestore(dir: String) -> [String] {
     ["{\"v\":1,\"op\":\"style\",\"theme\":\"light\",\"underlay\":\"#000000\",\"underlay_image\":\(soakJSON(dir + "/under.png")),\"background\":\"gradient\",\"label_size\":16,\"details_size\":12}",
-     "{\"v\":1,\"op\":\"update\",\"mode\":\"indeterminate\",\"label\":\"Soak\",\"details\":\"\",\"progress\":0}",
+     "{\"v\":1,\"op\":\"update\",\"mode\":\"indeterminate\",\"label\":\"Soak\",\"details\":\"\",\"progress\":0.01}",
      "{\"v\":1,\"op\":\"show\"}"]
 }
 
@@ -132,6 +132,11 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
         if let c = try? unixConnection(dir + "/c.sock") { main = c.rawValue } else { usleep(50_000) }
     }
     guard main >= 0, soakAsk(main, "{\"v\":1,\"op\":\"ping\"}").contains("\"ok\":true") else { print("the daemon did not answer"); return false }
+    // One progress step before the start is read: the first frame is drawn whole, straight into
+    // the frame, and the backdrop (a frame-sized bitmap under the bezel, kept while the look
+    // stays) is built by the first partial redraw — part of any daemon's working set from its
+    // first progress on, not something the soak's requests left behind.
+    _ = soakAsk(main, "{\"v\":1,\"op\":\"update\",\"progress\":0.01}")
     usleep(2_000_000)
     let start = procStatusKB(pid, "VmRSS"), startAnon = procStatusKB(pid, "RssAnon"), startFile = procStatusKB(pid, "RssFile")
     print("daemon soak at \(width)x\(height): \(minutes) min, ~\(Int(requestsPerSecond)) requests/s; start \(start / 1024) MB")
