@@ -145,8 +145,7 @@ public final class ControlServer {
 
     /// One refusal line, written now (best effort: the socket is new and empty), then closed.
     private func refuse(_ c: Client, _ why: String, code: ReplyCode) {
-        let line = Array((JSON.encode(.object(JSONObject([("v", .number(Double(protocolVersion))), ("ok", .bool(false)),
-                                                          ("error", .string(why)), ("code", .string(code.rawValue))]))) + "\n").utf8)
+        let line = Array((JSON.encode(.object(JSONObject(Self.errorReply(id: nil, why, code)))) + "\n").utf8)
         _ = line.withUnsafeBytes { try? kernel.send(c.fd, $0) }
         kernel.close(c.fd)
     }
@@ -223,8 +222,13 @@ public final class ControlServer {
     }
 
     private func reply(_ c: Client, id: JSONValue?, error: RequestError) {
-        send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(false))] + (id.map { [("id", $0)] } ?? [])
-             + [("error", .string(error.description)), ("code", .string(error.code.rawValue))])
+        send(c, Self.errorReply(id: id, error.description, error.code))
+    }
+
+    /// An error reply's fields: the refusal of a peer and the answer to a request alike.
+    private static func errorReply(id: JSONValue?, _ why: String, _ code: ReplyCode) -> [(String, JSONValue)] {
+        [("v", .number(Double(protocolVersion))), ("ok", .bool(false))] + (id.map { [("id", $0)] } ?? [])
+            + [("error", .string(why)), ("code", .string(code.rawValue))]
     }
 
     /// Queues one line for `c` and writes what the socket takes now.

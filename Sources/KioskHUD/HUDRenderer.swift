@@ -80,14 +80,17 @@ public final class HUDRenderer {
     /// Sets what lies under the HUD: a colour, or a picture scaled to fill the frame.
     public func setUnderlay(color: Color = .black, image: Bitmap? = nil) {
         underlayColor = Color(r: color.r, g: color.g, b: color.b, a: 1)
-        guard let image else { underlay = nil; backdropOpacity = -1; last = nil; return }
-        // The frame-sized bitmap is kept from one picture or colour to the next: allocating one
-        // per change left a freed frame in the heap each time (see KioskSys/Heap.swift).
-        if underlay == nil { underlay = try? Bitmap(width: width, height: height, format: shadow.format) }
-        if let u = underlay {
-            let c = Canvas(u.surface)
-            c.clear(to: underlayColor)
-            c.draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        if let image {
+            // The frame-sized bitmap is kept from one picture or colour to the next: allocating
+            // one per change left a freed frame in the heap each time (see KioskSys/Heap.swift).
+            if underlay == nil { underlay = try? Bitmap(width: width, height: height, format: shadow.format) }
+            if let u = underlay {
+                let c = Canvas(u.surface)
+                c.clear(to: underlayColor)
+                c.draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+            }
+        } else {
+            underlay = nil
         }
         backdropOpacity = -1
         last = nil

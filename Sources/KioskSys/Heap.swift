@@ -16,7 +16,7 @@
 // cost a page fault per 4 kB wherever they come from.
 import CKioskSys
 
-/// The C library's heap, for a process that runs for months (the daemon, `show`).
+/// The C library's heap, for a process that runs for months (the daemon).
 public enum Heap {
     /// Blocks of at least this many bytes get a mapping of their own, unmapped when freed.
     public static let largeBlock = 256 << 10
