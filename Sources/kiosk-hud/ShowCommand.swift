@@ -59,6 +59,9 @@ struct ShowCommand {
         if a.flag(.benchCopy) { try runCopyBench(); return }
         try checkBackendOptions()
         let settings = try SettingOptions.resolve(a)
+        // Read before the screen opens (a bad picture is an error before anything is drawn), and
+        // let go of once the session has them (below): a local kept for the loop's life held the
+        // start's pictures after a client set others — at 1920x1080 a decoded underlay, 8 MB.
         let (content, underlay) = try loadPictures(settings)
         let duration = try a.double(.duration)
         let profile = settings.profile
@@ -89,6 +92,7 @@ struct ShowCommand {
                 onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
                 startHidden: extras?.startHidden ?? false),
             log: showLog)
+        _ = consume content; _ = consume underlay
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()
         session.addObserver { event in
