@@ -75,9 +75,10 @@ public final class HUD {
     /// How the HUD looks. Change it with `update(style:)`.
     public var style: HUDStyle { renderer.style }
 
-    /// Changes what the HUD shows; the label, details, mode, button or image lay it out again.
-    /// Throws (and changes nothing) when the new content cannot be laid out, e.g. a font that
-    /// cannot be read: the caller hears why instead of the update vanishing.
+    /// Changes what the HUD shows; the label, details, mode, button or image lay it out again
+    /// when the next frame is drawn (updates between two frames cost one layout). Still
+    /// `throws`, for the API's sake: the style's fonts are open already, so new content does
+    /// not fail to lay out; a style that cannot be laid out throws from `update(style:)`.
     public func update(content newValue: HUDContent) throws {
         let old = renderer.content.progress
         try renderer.update(content: newValue)

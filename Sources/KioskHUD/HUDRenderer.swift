@@ -42,7 +42,16 @@ public final class HUDRenderer {
     public let canvas: Canvas
     public private(set) var style: HUDStyle
     public private(set) var content: HUDContent
-    public private(set) var layout: HUDLayout
+    /// Where everything goes, for the current content and style. A change of text alone is laid
+    /// out when a frame (or a hit test) first needs it, so a client's many updates between two
+    /// frames cost one layout, not one each (issue #24: the work one request causes is bounded).
+    public var layout: HUDLayout {
+        settleLayout()
+        return settledLayout
+    }
+    private var settledLayout: HUDLayout
+    /// True when the text changed since `settledLayout` was made.
+    private var layoutStale = false
     let engine: HUDLayoutEngine
     /// A picture under the HUD, if one was set (a plain colour needs no bitmap: 1.5 MB saved
     /// at 800x480).
@@ -74,7 +83,7 @@ public final class HUDRenderer {
         canvas = Canvas(shadow.surface)
         engine = HUDLayoutEngine(fonts: fonts)
         self.style = style.checked; self.content = content
-        layout = try engine.layout(content, style: self.style, width: width, height: height)
+        settledLayout = try engine.layout(content, style: self.style, width: width, height: height)
     }
 
     /// Sets what lies under the HUD: a colour, or a picture scaled to fill the frame.
@@ -96,20 +105,34 @@ public final class HUDRenderer {
         last = nil
     }
 
-    /// Changes content and/or style; the next `render` redraws what that changes.
+    /// Changes content and/or style; the next `render` redraws what that changes. A new style is
+    /// laid out at once, so what cannot be (a font that cannot be read) throws and changes
+    /// nothing; new text with the same style is laid out when the next frame needs it (its fonts
+    /// are the ones already open).
     public func update(content: HUDContent? = nil, style: HUDStyle? = nil) throws {
         let newStyle = style?.checked ?? self.style, newContent = content ?? self.content
-        let relayout = newStyle != self.style || newContent.label != self.content.label
-            || newContent.details != self.content.details || newContent.mode != self.content.mode
-            || newContent.buttonTitle != self.content.buttonTitle || newContent.showsButton != self.content.showsButton
-            || newContent.image != self.content.image
-        if relayout {
-            layout = try engine.layout(newContent, style: newStyle, width: width, height: height)
+        if newStyle != self.style {
+            settledLayout = try engine.layout(newContent, style: newStyle, width: width, height: height)
+            layoutStale = false
+            layoutVersion += 1
+        } else if newContent.label != self.content.label || newContent.details != self.content.details
+            || newContent.mode != self.content.mode || newContent.buttonTitle != self.content.buttonTitle
+            || newContent.showsButton != self.content.showsButton || newContent.image != self.content.image {
+            layoutStale = true
             layoutVersion += 1
         }
         if newStyle != self.style { last = nil; backdropOpacity = -1 }
         self.style = newStyle
         self.content = newContent
+    }
+
+    /// Lays out text changed since the last layout. The style's fonts are open already, so this
+    /// does not fail in practice; if it ever does (a font file gone and its face dropped), the
+    /// last layout stays, as a failed `update(style:)` leaves it.
+    private func settleLayout() {
+        guard layoutStale else { return }
+        layoutStale = false
+        if let l = try? engine.layout(content, style: style, width: width, height: height) { settledLayout = l }
     }
 
     /// Sets the progress shown (0…1, clamped; NaN ignored): no layout, so it cannot fail.

@@ -3,8 +3,8 @@ import KioskRaster
 import KioskHUD
 import Testing
 
-/// The work and memory one request's text can cause: laid out once per change of content or
-/// style (never per frame), its glyphs within the library's budget.
+/// The work and memory one request's text can cause: laid out at most once per frame (and only
+/// when content or style changed), its glyphs within the library's budget.
 @Suite struct TextWorkTests {
     static let content = HUDContent(mode: .annular, progress: 0.2, label: "Updating…", details: "Step 2 of 5",
                                     buttonTitle: "Cancel", buttonHasAction: true)
@@ -37,6 +37,29 @@ import Testing
         try r.update(style: s)
         r.render(HUDFrameState())
         #expect(fonts.layoutPasses == 3)
+    }
+
+    /// A client's many updates between two frames are laid out once, when the frame needs them;
+    /// a hit test between them sees the latest text.
+    @Test func updatesBetweenFramesAreLaidOutOnce() throws {
+        let fonts = try FontLibrary()
+        let r = try HUDRenderer(width: 800, height: 480, fonts: fonts, content: Self.content)
+        var c = Self.content
+        for i in 0..<50 {
+            c.label = "File \(i) of 50"
+            try r.update(content: c)
+        }
+        #expect(fonts.layoutPasses == 1, "no layout until a frame needs one")
+        r.render(HUDFrameState())
+        #expect(fonts.layoutPasses == 2, "50 updates, one frame: one layout")
+        #expect(r.layout.label?.text.lines.count == 1)
+        c.buttonTitle = "Stop"
+        try r.update(content: c)
+        let button = r.layout.button
+        #expect(fonts.layoutPasses == 3, "a hit test lays out what changed")
+        #expect(button != nil)
+        r.render(HUDFrameState())
+        #expect(fonts.layoutPasses == 3, "and the frame after it does not again")
     }
 
     /// Issue #24's requests: label size 500, then three labels of 341 distinct ideographs.
