@@ -24,6 +24,8 @@ public final class Daemon {
     public var progressFilter: ((Double) -> Double)?
     private var noticeTimer: LoopToken?
     private var trimTimer: LoopToken?
+    /// When a request last changed content or style (the idle time counts from it).
+    private var lastChange: Seconds = 0
 
     public init(session: HUDSession, settings: HUDSettings, loadPicture: @escaping (String) throws -> Bitmap) {
         self.session = session; self.settings = settings; self.loadPicture = loadPicture
@@ -148,10 +150,18 @@ public final class Daemon {
     /// `idleBeforeGivingBackMemory`, the glyphs beyond the last frames' are let go
     /// (`FontLibrary.releaseGlyphs`) and the heap's free pages go back to the kernel.
     private func giveBackMemoryWhenIdle() {
-        if let t = trimTimer { session.loop.cancel(t) }
-        trimTimer = session.loop.schedule(after: Daemon.idleBeforeGivingBackMemory) { [weak self] in
+        // One timer for a burst: each request only moves the time it waits for, and the timer,
+        // when it fires early, waits again for the rest (not a cancel and a new timer a request).
+        lastChange = session.loop.now
+        if trimTimer == nil { armTrimTimer(at: lastChange + Daemon.idleBeforeGivingBackMemory) }
+    }
+
+    private func armTrimTimer(at time: Seconds) {
+        trimTimer = session.loop.schedule(at: time) { [weak self] in
             guard let self else { return }
             self.trimTimer = nil
+            let due = self.lastChange + Daemon.idleBeforeGivingBackMemory
+            if self.session.loop.now < due { self.armTrimTimer(at: due); return }
             self.session.fonts.releaseGlyphs()
             Heap.giveBackFreeMemory()
         }
