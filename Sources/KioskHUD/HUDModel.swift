@@ -150,6 +150,15 @@ public struct HUDContent: Sendable, Equatable {
 
     /// Whether the button is shown (MBProgressHUDRoundedButton: a title and an action).
     public var showsButton: Bool { !buttonTitle.isEmpty && buttonHasAction }
+
+    /// True when `other` is laid out as this is: every field but the progress places something
+    /// (derived, so a field added here is a layout field unless it is left out below, as the
+    /// progress is: it moves the bar, never the bezel).
+    public func laysOutLike(_ other: HUDContent) -> Bool {
+        var a = self, b = other
+        a.progress = 0; b.progress = 0
+        return a == b
+    }
 }
 
 /// A picture for the custom mode: a premultiplied bitmap and its size in points.

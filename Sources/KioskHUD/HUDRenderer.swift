@@ -115,9 +115,7 @@ public final class HUDRenderer {
             settledLayout = try engine.layout(newContent, style: newStyle, width: width, height: height)
             layoutStale = false
             layoutVersion += 1
-        } else if newContent.label != self.content.label || newContent.details != self.content.details
-            || newContent.mode != self.content.mode || newContent.buttonTitle != self.content.buttonTitle
-            || newContent.showsButton != self.content.showsButton || newContent.image != self.content.image {
+        } else if !newContent.laysOutLike(self.content) {
             layoutStale = true
             layoutVersion += 1
         }

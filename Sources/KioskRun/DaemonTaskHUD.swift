@@ -183,7 +183,8 @@ public final class DaemonTaskHUD: TaskHUD {
         }
     }
 
-    private static func line(_ r: DaemonLinkMachine.Request) -> [UInt8] {
+    /// The line sent for `r` (its keys are content settings' keys: DaemonLinkMachineTests checks).
+    static func line(_ r: DaemonLinkMachine.Request) -> [UInt8] {
         switch r {
         case .push: return DaemonClient.requestLine("push")
         case .pop: return DaemonClient.requestLine("pop")
