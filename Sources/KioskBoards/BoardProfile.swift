@@ -1,6 +1,6 @@
 // KioskBoards — board profiles (Boards/*.toml): what a real board needs to start the HUD right
 // (canvas, scale, fonts, colours, timings, display, rotation, touch calibration, accelerometer
-// mounting). Every setting is declared once in `HUDSettings.table` (SettingsTable.swift): the
+// mounting). Every setting is declared once in `HUDSettings.table` (HUDSettingsTable.swift): the
 // board file's keys, the command line's options and their checks come from there. Strict:
 // unknown keys and bad values are errors that name the file, line, section and key.
 import KioskBehavior

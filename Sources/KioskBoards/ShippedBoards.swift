@@ -66,7 +66,7 @@ depth = 0.0
             match: BoardMatch(),
             text: #"""
 # KioskHUD board profile: generic (no real board; the offscreen default, also built into kiosk-hud).
-# Generated from the settings table (KioskBoards, SettingsTable.swift): every key with its default.
+# Generated from the settings table (KioskBoards, HUDSettingsTable.swift): every key with its default.
 # Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.
 # Architecture: any kiosk-hud runs on, amd64 or arm64 (see Boards/README.md).
 
