@@ -81,8 +81,12 @@ extension HUDSettings {
         S("format", section: "display", option: "format", .choice(["xrgb8888", "argb8888", "rgb565"]), default: .text("xrgb8888"),
           example: "\"rgb565\"", group: SettingGroup.display, help: "Pixel format of the frame.",
           set: { $0.profile.format = pixelFormat($1.string) }, get: { .text(formatName($0.profile.format)) }),
-        S("underlay", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), example: "\"#202020\"", group: SettingGroup.display,
-          live: true, help: "Colour under the HUD (and under an underlay picture's transparent parts).",
+        // The underlay is what lies under the HUD: this colour, and the picture (underlay_image,
+        // --underlay) over it. Called `underlay` alone before, in board files and by clients,
+        // which the command line's --underlay (the picture) contradicted: still read, deprecated.
+        S("underlay_color", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), example: "\"#202020\"",
+          formerKey: "underlay", group: SettingGroup.display,
+          live: true, help: "The underlay's colour: under the HUD, and under the underlay picture's transparent parts.",
           set: { $0.profile.underlayColor = Color(setting: $1) }, get: { $0.profile.underlayColor.setting }),
         S("card", section: "display", option: "card", cardRule, example: "\"/dev/dri/card0\"", group: SettingGroup.display,
           help: "DRM card; default: the first /dev/dri/card* with dumb buffers.",
@@ -290,7 +294,7 @@ extension HUDSettings {
         S("image", section: nil, option: "image", .path, group: SettingGroup.hud, live: true, content: true, help: "Picture for --mode custom (PNG).",
           set: { $0.image = $1.string }, get: { $0.image.map { .text($0) } }),
         S("underlay_image", section: nil, option: "underlay", .path, group: SettingGroup.hud, live: true,
-          help: "Picture under the HUD (PNG), scaled to the canvas.",
+          help: "The underlay's picture, under the HUD (PNG), scaled to the canvas, over the underlay colour.",
           set: { $0.underlay = $1.string }, get: { $0.underlay.map { .text($0) } }),
     ]
 

@@ -102,8 +102,8 @@ size = "800x480"
 # scale = 1.5
 # Pixel format of the frame.
 format = "xrgb8888"
-# Colour under the HUD (and under an underlay picture's transparent parts).
-underlay = "#000000"
+# The underlay's colour: under the HUD, and under the underlay picture's transparent parts.
+underlay_color = "#000000"
 # DRM card; default: the first /dev/dri/card* with dumb buffers.
 # card = "/dev/dri/card0"
 # Only these connectors (repeat the option for more); default: every connected one.
