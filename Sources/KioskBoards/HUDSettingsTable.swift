@@ -104,10 +104,12 @@ extension HUDSettings {
           help: "Rotation of the picture on the panel, clockwise (turns the touch with it); default: the panel's orientation property.",
           set: { $0.profile.display.rotation = Rotation(rawValue: $1.int) },
           get: { $0.profile.display.rotation.map { .integer($0.rawValue) } }),
-        S("wait", section: "display", option: "wait-display", .number(0, 600, "seconds", unit: "s"), default: .number(0),
+        // No default value: the daemon's default (8 s) is not the others' (none), and a profile
+        // that gives no wait must leave the daemon's in effect.
+        S("wait", section: "display", option: "wait-display", .number(0, 600, "seconds", unit: "s"),
           example: "8", group: SettingGroup.display,
-          help: "When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents) instead of failing; the control socket answers meanwhile. 0: do not wait.",
-          set: { $0.profile.display.wait = $1.double }, get: { .number($0.profile.display.wait) }),
+          help: "When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents) instead of failing; the control socket answers meanwhile. 0: do not wait; default: 8 for the daemon, 0 for the others.",
+          set: { $0.profile.display.waitGiven = $1.double }, get: { $0.profile.display.waitGiven.map { .number($0) } }),
         S("switch", section: "display", option: "display-switch", displaySwitchRule, default: .text("first"),
           example: "\"vc4\"", group: SettingGroup.display,
           help: "Which display to be on as devices come and go at boot (without card): first — start on the first usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real — draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a driver's name — move only to that driver's card (its DRM name, vc4, or its sysfs driver, vc4-drm: either works, as in [match] drm_driver).",

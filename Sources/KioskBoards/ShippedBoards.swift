@@ -114,9 +114,9 @@ underlay_color = "#000000"
 # orientation property. (0, 90, 180 or 270)
 # rotation = 0
 # When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents)
-# instead of failing; the control socket answers meanwhile. 0: do not wait. (seconds from 0 to
-# 600)
-wait = 0.0
+# instead of failing; the control socket answers meanwhile. 0: do not wait; default: 8 for the
+# daemon, 0 for the others. (seconds from 0 to 600)
+# wait = 8
 # Which display to be on as devices come and go at boot (without card): first — start on the first
 # usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real —
 # draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a
