@@ -30,17 +30,20 @@ import Testing
     }
 
     @Test func theUnitGivesNoWaitOfItsOwn() throws {
-        #expect(try Self.unitArguments().isEmpty)
+        let arguments = try Self.unitArguments()
+        #expect(arguments.isEmpty)
     }
 
     @Test func theProfilesWaitIsTheOneInEffect() throws {
-        #expect(try Self.daemonWait(profile: "wait = 2\n") == 2)
-        #expect(try Self.daemonWait(profile: "wait = 0\n") == 0)
+        let two = try Self.daemonWait(profile: "wait = 2\n"), none = try Self.daemonWait(profile: "wait = 0\n")
+        #expect(two == 2)
+        #expect(none == 0)
     }
 
     @Test func withoutOneTheDaemonWaits8Seconds() throws {
         #expect(DisplayProfile.daemonWait == 8)
-        #expect(try Self.daemonWait(profile: "") == 8)
+        let unset = try Self.daemonWait(profile: "")
+        #expect(unset == 8)
         // The built-in generic profile gives none either (Boards/generic.toml has it commented).
         #expect(BoardProfile.generic.display.waitGiven == nil)
         #expect(BoardProfile.generic.display.waitSeconds(daemon: true) == 8)
@@ -49,8 +52,11 @@ import Testing
     }
 
     @Test func theCommandLineBeatsBoth() throws {
-        #expect(try Self.daemonWait(profile: "wait = 2\n", ["--wait-display", "5"]) == 5)
-        #expect(try Self.daemonWait(profile: "", ["--wait-display", "5"]) == 5)
-        #expect(try Self.daemonWait(profile: "wait = 2\n", ["--wait-display", "0"]) == 0)
+        let overProfile = try Self.daemonWait(profile: "wait = 2\n", ["--wait-display", "5"])
+        let overDefault = try Self.daemonWait(profile: "", ["--wait-display", "5"])
+        let zero = try Self.daemonWait(profile: "wait = 2\n", ["--wait-display", "0"])
+        #expect(overProfile == 5)
+        #expect(overDefault == 5)
+        #expect(zero == 0)
     }
 }
