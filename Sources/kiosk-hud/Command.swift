@@ -43,13 +43,13 @@ enum KioskHUDMain {
         StartMarks.mark(.runtime)
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
-        // `kiosk-hud --man [COMMAND [VERB]]`: the manual page (roff) made from the same declarations
-        // as --help (Tools/install.sh installs them).
         // `kiosk-hud --version`: "kiosk-hud VERSION" (KioskCLI's kioskHUDVersion).
         if arguments == ["--version"] {
             writeText("kiosk-hud \(kioskHUDVersion)\n", to: 1)
             exit(0)
         }
+        // `kiosk-hud --man [COMMAND [VERB]]`: the manual page (roff) made from the same declarations
+        // as --help (Tools/install.sh installs them).
         if arguments.first == "--man" {
             let page = Array(arguments.dropFirst())
             let root = kioskHUDCommandLine(first: page.first)

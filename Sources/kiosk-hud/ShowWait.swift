@@ -5,9 +5,9 @@ import KioskDRM
 import KioskSession
 import KioskSys
 
-// `--wait-display SECONDS` (the board profile's [display] wait; the daemon: 8 s when neither gives
-// one): when the display is not there at start, the run goes on on a `PendingScreen` — the loop,
-// the daemon's control socket, the signals — while a `DisplayWait` (KioskDRM) listens to the kernel's uevents and opens the
+// `--wait-display SECONDS` (the board profile's [display] wait): when the display is not there
+// at start, the run goes on on a `PendingScreen` — the loop, the daemon's control socket, the
+// signals — while a `DisplayWait` (KioskDRM) listens to the kernel's uevents and opens the
 // display when a drm device appears. After SECONDS it gives up with one log line and opens the
 // display as without the option (the fbdev fallback included); if that fails too, the run ends
 // with the same error as without the option. And systemd hears READY=1 (Type=notify) once the
