@@ -27,7 +27,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskTestDoubles", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
         .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
@@ -79,7 +79,9 @@ let package = Package(
 
         // Device seams and their test doubles.
         .target(name: "KioskDevices", dependencies: ["KioskRaster"], swiftSettings: lean),
-        .target(name: "KioskEmbedded", dependencies: ["KioskDevices", "KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskTestDoubles", dependencies: ["KioskDevices", "KioskRaster"], swiftSettings: lean),
+        // Deprecated (0.2.0 at the earliest: gone): KioskTestDoubles under its earlier name, re-exported.
+        .target(name: "KioskEmbedded", dependencies: ["KioskTestDoubles"], swiftSettings: lean),
 
         // Linux backends: the only code that makes system calls (KioskSys wraps each one once).
         .target(name: "CKioskSys"),
@@ -106,7 +108,7 @@ let package = Package(
 
         .executableTarget(name: "kiosk-hud", dependencies: [
             "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
-            "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
+            "KioskDevices", "KioskTestDoubles", "CKioskEarlyFrame",
         ],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
         swiftSettings: lean,
@@ -125,12 +127,12 @@ let package = Package(
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
             "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++", "-Xclang-linker", "-static-libgcc",
         ])]),
-        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskEmbedded",
+        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskTestDoubles",
                                                                  "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
         // The fuzz harness (README's "Fuzzing"; the design at the top of KioskHUDFuzz.swift):
         // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
         .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
-            "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
+            "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskDevices",
             "KioskBehavior", "KioskTestSupport",
         ]),
 
@@ -144,20 +146,20 @@ let package = Package(
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
         .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol", "KioskTestSupport"]),
         .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
-                                                            "KioskEmbedded", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText",
+                                                            "KioskTestDoubles", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText",
                                                             "KioskDRM", "KioskFakeKernel"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
         .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD", "KioskFakeKernel"]),
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
-        .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskEmbedded", "KioskHUD", "KioskText", "KioskDevices",
+        .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskDevices",
                                                              "KioskRaster", "KioskBehavior"]),
-        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskEmbedded"]),
-        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
+        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskTestDoubles"]),
+        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskTestDoubles", "KioskSession",
                                                   "KioskHUD", "KioskText", "KioskRaster"]),
         .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings", "KioskCLI", "KioskSys", "KioskTestSupport",
-                                                            "KioskDevices", "KioskEmbedded", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
+                                                            "KioskDevices", "KioskTestDoubles", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
         // (the test links one with its own scratch path, .build-release-check).
         .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),
@@ -167,7 +169,7 @@ let package = Package(
         // Runs the kiosk-hud-fuzz binary built next to the tests in short mode, one test per target.
         .testTarget(name: "KioskFuzzTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskHUDTests",
-                    dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded"],
+                    dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskTestDoubles"],
                     exclude: ["Goldens", "Fixtures"]),
     ]
 )

@@ -9,7 +9,8 @@
 #   /usr/share/kiosk-hud/boards/*.toml         the profiles (kiosk-hud also has them built in)
 #   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir)
 #   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
-#   /usr/share/doc/kiosk-hud/                  README, dist/README, the protocol, Plymouth, examples
+#   /usr/share/doc/kiosk-hud/                  LICENSE, README, dist/README, the protocol, Plymouth,
+#                                              examples (the .deb: copyright for LICENSE)
 #   /etc/default/kiosk-hud                     the daemon's options (kept if there)
 #   /etc/kiosk-hud/boards/                     your own profiles (empty)
 # Another PREFIX (/usr/local by default) puts the units in PREFIX/lib/systemd/system (systemd
@@ -78,6 +79,7 @@ if [ "${KIOSK_HUD_MAN:-}" != none ]; then
 fi
 
 doc=$D$share/doc/kiosk-hud
+install -m 644 LICENSE "$doc/LICENSE"
 install -m 644 README.md "$doc/README.md"
 install -m 644 dist/README.md "$doc/boot-splash.md"
 install -m 644 docs/protocol.md docs/plymouth.md "$doc/"

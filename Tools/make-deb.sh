@@ -9,8 +9,9 @@
 # --binary: package this kiosk-hud (default: build the release binary here). The architecture
 # is the binary's own (ELF machine: amd64, arm64); one for another architecture than this
 # machine's needs KIOSK_HUD_FOREIGN_RUN for its manual pages (Tools/install.sh; cross-build.sh
-# sets it). --version: default 0.1.0 (CHANGELOG.md's release), with +gitDATE.COMMIT in a git
-# checkout; a version with a Debian revision (0.1.0-1) makes a non-native package, whose
+# sets it). --version: default kioskHUDVersion in Sources/KioskCLI/Version.swift (the one place
+# the version is written: CHANGELOG.md's newest release, `kiosk-hud --version`), with
+# +gitDATE.COMMIT in a git checkout; a version with a Debian revision (0.1.0-1) makes a non-native package, whose
 # changelog is changelog.Debian.gz. --out, or OUT in the environment (--out wins): where the
 # .deb goes, made if missing (default: the current directory). Relative paths, here and for
 # --binary, are from the current directory. --compress: the data's compression (xz, Debian's
@@ -38,7 +39,8 @@ case "$out" in /*) ;; *) out=$caller/$out ;; esac
 case "$binary" in /* | "") ;; *) binary=$caller/$binary ;; esac
 cd "$(dirname "$0")/.."
 if [ -z "$version" ]; then
-    version=0.1.0
+    version=$(sed -n 's/^public let kioskHUDVersion = "\([^"]*\)"$/\1/p' Sources/KioskCLI/Version.swift)
+    [ -n "$version" ] || { echo "make-deb.sh: no kioskHUDVersion in Sources/KioskCLI/Version.swift" >&2; exit 1; }
     if git rev-parse --git-dir >/dev/null 2>&1; then
         version="$version+git$(git log -1 --format=%cd --date=format:%Y%m%d).$(git rev-parse --short=8 HEAD)"
     fi
@@ -74,6 +76,9 @@ fi
 # builds of one commit give the same bytes).
 doc=$root/usr/share/doc/kiosk-hud
 install -m 644 dist/debian/copyright "$doc/copyright"
+# The licence is copyright's (Debian's place for it): not install.sh's LICENSE beside it too
+# (lintian: extra-license-file).
+rm -f "$doc/LICENSE"
 case "$version" in *-*) changelog=changelog.Debian ;; *) changelog=changelog ;; esac
 when=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 maintainer="${DEBFULLNAME:-KioskHUD maintainers} <${DEBEMAIL:-kiosk-hud@localhost}>"

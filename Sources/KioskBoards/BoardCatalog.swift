@@ -51,6 +51,8 @@ public struct BoardEntry: Sendable {
     var parsed: BoardProfile?
     /// The text to read it from (a built-in, or a file equal to one).
     var text: String?
+    /// Keys its file gives by their earlier, deprecated names, one line each.
+    public var deprecations: [String] = []
 
     /// The settings of the profile (its file's, over the defaults).
     public func profile() throws(SettingsError) -> BoardProfile {
@@ -141,8 +143,9 @@ public struct BoardCatalog: Sendable {
             return BoardEntry(name: name, source: source, match: b.match, text: b.text)
         }
         do throws(SettingsError) {
-            let p = try BoardProfile.parse(bytes, source: path)
-            return BoardEntry(name: name, source: source, match: p.match, parsed: p)
+            var notes: [String] = []
+            let p = try BoardProfile.parse(bytes, source: path, notes: &notes)
+            return BoardEntry(name: name, source: source, match: p.match, parsed: p, deprecations: notes)
         } catch {
             return BoardEntry(name: name, source: source, match: BoardMatch(), problem: error.description)
         }

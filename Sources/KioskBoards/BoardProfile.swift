@@ -1,6 +1,6 @@
 // KioskBoards — board profiles (Boards/*.toml): what a real board needs to start the HUD right
 // (canvas, scale, fonts, colours, timings, display, rotation, touch calibration, accelerometer
-// mounting). Every setting is declared once in `HUDSettings.table` (SettingsTable.swift): the
+// mounting). Every setting is declared once in `HUDSettings.table` (HUDSettingsTable.swift): the
 // board file's keys, the command line's options and their checks come from there. Strict:
 // unknown keys and bad values are errors that name the file, line, section and key.
 import KioskBehavior
@@ -116,8 +116,21 @@ public struct DisplayProfile: Sendable, Equatable {
     public var mode: String?
     /// The picture's rotation on the panel; nil: the connector's panel orientation.
     public var rotation: Rotation?
-    /// Seconds to wait for a display that is not there yet (early boot); 0: none.
-    public var wait: Double = 0
+    /// Seconds to wait for a display that is not there yet (early boot), as the profile or the
+    /// command line gives it (0: none); nil: neither does, and the command's default applies
+    /// (`waitSeconds(daemon:)`).
+    public var waitGiven: Double?
+    /// The daemon's wait when neither the profile nor the command line gives one: it is the boot
+    /// splash (dist/systemd/kiosk-hud.service), started before the display's driver has loaded.
+    public static let daemonWait: Double = 8
+    /// The wait in effect: the one given, else `daemonWait` for the daemon and none for the others.
+    public func waitSeconds(daemon: Bool) -> Double { waitGiven ?? (daemon ? Self.daemonWait : 0) }
+    /// The wait given, 0 when none was.
+    @available(*, deprecated, message: "waitGiven (nil: not given) or waitSeconds(daemon:) (the one in effect): the daemon waits 8 s unless told otherwise")
+    public var wait: Double {
+        get { waitGiven ?? 0 }
+        set { waitGiven = newValue }
+    }
     /// Which display to be on as devices come and go: "first", "wait-real" or a driver's name.
     public var switchRule = "first"
     /// With "wait-real": seconds to wait for the real DRM card.

@@ -16,7 +16,8 @@ public struct BoardSelection: Sendable {
     public var files: [String]
     /// "board rpi-touch-display (built-in): detected: the most specific match (2 rules): …".
     public var line: String
-    /// Profiles skipped on the way (unreadable, invalid), one line each.
+    /// Profiles skipped on the way (unreadable, invalid), and keys the chosen profile gives by
+    /// their earlier, deprecated names, one line each.
     public var notes: [String]
     /// The detection, for `auto`.
     public var detection: BoardDetection?
@@ -57,8 +58,9 @@ public struct BoardSelection: Sendable {
         do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
             throw SettingsError("cannot read board profile: \(error)")
         }
-        let p = try BoardProfile.parse(bytes, source: path)
-        return BoardSelection(name: path, source: nil, profile: p, files: [path], line: "board \(path) (--board)", notes: [], detection: nil)
+        var notes: [String] = []
+        let p = try BoardProfile.parse(bytes, source: path, notes: &notes)
+        return BoardSelection(name: path, source: nil, profile: p, files: [path], line: "board \(path) (--board)", notes: notes, detection: nil)
     }
 
     static func choose(_ request: Request, catalog: BoardCatalog, facts: BoardFacts) throws(SettingsError) -> BoardSelection {
@@ -71,7 +73,7 @@ public struct BoardSelection: Sendable {
             }
             let p = try e.profile()
             return BoardSelection(name: name, source: e.source, profile: p, files: e.source.path.map { [$0] } ?? [],
-                                  line: "board \(name) (\(e.source)): --board", notes: [], detection: nil)
+                                  line: "board \(name) (\(e.source)): --board", notes: e.deprecations, detection: nil)
         case .auto:
             let d = BoardDetection.detect(catalog, facts: facts)
             var notes = d.results.compactMap { r -> String? in
@@ -82,14 +84,15 @@ public struct BoardSelection: Sendable {
                 do throws(SettingsError) {
                     let p = try c.profile()
                     return BoardSelection(name: c.name, source: c.source, profile: p, files: c.source.path.map { [$0] } ?? [],
-                                          line: "board \(c.name) (\(c.source)): detected, \(d.reason): \(why.why)", notes: notes, detection: d)
+                                          line: "board \(c.name) (\(c.source)): detected, \(d.reason): \(why.why)", notes: notes + c.deprecations,
+                                          detection: d)
                 } catch {
                     notes.append("board profile \(c.source) skipped: \(error)")
                 }
             }
             var profile = BoardProfile.generic, source = BoardSource.builtIn
             if let g = catalog.entry(named: "generic"), g.source.kind != .builtIn {
-                do throws(SettingsError) { profile = try g.profile(); source = g.source } catch {
+                do throws(SettingsError) { profile = try g.profile(); source = g.source; notes += g.deprecations } catch {
                     notes.append("board profile \(g.source) skipped: \(error)")
                 }
             }

@@ -47,19 +47,26 @@ extension BoardProfile {
 
     /// Reads a profile from the bytes of a board file (UTF-8 checked strictly).
     public static func parse(_ bytes: [UInt8], source: String) throws(SettingsError) -> BoardProfile {
+        var notes: [String] = []
+        return try parse(bytes, source: source, notes: &notes)
+    }
+
+    /// `parse(_:source:)`, and a line in `notes` for each key given by its earlier, deprecated
+    /// name ("board.toml:4:1: [display] underlay is deprecated; use [display] underlay_color").
+    public static func parse(_ bytes: [UInt8], source: String, notes: inout [String]) throws(SettingsError) -> BoardProfile {
         let document: TOMLTable
         do { document = try TOMLTable(bytes: bytes) } catch {
             throw SettingsError("\(source):\(error.line):\(error.column): \(error.message)")
         }
         var s = HUDSettings.defaults
-        try HUDSettings.table.apply(document, source: source, to: &s)
+        try HUDSettings.table.apply(document, source: source, to: &s, notes: &notes)
         return s.profile
     }
 
     /// The first lines of Boards/generic.toml.
     public static let genericHeader = [
         "KioskHUD board profile: generic (no real board; the offscreen default, also built into kiosk-hud).",
-        "Generated from the settings table (KioskBoards, SettingsTable.swift): every key with its default.",
+        "Generated from the settings table (KioskBoards, HUDSettingsTable.swift): every key with its default.",
         "Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.",
         "Architecture: any kiosk-hud runs on, amd64 or arm64 (see Boards/README.md).",
     ]

@@ -66,7 +66,7 @@ depth = 0.0
             match: BoardMatch(),
             text: #"""
 # KioskHUD board profile: generic (no real board; the offscreen default, also built into kiosk-hud).
-# Generated from the settings table (KioskBoards, SettingsTable.swift): every key with its default.
+# Generated from the settings table (KioskBoards, HUDSettingsTable.swift): every key with its default.
 # Sizes are in points; scale turns them into pixels. Colours are #RRGGBB or #RRGGBBAA.
 # Architecture: any kiosk-hud runs on, amd64 or arm64 (see Boards/README.md).
 
@@ -102,8 +102,8 @@ size = "800x480"
 # scale = 1.5
 # Pixel format of the frame.
 format = "xrgb8888"
-# Colour under the HUD (and under an underlay picture's transparent parts).
-underlay = "#000000"
+# The underlay's colour: under the HUD, and under the underlay picture's transparent parts.
+underlay_color = "#000000"
 # DRM card; default: the first /dev/dri/card* with dumb buffers.
 # card = "/dev/dri/card0"
 # Only these connectors (repeat the option for more); default: every connected one.
@@ -114,9 +114,9 @@ underlay = "#000000"
 # orientation property. (0, 90, 180 or 270)
 # rotation = 0
 # When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents)
-# instead of failing; the control socket answers meanwhile. 0: do not wait. (seconds from 0 to
-# 600)
-wait = 0.0
+# instead of failing; the control socket answers meanwhile. 0: do not wait; default: 8 for the
+# daemon, 0 for the others. (seconds from 0 to 600)
+# wait = 8
 # Which display to be on as devices come and go at boot (without card): first — start on the first
 # usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real —
 # draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a

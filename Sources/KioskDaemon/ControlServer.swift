@@ -37,6 +37,8 @@ public final class ControlServer {
     private var listenToken: LoopToken?
     private var clients: [Int32: Client] = [:]
     private let refusals: RepeatLog<Refusal>
+    /// The deprecation notes already logged (each is written once).
+    private var deprecationsLogged: Set<String> = []
     /// Counters for the log and `status`.
     public private(set) var served = 0, refused = 0, dropped = 0
     /// Hears each request object once it is answered (measurements: request → frame latency).
@@ -208,6 +210,10 @@ public final class ControlServer {
         }
         guard case let .object(object) = value else { reply(c, id: nil, error: .bad("a request is a JSON object")); return }
         let id = object["id"]
+        // Once per field and daemon: a client that keeps using a deprecated name is told once.
+        for note in DaemonRequest.deprecations(in: object) where deprecationsLogged.insert(note).inserted {
+            log("control socket: pid \(c.credentials.pid): \(note)")
+        }
         do {
             let request = try DaemonRequest(object)
             if case let .subscribe(events) = request {

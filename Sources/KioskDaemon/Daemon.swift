@@ -180,7 +180,9 @@ public final class Daemon {
         var look: [(String, JSONValue)] = []
         for s in HUDSettings.table.settings where s.live {
             guard let v = s.get(settings) else { continue }
-            if DaemonRequest.contentKeys.contains(s.key) { content.append((s.key, v.json)) } else { look.append((s.key, v.json)) }
+            // A setting with an earlier (deprecated) name under that name too, for clients that read it so.
+            let fields = [(s.key, v.json)] + (s.formerKey.map { [($0, v.json)] } ?? [])
+            if DaemonRequest.contentKeys.contains(s.key) { content += fields } else { look += fields }
         }
         let displays: [JSONValue] = session.displays.map { (d, _) -> JSONValue in
             .object(JSONObject([("name", .string(d.name)), ("width", .number(Double(d.width))), ("height", .number(Double(d.height))),

@@ -129,11 +129,15 @@ struct Fields {
         return s
     }
 
-    /// Every remaining field that is a live setting `allowed` takes, checked by its rule.
+    /// Every remaining field that is a live setting `allowed` takes, checked by its rule; a
+    /// setting's earlier (deprecated) name too, but not together with its name.
     mutating func settings(_ allowed: (Setting<HUDSettings>) -> Bool) throws(RequestError) -> [(Setting<HUDSettings>, SettingValue)] {
         var out: [(Setting<HUDSettings>, SettingValue)] = []
         for key in object.keys where !taken.contains(key) {
-            guard let s = HUDSettings.table.setting(key: key), s.live, allowed(s), let v = object[key] else { continue }
+            let formerly = HUDSettings.table.setting(key: key) == nil
+            guard let s = HUDSettings.table.setting(key: key) ?? HUDSettings.table.setting(formerKey: key), s.live, allowed(s),
+                  let v = object[key] else { continue }
+            if formerly, object[s.key] != nil { throw RequestError.bad("\(key): also given as \(s.key); keep one") }
             taken.insert(key)
             do throws(RuleError) { out.append((s, try s.rule.check(v))) } catch {
                 throw RequestError.bad("\(key) \(shown(JSON.encode(v))): expected \(error.expected)")
@@ -151,6 +155,15 @@ struct Fields {
 }
 
 extension DaemonRequest {
+    /// A note for each field of `object` given by its earlier, deprecated name ("\"underlay\" is
+    /// deprecated; use \"underlay_color\""), for the daemon's log.
+    public static func deprecations(in object: JSONObject) -> [String] {
+        object.keys.compactMap { key in
+            guard HUDSettings.table.setting(key: key) == nil, let s = HUDSettings.table.setting(formerKey: key), s.live else { return nil }
+            return deprecationNote("field \"\(key)\"", "\"\(s.key)\"")
+        }
+    }
+
     /// The fields `update` and `style` take, as a Markdown table made from the settings table
     /// (docs/protocol.md holds this text; a test checks they agree).
     public static func fieldTable() -> String {

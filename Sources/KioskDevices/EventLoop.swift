@@ -2,7 +2,7 @@
 // handlers registered for them (as NIO's EventLoop or sd-event). Backends register their
 // descriptors (the DRM card's flip events, libinput, the hotplug socket, a control socket)
 // instead of running a poll of their own, so one wait serves all of them and nothing blocks
-// another. KioskSys has the real loop (poll(2), one signalfd); KioskEmbedded has the test
+// another. KioskSys has the real loop (poll(2), one signalfd); KioskTestDoubles has the test
 // double, whose time moves only when a test moves it.
 
 /// What a watched descriptor is ready for (poll(2)'s POLLIN, POLLOUT, POLLHUP, POLLERR).

@@ -3,7 +3,7 @@
 // Protocols only: a display that shows a frame drawn in ordinary memory and is told which
 // rectangles changed, an input source of touch / pointer / key events already in screen
 // coordinates, a motion source of acceleration samples, and a clock. The Linux backends
-// (DRM/KMS, libinput, IIO sysfs; KioskSys's SystemClock) implement them; KioskEmbedded
+// (DRM/KMS, libinput, IIO sysfs; KioskSys's SystemClock) implement them; KioskTestDoubles
 // ships the test doubles (offscreen display, scripted input and motion, manual clock), so
 // everything above this layer is tested with no display, touch screen or sensor.
 import KioskRaster

@@ -22,4 +22,4 @@
 //   an action, or a failure; `onEnd` hears why once, and the owner closes the screen (restore or
 //   retain) and stops the loop.
 // * Everything here runs on the loop's thread. No Glibc, no Foundation: tests run it with
-//   KioskEmbedded's loop, offscreen screen, scripted input and motion, and a manual clock.
+//   KioskTestDoubles's loop, offscreen screen, scripted input and motion, and a manual clock.

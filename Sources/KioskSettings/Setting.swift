@@ -33,16 +33,21 @@ public struct Setting<Root>: Sendable {
     public let example: String?
     /// Another place a board file may give it (an older name), never together with `key`.
     public let alias: (section: String, key: String)?
+    /// Its earlier board file key (in `section`) and clients' field name, one name as `key` is:
+    /// still accepted, deprecated (each use gives a one-line note naming `key`; both names at
+    /// once are an error); nil: none.
+    public let formerKey: String?
     /// Writes a checked value.
     public let set: @Sendable (inout Root, SettingValue) -> Void
     /// The value in effect (nil: unset).
     public let get: @Sendable (Root) -> SettingValue?
 
     public init(_ key: String, section: String?, option: String? = nil, _ rule: ValueRule, default defaultValue: SettingValue? = nil,
-                example: String? = nil, alias: (section: String, key: String)? = nil, group: String, live: Bool = false,
-                content: Bool = false, help: String, set: @escaping @Sendable (inout Root, SettingValue) -> Void, get: @escaping @Sendable (Root) -> SettingValue?) {
+                example: String? = nil, alias: (section: String, key: String)? = nil, formerKey: String? = nil, group: String,
+                live: Bool = false, content: Bool = false, help: String, set: @escaping @Sendable (inout Root, SettingValue) -> Void,
+                get: @escaping @Sendable (Root) -> SettingValue?) {
         self.key = key; self.section = section; self.option = option; self.rule = rule
-        self.defaultValue = defaultValue; self.example = example; self.alias = alias
+        self.defaultValue = defaultValue; self.example = example; self.alias = alias; self.formerKey = formerKey
         self.group = group; self.role = content ? .content : live ? .look : .fixed
         self.help = help; self.set = set; self.get = get
     }
@@ -50,6 +55,10 @@ public struct Setting<Root>: Sendable {
     /// "[style] margin", "name": where it is in a board file.
     public var place: String { section.map { $0.isEmpty ? key : "[\($0)] \(key)" } ?? key }
 }
+
+/// The one-line note for a setting given by an earlier, deprecated name: "[display] underlay is
+/// deprecated; use [display] underlay_color" (`old`, `new` as written: a board file place, a field).
+public func deprecationNote(_ old: String, _ new: String) -> String { "\(old) is deprecated; use \(new)" }
 
 /// A setting that could not be applied: the message names where (file:line:column and
 /// [section] key, or --option), the value (cut at 80 characters) and what was expected.

@@ -8,9 +8,12 @@ public struct SettingsTable<Root>: Sendable {
         self.settings = settings; self.sections = sections
     }
 
-    /// The setting with board file `key` in `section`, or with that alias.
+    /// The setting with board file `key` in `section`, or with that alias or earlier name.
     public func setting(section: String, key: String) -> Setting<Root>? {
-        settings.first { ($0.section == section && $0.key == key) || ($0.alias?.section == section && $0.alias?.key == key) }
+        settings.first {
+            ($0.section == section && ($0.key == key || $0.formerKey == key))
+                || ($0.alias?.section == section && $0.alias?.key == key)
+        }
     }
 
     /// The setting for `--option`.
@@ -18,6 +21,9 @@ public struct SettingsTable<Root>: Sendable {
 
     /// The setting clients name `key` (the daemon's fields).
     public func setting(key: String) -> Setting<Root>? { settings.first { $0.key == key } }
+
+    /// The setting whose earlier (deprecated) field and board file key is `key`.
+    public func setting(formerKey key: String) -> Setting<Root>? { settings.first { $0.formerKey == key } }
 
     /// Every default applied to `root`.
     public func applyDefaults(to root: inout Root) {
@@ -30,6 +36,13 @@ public struct SettingsTable<Root>: Sendable {
     /// that breaks its rule, a key given twice (under its name and its alias) is an error naming
     /// `source:line:column`, the section and key, the value and what was expected.
     public func apply(_ document: TOMLTable, source: String, to root: inout Root) throws(SettingsError) {
+        var notes: [String] = []
+        try apply(document, source: source, to: &root, notes: &notes)
+    }
+
+    /// `apply(_:source:to:)`, and a note in `notes` for each key given by an earlier, deprecated
+    /// name ("board.toml:12:1: [display] underlay is deprecated; use [display] underlay_color").
+    public func apply(_ document: TOMLTable, source: String, to root: inout Root, notes: inout [String]) throws(SettingsError) {
         for key in document.keys {
             guard let v = document[key] else { continue }
             if case .table = v {
@@ -39,16 +52,16 @@ public struct SettingsTable<Root>: Sendable {
             }
         }
         var applied: [String: String] = [:]
-        try apply(document, section: "", source: source, to: &root, applied: &applied)
+        try apply(document, section: "", source: source, to: &root, applied: &applied, notes: &notes)
         for key in document.keys {
-            if case let .table(t) = document[key] { try apply(t, section: key, source: source, to: &root, applied: &applied) }
+            if case let .table(t) = document[key] { try apply(t, section: key, source: source, to: &root, applied: &applied, notes: &notes) }
         }
     }
 
     /// `applied`: where each setting (by its place) was given so far in this document, so that
     /// a setting given under its name and its alias is an error whichever section comes first.
     private func apply(_ t: TOMLTable, section: String, source: String, to root: inout Root,
-                       applied: inout [String: String]) throws(SettingsError) {
+                       applied: inout [String: String], notes: inout [String]) throws(SettingsError) {
         for key in t.keys {
             if case .table = t[key], section.isEmpty { continue }
             guard setting(section: section, key: key) != nil else {
@@ -62,9 +75,16 @@ public struct SettingsTable<Root>: Sendable {
             if own != nil, aliased != nil, let a = s.alias {
                 throw SettingsError("\(source):\(position(t, s.key)): \(s.place): also given as [\(a.section)] \(a.key); keep one")
             }
-            guard let v = own ?? aliased else { continue }
-            let key = own != nil ? s.key : s.alias!.key
-            let place = section.isEmpty ? key : "[\(section)] \(key)"
+            let formerKey = s.section == section ? s.formerKey : nil
+            let formerly = formerKey.flatMap { t[$0] }
+            func here(_ key: String) -> String { section.isEmpty ? key : "[\(section)] \(key)" }
+            if own != nil || aliased != nil, formerly != nil, let f = formerKey {
+                throw SettingsError("\(source):\(position(t, f, ofKey: true)): \(here(f)): also given as \(s.place); keep one")
+            }
+            guard let v = own ?? aliased ?? formerly else { continue }
+            let key = own != nil ? s.key : aliased != nil ? s.alias!.key : formerKey!
+            let place = here(key)
+            if formerly != nil { notes.append("\(source):\(position(t, key, ofKey: true)): " + deprecationNote(place, s.place)) }
             if let first = applied[s.place] {
                 throw SettingsError("\(source):\(position(t, key, ofKey: true)): \(place): also given as \(first); keep one")
             }

@@ -8,7 +8,7 @@ import Glibc
 import KioskBoards
 import KioskDaemon
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskProtocol
 import KioskRaster

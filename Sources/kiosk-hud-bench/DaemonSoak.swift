@@ -63,7 +63,7 @@ func soakRequest(_ r: inout SoakRandom, dir: String) -> String {
         return "{\"v\":1,\"op\":\"style\",\"theme\":\"\(r.below(2) == 0 ? "light" : "dark")\"}"
     case 13, 14:
         let hex = String(0x10_0000 + r.below(0xEF_FFFF), radix: 16)
-        return "{\"v\":1,\"op\":\"style\",\"underlay\":\"#\(hex)\"}"
+        return "{\"v\":1,\"op\":\"style\",\"underlay_color\":\"#\(hex)\"}"
     case 15:
         return "{\"v\":1,\"op\":\"style\",\"underlay_image\":\(soakJSON(dir + (r.below(2) == 0 ? "/under.png" : "/under-small.png")))}"
     case 16:

@@ -10,7 +10,7 @@
 // Medians of batched samples (a batch lasts ≥ 20 µs), like the peers' harness (common.h).
 import Glibc
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskRaster
 import KioskText

@@ -1,7 +1,7 @@
 import Glibc
 import KioskBehavior
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskSession
 import KioskText

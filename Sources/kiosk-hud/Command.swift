@@ -24,6 +24,7 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     return CommandSpec(
         "kiosk-hud",
         abstract: "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen.",
+        discussion: "kiosk-hud --version prints the version (kiosk-hud \(kioskHUDVersion)).",
         subcommands: subcommands)
 }
 
@@ -42,6 +43,11 @@ enum KioskHUDMain {
         StartMarks.mark(.runtime)
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
+        // `kiosk-hud --version`: "kiosk-hud VERSION" (KioskCLI's kioskHUDVersion).
+        if arguments == ["--version"] {
+            writeText("kiosk-hud \(kioskHUDVersion)\n", to: 1)
+            exit(0)
+        }
         // `kiosk-hud --man [COMMAND [VERB]]`: the manual page (roff) made from the same declarations
         // as --help (Tools/install.sh installs them).
         if arguments.first == "--man" {

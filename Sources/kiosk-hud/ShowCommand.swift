@@ -3,7 +3,7 @@ import KioskBoards
 import KioskCLI
 import KioskDevices
 import KioskDRM
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskIIO
 import KioskInput

@@ -1,7 +1,7 @@
 import KioskBoards
 import KioskDevices
 import KioskDRM
-import KioskEmbedded
+import KioskTestDoubles
 import KioskRaster
 import KioskSys
 

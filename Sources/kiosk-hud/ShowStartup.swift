@@ -1,6 +1,6 @@
 import KioskDevices
 import KioskDRM
-import KioskEmbedded
+import KioskTestDoubles
 import KioskSys
 import KioskText
 

@@ -45,10 +45,11 @@ final class DisplayStart {
 }
 
 extension ShowCommand {
-    /// Seconds to wait for a display that is not there (0: none). The wait is for DRM: with
-    /// --offscreen or --fbdev there is nothing to wait for.
+    /// Seconds to wait for a display that is not there (0: none): the one given, else the
+    /// daemon's default (8 s). The wait is for DRM: with --offscreen or --fbdev there is nothing
+    /// to wait for.
     func displayWait(_ profile: BoardProfile) -> Double {
-        offscreen == nil && arguments.string(.fbdev) == nil ? profile.display.wait : 0
+        offscreen == nil && arguments.string(.fbdev) == nil ? profile.display.waitSeconds(daemon: extras is DaemonParts) : 0
     }
 
     /// Opens the display, or — with a wait and no display yet — a `PendingScreen` to run on

@@ -87,7 +87,7 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
             size = "1024x600"
             scale = 2.0
             format = "rgb565"
-            underlay = "#102030"
+            underlay_color = "#102030"
             """, source: "t.toml")
         #expect(p.name == "pi-7inch")
         #expect(p.width == 1024 && p.height == 600)
@@ -278,8 +278,8 @@ private func trimmingTrailingNewlines(_ s: String) -> String {
         Bad("[style]\nbezel_color = \"#12345\"", "[style] bezel_color", "#12345", "#RRGGBB"),
         Bad("[style]\ncontent_color = \"#GGGGGG\"", "[style] content_color", "#RRGGBB"),
         Bad("[style]\ndim_color = \"red\"", "[style] dim_color", "#RRGGBB"),
-        Bad("[display]\nunderlay = \"#1234567\"", "[display] underlay", "#RRGGBB"),
-        Bad("[display]\nunderlay = \"\"", "[display] underlay", "#RRGGBB"),
+        Bad("[display]\nunderlay_color = \"#1234567\"", "[display] underlay_color", "#RRGGBB"),
+        Bad("[display]\nunderlay_color = \"\"", "[display] underlay_color", "#RRGGBB"),
     ]
 
     static let badEnums: [Bad] = [

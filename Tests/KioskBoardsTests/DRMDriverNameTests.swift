@@ -11,14 +11,14 @@ import Testing
     final class Asked { var paths: [String] = [] }
 
     /// A Pi 4 on HDMI: card0 is v3d (no display), card1 vc4 (sysfs: vc4-drm).
-    static func machine() -> FakeMachine {
-        FakeMachine().deviceTree(model: "Raspberry Pi 4 Model B Rev 1.4", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
+    static func machine() -> FakeBoardRoot {
+        FakeBoardRoot().deviceTree(model: "Raspberry Pi 4 Model B Rev 1.4", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
             .card(0, driver: "v3d")
             .card(1, driver: "vc4-drm", [("HDMI-A-1", "connected", ["1920x1080"])])
     }
 
     /// The machine's cards answering DRM_IOCTL_VERSION as the kernel's would.
-    static func facts(_ m: FakeMachine, _ asked: Asked) -> BoardFacts {
+    static func facts(_ m: FakeBoardRoot, _ asked: Asked) -> BoardFacts {
         BoardFacts(root: m.root, drmDriverName: { path in
             asked.paths.append(path)
             switch path {

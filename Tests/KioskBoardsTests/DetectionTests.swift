@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct DetectionTests {
     struct Case: Sendable, CustomTestStringConvertible {
-        var machine: @Sendable () -> FakeMachine
+        var machine: @Sendable () -> FakeBoardRoot
         var profile: String
         /// Fragments of the log line's reason.
         var why: [String]
@@ -67,14 +67,14 @@ import Testing
         #expect(play.why == "connector: none of HDMI-A-1 (connectors: HDMI-A-1 (disconnected), LVDS-1 (connected))")
 
         // A Pi 4 with the Touch Display 2: the 7" profile's mode rule fails, the portrait one matches.
-        let pi4td2 = FakeMachine().deviceTree(model: "Raspberry Pi 4 Model B Rev 1.5", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
+        let pi4td2 = FakeBoardRoot().deviceTree(model: "Raspberry Pi 4 Model B Rev 1.5", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
             .card(1, driver: "vc4-drm", [("DSI-1", "connected", ["720x1280"])])
         #expect(try pi4td2.select().name == "rpi-touch-display-2")
 
         // A PC with a plain USB mouse, an empty machine, a Pi 3 whose SPI panel runs on fbtft (no DRM card).
-        #expect(try FakeMachine().dmi(product: "PPC-1561").card(0, driver: "i915").input("Logitech USB Optical Mouse").select().name == "generic")
-        #expect(try FakeMachine().select().line == "board generic (built-in): no profile matches (8 checked)")
-        let fbtft = FakeMachine().deviceTree(model: "Raspberry Pi 3 Model B Rev 1.2", compatible: ["raspberrypi,3-model-b"])
+        #expect(try FakeBoardRoot().dmi(product: "PPC-1561").card(0, driver: "i915").input("Logitech USB Optical Mouse").select().name == "generic")
+        #expect(try FakeBoardRoot().select().line == "board generic (built-in): no profile matches (8 checked)")
+        let fbtft = FakeBoardRoot().deviceTree(model: "Raspberry Pi 3 Model B Rev 1.2", compatible: ["raspberrypi,3-model-b"])
             .card(0, driver: "vc4-drm", [("HDMI-A-1", "disconnected", [])]).input("ADS7846 Touchscreen")
         let w = fbtft.detect(explain: true).results.first { $0.entry.name == "rpi3-waveshare35" }!
         #expect(w.why == "drm_driver: none of ili9486, panel-mipi-dbi-spi (DRM drivers: vc4-drm); connector: none of SPI-1 (connectors: HDMI-A-1 (disconnected))")
@@ -140,7 +140,7 @@ import Testing
         let unknown = caught(SettingsError.self) { _ = try BoardSelection.select(.name("pi9"), catalog: catalog, facts: m.facts) }
         #expect(unknown?.description.hasPrefix("--board pi9: no board profile of that name (there are: beagleplay-hdmi, broken, generic,") == true)
         // Your own generic is the fallback.
-        let plain = FakeMachine().userProfile("generic", "name = \"generic\"\n[style]\ntheme = \"dark\"\n")
+        let plain = FakeBoardRoot().userProfile("generic", "name = \"generic\"\n[style]\ntheme = \"dark\"\n")
         let g = try plain.select()
         #expect(g.name == "generic" && g.profile.theme == "dark" && g.source?.kind == .user)
     }
@@ -156,14 +156,14 @@ import Testing
     /// What detection reads: only what the rules it gets to ask for (a machine whose files are
     /// unreadable or odd — a DMI name of blanks, a model without its NUL — is read leniently).
     @Test func factsAsTheKernelWritesThem() {
-        let m = FakeMachine().deviceTree(model: "Raspberry Pi 4 Model B Rev 1.4", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
+        let m = FakeBoardRoot().deviceTree(model: "Raspberry Pi 4 Model B Rev 1.4", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
             .card(1, driver: "vc4-drm", [("DSI-1", "connected", ["800x480", "800x480"])]).card(0, driver: nil)
         let f = m.facts
         #expect(f.compatible == ["raspberrypi,4-model-b", "brcm,bcm2711"])
         #expect(f.model?.text == "Raspberry Pi 4 Model B Rev 1.4" && f.model?.source == .deviceTree)
         #expect(f.cards.map(\.name) == ["card0", "card1"] && f.cards.map(\.driver) == [nil, "vc4-drm"])
         #expect(f.modes(of: f.connectors[0]) == ["800x480"])
-        let x86 = FakeMachine().dmi(product: "  \n")
+        let x86 = FakeBoardRoot().dmi(product: "  \n")
         #expect(x86.facts.model == nil)
     }
 }

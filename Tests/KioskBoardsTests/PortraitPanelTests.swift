@@ -6,7 +6,7 @@ import KioskBoards
 import KioskTestSupport
 import KioskDevices
 import KioskDRM
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskRaster
 import KioskSession

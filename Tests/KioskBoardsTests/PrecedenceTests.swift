@@ -38,7 +38,7 @@ import Testing
         [OptionSpec("board", rule: .path, help: "")] + HUDSettings.table.settings.filter { $0.option != nil }.map { OptionSpec($0) })])
 
     /// The settings for `arguments` on `machine`: --board (auto by default) chosen, the options over it.
-    static func resolve(_ arguments: [String], on machine: FakeMachine) throws -> HUDSettings {
+    static func resolve(_ arguments: [String], on machine: FakeBoardRoot) throws -> HUDSettings {
         guard case let .run(_, a) = try parseCommandLine(arguments, root: spec) else { throw UsageError("help?") }
         let s = try BoardSelection.select(.init(a.string("board") ?? "auto"), catalog: machine.catalog, facts: machine.facts)
         return try HUDSettings.resolved(profile: s.profile, arguments: a)

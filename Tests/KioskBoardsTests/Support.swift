@@ -42,7 +42,7 @@ enum Files {
 }
 
 /// Detection on a fake machine.
-extension FakeMachine {
+extension FakeBoardRoot {
     var catalog: BoardCatalog { BoardCatalog.system(root: root, executable: nil) }
     var facts: BoardFacts { BoardFacts(root: root) }
 

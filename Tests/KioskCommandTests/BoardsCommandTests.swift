@@ -10,7 +10,7 @@ import Testing
     static let shipped = ["beagleplay-hdmi", "generic", "rk3566-accelerometer", "rpi-touch-display", "rpi-touch-display-2",
                           "rpi-zero2w-hdmi", "rpi3-waveshare35", "tablet-accelerometer", "x86-panel-pc"]
 
-    func run(_ args: [String], on m: FakeMachine? = nil) -> (status: Int32, out: String, err: String) {
+    func run(_ args: [String], on m: FakeBoardRoot? = nil) -> (status: Int32, out: String, err: String) {
         Proc.run(["timeout", "20", Proc.kioskHUD] + args, env: ["KIOSK_BOARD_ROOT": m?.root ?? "/nonexistent-board-root"])
     }
 
@@ -38,7 +38,7 @@ import Testing
         })
         #expect(lines.contains("   -  generic (built-in): no [match] rules (chosen by name only)"))
         #expect(lines.last == "Chosen: rpi3-waveshare35 (built-in): the only match (3 rules)")
-        let none = run(["boards", "detect", "--root", FakeMachine().root])
+        let none = run(["boards", "detect", "--root", FakeBoardRoot().root])
         #expect(none.out.hasSuffix("Chosen: generic (built-in): no profile matches (8 checked)\n"))
     }
 
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func aProfileOfYourOwnThatIsNotValidIsSkippedSayingWhere() {
-        let m = FakeMachine().userProfile("bad", "name = \"bad\"\n[display]\nrotation = 45\n")
+        let m = FakeBoardRoot().userProfile("bad", "name = \"bad\"\n[display]\nrotation = 45\n")
         let r = run(["show", "--offscreen", "-", "--no-input", "--duration", "0", "--glyph-cache", "none", "--board", "auto"], on: m)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.err.split(separator: "\n").map(String.init)

@@ -67,7 +67,7 @@ import Testing
     @Test func enablingTheDaemonEnablesTheSplash() throws {
         let unit = try readSmallFile(Self.dist + "/systemd/kiosk-hud.service", limit: 1 << 16)
         for line in ["DefaultDependencies=no", "Before=sysinit.target", "Type=notify", "WantedBy=sysinit.target",
-                     "ExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS"] {
+                     "ExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS"] {
             #expect(unit.split(separator: "\n").contains { $0 == line }, "kiosk-hud.service has no line \(line)")
         }
         #expect(!Proc.exists(Self.dist + "/udev/70-kiosk-hud.rules"), "the udev rule is gone: sysinit.target starts the daemon")

@@ -49,7 +49,7 @@ import Testing
         defer { close(fd) }
         func round(_ i: Int) -> String {
             let colour = "#" + String(i % 200 + 16, radix: 16) + "3040", theme = i % 4 == 0 ? "light" : "dark"
-            return i % 2 == 1 ? Self.request(fd, "{\"v\":1,\"op\":\"style\",\"underlay\":\"\(colour)\"}")
+            return i % 2 == 1 ? Self.request(fd, "{\"v\":1,\"op\":\"style\",\"underlay_color\":\"\(colour)\"}")
                               : Self.request(fd, "{\"v\":1,\"op\":\"style\",\"theme\":\"\(theme)\"}")
         }
         #expect(Self.request(fd, #"{"v":1,"op":"ping"}"#).contains(#""ok":true"#))

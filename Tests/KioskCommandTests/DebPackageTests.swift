@@ -63,7 +63,7 @@ import Testing
             #expect(readLink(r + "/etc/systemd/system/sysinit.target.wants/" + u) == "/lib/systemd/system/" + u)
         }
         let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
-        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
+        #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
                 == "install ok installed 1.2.3")
 

@@ -106,7 +106,7 @@ import Testing
     }
 
     /// No display when the splash starts (no firmware framebuffer, the DRM driver not in the
-    /// initramfs): the daemon waits for one (`--wait-display 8`, its socket answering), bochs-drm
+    /// initramfs): the daemon waits for one (30 s, setup.sh's drop-in; its socket answering), bochs-drm
     /// is loaded 1 s after it said so, and the HUD is shown on its card — still before
     /// sysinit.target, which waits for the first frame (READY=1); the rest of the boot as above.
     @Test(.timeLimit(.minutes(30)))

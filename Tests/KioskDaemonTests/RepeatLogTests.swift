@@ -1,7 +1,7 @@
 // RepeatLog: a LogLimiter on an event loop, its windows ended by the loop's timers (a manual
 // clock: nothing waits).
 @testable import KioskDaemon
-import KioskEmbedded
+import KioskTestDoubles
 import Testing
 
 @Suite struct RepeatLogTests {

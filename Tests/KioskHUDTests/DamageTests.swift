@@ -1,5 +1,5 @@
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskRaster
 import KioskText

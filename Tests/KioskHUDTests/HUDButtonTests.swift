@@ -1,6 +1,6 @@
 import KioskBehavior
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskHUDAsync
 import KioskRaster

@@ -2,7 +2,7 @@
 // display; how far the bezel moves, what each frame damages, rotation, noise.
 import KioskBehavior
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 @testable import KioskHUD
 import KioskIIO
 import KioskSession

@@ -1,7 +1,7 @@
 // Mount matrix: strict parsing, the multiplication convention, and every source in order.
 import KioskBehavior
 import KioskDevices
-import KioskEmbedded
+import KioskTestDoubles
 import KioskIIO
 import KioskSession
 import Testing

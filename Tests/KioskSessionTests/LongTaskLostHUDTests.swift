@@ -1,6 +1,6 @@
 // LongTask when its HUD can no longer be seen (a daemon that stopped answering): the end notice
 // being shown ends at once, and nothing else changes.
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskSession
 import Testing

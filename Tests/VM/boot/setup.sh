@@ -186,10 +186,11 @@ if [ -n "$LATE_DRM" ]; then
   else
     # Once the daemon says it waits for a display (it is not active before its first frame).
     after=After=kiosk-hud.socket
-    # The unit waits 8 s; journald's lag and modprobe under TCG take ~3 of them, more on a loaded
-    # host: the drop-in the unit's comment gives a board whose display comes late, 30 s.
-    exec=$(cat /lib/systemd/system/kiosk-hud.service "$U/kiosk-hud.service" 2>/dev/null | grep -m1 '^ExecStart=.*--wait-display 8 ' | sed 's/--wait-display 8 /--wait-display 30 /' || true)
-    [ -n "$exec" ] || echo "FAIL setup-installed: kiosk-hud.service has no ExecStart= with --wait-display 8"
+    # The daemon waits 8 s by default (the unit gives no --wait-display); journald's lag and
+    # modprobe under TCG take ~3 of them, more on a loaded host: what the unit's comment gives a
+    # board whose display comes late, --wait-display in the command line (here a drop-in), 30 s.
+    exec=$(cat /lib/systemd/system/kiosk-hud.service "$U/kiosk-hud.service" 2>/dev/null | grep -m1 '^ExecStart=/usr/bin/kiosk-hud daemon ' | sed 's| daemon | daemon --wait-display 30 |' || true)
+    [ -n "$exec" ] || echo "FAIL setup-installed: kiosk-hud.service has no ExecStart= with kiosk-hud daemon"
     mkdir -p "$U/kiosk-hud.service.d"
     printf '[Service]\nExecStart=\n%s\n' "$exec" > "$U/kiosk-hud.service.d/wait.conf"
     wait="ExecStartPre=/usr/bin/timeout 120 /bin/sh -c 'until journalctl -b -q -u kiosk-hud.service | grep -q \"waiting up to\"; do sleep 0.2; done'"

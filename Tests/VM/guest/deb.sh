@@ -38,7 +38,7 @@ if dpkg -i "$DEB" > "$OUT/install.log" 2>&1; then ok installed; else fail instal
 check status [ "$(dpkg-query -W -f '${Status}' kiosk-hud 2>&1)" = "install ok installed" ]
 check socket-enabled [ "$(readlink /etc/systemd/system/sockets.target.wants/kiosk-hud.socket)" = /lib/systemd/system/kiosk-hud.socket ]
 check splash-enabled [ "$(readlink /etc/systemd/system/sysinit.target.wants/kiosk-hud.service)" = /lib/systemd/system/kiosk-hud.service ]
-check unit-execstart grep -qx 'ExecStart=/usr/bin/kiosk-hud daemon --wait-display 8 $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS' /lib/systemd/system/kiosk-hud.service
+check unit-execstart grep -qx 'ExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS' /lib/systemd/system/kiosk-hud.service
 check man-page [ -s /usr/share/man/man1/kiosk-hud-boards.1.gz ]
 
 # 2. Run from the installed path, on the real kernel's /sys.

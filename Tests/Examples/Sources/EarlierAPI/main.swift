@@ -1,5 +1,6 @@
 // A caller of the API before addObserver: it still builds, with a deprecation warning for each
-// closure (CHANGELOG.md: deprecated in 0.1.0, removed in 0.2.0 at the earliest).
+// closure (CHANGELOG.md: deprecated in 0.1.0, removed in 0.2.0 at the earliest), and through the
+// test doubles' module by its earlier name (KioskEmbedded, which re-exports KioskTestDoubles).
 import KioskEmbedded
 import KioskHUD
 import KioskText

@@ -1,6 +1,6 @@
 // What the README's LongTask example takes from the one before it (the loop and the session)
 // and from its reader (the worker doing the long operation).
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskSession
 import KioskSys

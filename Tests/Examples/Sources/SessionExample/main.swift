@@ -1,9 +1,9 @@
 import Glibc           // SIGINT, SIGTERM
 import KioskBehavior   // PresentationConfig
-import KioskEmbedded   // OffscreenScreen, OffscreenDisplay, EmbeddedEventLoop, ScriptedInput, ManualClock
 import KioskHUD
 import KioskSession
 import KioskSys        // PollEventLoop, SystemClock
+import KioskTestDoubles   // OffscreenScreen, OffscreenDisplay, EmbeddedEventLoop, ScriptedInput, ManualClock
 import KioskText
 
 let clock = SystemClock()

@@ -81,8 +81,12 @@ extension HUDSettings {
         S("format", section: "display", option: "format", .choice(["xrgb8888", "argb8888", "rgb565"]), default: .text("xrgb8888"),
           example: "\"rgb565\"", group: SettingGroup.display, help: "Pixel format of the frame.",
           set: { $0.profile.format = pixelFormat($1.string) }, get: { .text(formatName($0.profile.format)) }),
-        S("underlay", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), example: "\"#202020\"", group: SettingGroup.display,
-          live: true, help: "Colour under the HUD (and under an underlay picture's transparent parts).",
+        // The underlay is what lies under the HUD: this colour, and the picture (underlay_image,
+        // --underlay) over it. Called `underlay` alone before, in board files and by clients,
+        // which the command line's --underlay (the picture) contradicted: still read, deprecated.
+        S("underlay_color", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), example: "\"#202020\"",
+          formerKey: "underlay", group: SettingGroup.display,
+          live: true, help: "The underlay's colour: under the HUD, and under the underlay picture's transparent parts.",
           set: { $0.profile.underlayColor = Color(setting: $1) }, get: { $0.profile.underlayColor.setting }),
         S("card", section: "display", option: "card", cardRule, example: "\"/dev/dri/card0\"", group: SettingGroup.display,
           help: "DRM card; default: the first /dev/dri/card* with dumb buffers.",
@@ -100,10 +104,12 @@ extension HUDSettings {
           help: "Rotation of the picture on the panel, clockwise (turns the touch with it); default: the panel's orientation property.",
           set: { $0.profile.display.rotation = Rotation(rawValue: $1.int) },
           get: { $0.profile.display.rotation.map { .integer($0.rawValue) } }),
-        S("wait", section: "display", option: "wait-display", .number(0, 600, "seconds", unit: "s"), default: .number(0),
+        // No default value: the daemon's default (8 s) is not the others' (none), and a profile
+        // that gives no wait must leave the daemon's in effect.
+        S("wait", section: "display", option: "wait-display", .number(0, 600, "seconds", unit: "s"),
           example: "8", group: SettingGroup.display,
-          help: "When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents) instead of failing; the control socket answers meanwhile. 0: do not wait.",
-          set: { $0.profile.display.wait = $1.double }, get: { .number($0.profile.display.wait) }),
+          help: "When no display exists yet (early boot), wait up to this many seconds for one (kernel uevents) instead of failing; the control socket answers meanwhile. 0: do not wait; default: 8 for the daemon, 0 for the others.",
+          set: { $0.profile.display.waitGiven = $1.double }, get: { $0.profile.display.waitGiven.map { .number($0) } }),
         S("switch", section: "display", option: "display-switch", displaySwitchRule, default: .text("first"),
           example: "\"vc4\"", group: SettingGroup.display,
           help: "Which display to be on as devices come and go at boot (without card): first — start on the first usable one (simpledrm, efifb) and move to the board's real DRM driver when it loads; wait-real — draw nothing until a real DRM card is there or wait-real-timeout passes (Plymouth's way); a driver's name — move only to that driver's card (its DRM name, vc4, or its sysfs driver, vc4-drm: either works, as in [match] drm_driver).",
@@ -290,7 +296,7 @@ extension HUDSettings {
         S("image", section: nil, option: "image", .path, group: SettingGroup.hud, live: true, content: true, help: "Picture for --mode custom (PNG).",
           set: { $0.image = $1.string }, get: { $0.image.map { .text($0) } }),
         S("underlay_image", section: nil, option: "underlay", .path, group: SettingGroup.hud, live: true,
-          help: "Picture under the HUD (PNG), scaled to the canvas.",
+          help: "The underlay's picture, under the HUD (PNG), scaled to the canvas, over the underlay colour.",
           set: { $0.underlay = $1.string }, get: { $0.underlay.map { .text($0) } }),
     ]
 
