@@ -1,6 +1,6 @@
 import KioskBoards
 import KioskDaemon
-import KioskEmbedded
+import KioskTestDoubles
 import KioskHUD
 import KioskProtocol
 import KioskSession
