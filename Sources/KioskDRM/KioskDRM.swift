@@ -70,7 +70,7 @@
 //   is on screen for one frame at most. Only decisions the Swift side made are replayed: the C
 //   side chooses nothing. Its card calls go through `kiosk_card_ops`, so FrameCacheTests plays
 //   the kernel for it too (each call failing in turn, EINTR), and Tests/VM runs it on real KMS.
-// * Waiting for the display (`DisplayWait`, `--wait-display`): at early boot the card may not
+// * Waiting for the display (`ScreenWait`, `--wait-display`): at early boot the card may not
 //   exist yet. The run goes on on a `PendingScreen` (KioskDevices) while the kernel's uevent
 //   socket (the same `Kernel.ueventDescriptor()` hotplug uses) is watched by the loop; each batch
 //   of drm uevents makes one attempt to open the display (simpledrm passed over: it is replaced

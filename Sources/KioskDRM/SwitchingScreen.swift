@@ -27,8 +27,8 @@ import KioskSys
 
 /// One switch, for the log and the tests.
 public struct DisplaySwitchRecord: Sendable, Equatable {
-    public var from: DisplayDevice?
-    public var to: DisplayDevice
+    public var from: ScreenDevice?
+    public var to: ScreenDevice
     public var why: String
     /// The old device's last frame → the new device's first frame (nil: no frame before).
     public var gap: Double?
@@ -54,20 +54,20 @@ public struct DisplaySwitchOptions {
 public final class SwitchingScreen: Screen {
     public let kernel: Kernel
     public let options: DisplaySwitchOptions
-    let open: (DisplayDevice) throws -> Screen
+    let open: (ScreenDevice) throws -> Screen
     /// The device shown on now (during a switch: the new one) and its screen.
-    public private(set) var current: (device: DisplayDevice, screen: Screen)?
+    public private(set) var current: (device: ScreenDevice, screen: Screen)?
     /// During a switch, the device left (until the new one has shown a frame).
-    var previous: (device: DisplayDevice, screen: Screen)?
-    var trial: (from: DisplayDevice?, why: String, started: Double, opened: Double, lastFrame: Double?)?
+    var previous: (device: ScreenDevice, screen: Screen)?
+    var trial: (from: ScreenDevice?, why: String, started: Double, opened: Double, lastFrame: Double?)?
     /// The device that vanished and when it last showed a frame (until another one shows).
-    var lost: (device: DisplayDevice, lastFrame: Double?)?
+    var lost: (device: ScreenDevice, lastFrame: Double?)?
     /// When the current device last showed a frame.
     var lastFrame: Double?
     var wrappers: [SwitchDisplay] = []
-    var failures: [DisplayDevice: Int] = [:]
+    var failures: [ScreenDevice: Int] = [:]
     /// The device last said to be held by another master (one log line each time it is).
-    var heldLogged: DisplayDevice?
+    var heldLogged: ScreenDevice?
     public private(set) var switches: [DisplaySwitchRecord] = []
     /// `wait-real` before its timeout with no real card yet.
     public private(set) var waitingForReal = false
@@ -85,9 +85,9 @@ public final class SwitchingScreen: Screen {
     /// first failure when none could be opened; `wait-real` waits only when there is one to
     /// fall back on (the firmware's), so a machine with no display never waits forever.
     public init(kernel: Kernel = LinuxKernel(), options: DisplaySwitchOptions, requireDisplay: Bool,
-                open: @escaping (DisplayDevice) throws -> Screen) throws {
+                open: @escaping (ScreenDevice) throws -> Screen) throws {
         self.kernel = kernel; self.options = options; self.open = open
-        var devices = DisplayDevice.scan(kernel: kernel, log: options.log)
+        var devices = ScreenDevice.scan(kernel: kernel, log: options.log)
         if requireDisplay && devices.isEmpty { throw DisplayError.noCard("no DRM device (/dev/dri/card*)") }
         if options.rule == .waitReal && !devices.contains(where: \.isReal) {
             waitingForReal = true
@@ -204,10 +204,10 @@ public final class SwitchingScreen: Screen {
             deviceGone(why)
             why = "\(c.device) gone"
         }
-        let candidates = DisplayDevice.scan(kernel: kernel, log: log).filter { d in
+        let candidates = ScreenDevice.scan(kernel: kernel, log: log).filter { d in
             d.path != current?.device.path && (failures[d] ?? 0) < options.retryDelays.count
         }
-        let pick: DisplayDevice?
+        let pick: ScreenDevice?
         if let c = current {
             pick = candidates.filter { options.rule.isBetter($0, than: c.device) }.max { $0.rank < $1.rank }
         } else if waitingForReal {
@@ -243,7 +243,7 @@ public final class SwitchingScreen: Screen {
         if let d = s as? DRMScreen, !d.deviceAlive { d.abandon() } else { s.close(retain: false) }
     }
 
-    func switchTo(_ d: DisplayDevice, why: String) {
+    func switchTo(_ d: ScreenDevice, why: String) {
         let started = monotonicSeconds()
         let screen: Screen
         do {
@@ -264,7 +264,7 @@ public final class SwitchingScreen: Screen {
     }
 
     /// A device could not be opened or shown on: tried again later, the display stays as it was.
-    func failed(_ d: DisplayDevice, _ why: String) {
+    func failed(_ d: ScreenDevice, _ why: String) {
         let n = (failures[d] ?? 0) + 1
         failures[d] = n
         let delays = options.retryDelays
@@ -283,7 +283,7 @@ public final class SwitchingScreen: Screen {
     /// helper, a splash, a test's modeset client): asked again every `heldRetry` seconds for as
     /// long as that lasts — a master that goes sends no uevent, and giving up would leave the
     /// screen to it. Logged once per device until it is ours.
-    func held(_ d: DisplayDevice, _ error: Error) {
+    func held(_ d: ScreenDevice, _ error: Error) {
         if heldLogged != d {
             heldLogged = d
             log("display: \(d) is held by another program (\(error)); staying on " +

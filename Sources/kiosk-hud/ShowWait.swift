@@ -7,7 +7,7 @@ import KioskSys
 
 // `--wait-display SECONDS` (the board profile's [display] wait): when the display is not there
 // at start, the run goes on on a `PendingScreen` — the loop, the daemon's control socket, the
-// signals — while a `DisplayWait` (KioskDRM) listens to the kernel's uevents and opens the
+// signals — while a `ScreenWait` (KioskDRM) listens to the kernel's uevents and opens the
 // display when a drm device appears. After SECONDS it gives up with one log line and opens the
 // display as without the option (the fbdev fallback included); if that fails too, the run ends
 // with the same error as without the option. And systemd hears READY=1 (Type=notify) once the
@@ -20,7 +20,7 @@ final class DisplayStart {
     let pending: PendingScreen?
     /// Why the first attempt found no display.
     let firstReason: String
-    var wait: DisplayWait?
+    var wait: ScreenWait?
     private var notified = false
     private let started = monotonicSeconds()
 
@@ -78,9 +78,9 @@ extension ShowCommand {
         let adopt = { (screen: Screen) in
             do { try pending.adopt(screen) } catch { session.end(.failed("the display: \(error)")) }
         }
-        let wait = DisplayWait(
+        let wait = ScreenWait(
             kernel: loop.kernel, loop: loop, seconds: start.seconds, reason: start.firstReason,
-            attempt: { () -> DisplayWait.Outcome in
+            attempt: { () -> ScreenWait.Outcome in
                 do { return .opened(try open()) } catch { return .notYet(shortReason(error)) }
             },
             opened: { [unowned start] screen in

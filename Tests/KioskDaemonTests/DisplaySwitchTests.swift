@@ -144,7 +144,7 @@ final class SwitchRig {
     @Test func fbdevRemovedThenACardAdded() throws {
         let efifb = SwitchRig.fbdev("EFI VGA", 64, 48)
         let rig = try SwitchRig(mode: .bar) { $0.addFBDev("/dev/fb0", efifb) }
-        #expect(rig.screen.current?.device == DisplayDevice(kind: .fbdev, path: "/dev/fb0", driver: "EFI VGA"))
+        #expect(rig.screen.current?.device == ScreenDevice(kind: .fbdev, path: "/dev/fb0", driver: "EFI VGA"))
         try rig.run(0.1)
         rig.session.setProgress(0.4, animated: false)
         try rig.session.update { $0.label = "Mounting" }
@@ -161,7 +161,7 @@ final class SwitchRig {
         try rig.run(2) { rig.screen.switches.count == 1 }
         try rig.run(0.1)
         let r = try #require(rig.screen.switches.first)
-        #expect(r.from?.driver == "EFI VGA" && r.to == DisplayDevice(kind: .drm, path: "/dev/dri/card0", driver: "bochs-drm"))
+        #expect(r.from?.driver == "EFI VGA" && r.to == ScreenDevice(kind: .drm, path: "/dev/dri/card0", driver: "bochs-drm"))
         #expect(r.gap != nil && r.firstFrame < 1)
         let new = try #require(rig.hud)
         #expect(new !== old && new.display.width == 80 && new.progress == 0.5 && new.content.label == "Mounting" && new.isVisible)
@@ -186,7 +186,7 @@ final class SwitchRig {
         rig.machine.addCard("card1", vc4)
         try rig.run(2) { rig.screen.switches.count == 1 }
         let new = try #require(rig.hud)
-        #expect(rig.screen.current?.device == DisplayDevice(kind: .drm, path: "/dev/dri/card1", driver: "vc4"))
+        #expect(rig.screen.current?.device == ScreenDevice(kind: .drm, path: "/dev/dri/card1", driver: "vc4"))
         #expect(SwitchRig.sameState(old, new), "\(old.frameState()) vs \(new.frameState())")
         try rig.run(0.3)   // the spinner turns on: frames keep going to vc4
         #expect(rig.scanoutShowsHUD(vc4) && vc4.setCRTCs + vc4.flipsDone > 2)
@@ -334,9 +334,9 @@ final class SwitchRig {
         card.unplugged = true
         machine.addCard("card0", card)
         var logs: [String] = []
-        #expect(DisplayDevice.scan(kernel: machine) { logs.append($0) }.isEmpty && logs.isEmpty, "\(logs)")
+        #expect(ScreenDevice.scan(kernel: machine) { logs.append($0) }.isEmpty && logs.isEmpty, "\(logs)")
         card.unplugged = false
-        #expect(DisplayDevice.scan(kernel: machine) { logs.append($0) } == [DisplayDevice(kind: .drm, path: "/dev/dri/card0", driver: "bochs-drm")])
+        #expect(ScreenDevice.scan(kernel: machine) { logs.append($0) } == [ScreenDevice(kind: .drm, path: "/dev/dri/card0", driver: "bochs-drm")])
     }
 
     /// wait-real: nothing is drawn on simpledrm while waiting; vc4 is taken when it comes. After
@@ -408,9 +408,9 @@ final class SwitchRig {
 /// (DRM_IOCTL_VERSION, "vc4") or the sysfs driver its device is bound to ("vc4-drm", the DRIVER=
 /// line of its device's uevent), as `[match] drm_driver` does.
 @Suite struct DisplaySwitchDriverNameTests {
-    static let simpledrm = DisplayDevice(kind: .drm, path: "/dev/dri/card0", driver: "simpledrm")
-    static var vc4: DisplayDevice {
-        var d = DisplayDevice(kind: .drm, path: "/dev/dri/card1", driver: "vc4")
+    static let simpledrm = ScreenDevice(kind: .drm, path: "/dev/dri/card0", driver: "simpledrm")
+    static var vc4: ScreenDevice {
+        var d = ScreenDevice(kind: .drm, path: "/dev/dri/card1", driver: "vc4")
         d.sysfsDriver = "vc4-drm"
         return d
     }
@@ -425,8 +425,8 @@ final class SwitchRig {
     }
 
     @Test func ueventsDriverLine() {
-        #expect(DisplayDevice.sysfsDriver(fromUevent: "OF_NAME=gpu\nDRIVER=vc4-drm\nMODALIAS=of:NgpuT\n") == "vc4-drm")
-        #expect(DisplayDevice.sysfsDriver(fromUevent: "PCI_ID=1234:1111\n") == nil)
-        #expect(DisplayDevice.sysfsDriver(fromUevent: "DRIVER=\n") == nil)
+        #expect(ScreenDevice.sysfsDriver(fromUevent: "OF_NAME=gpu\nDRIVER=vc4-drm\nMODALIAS=of:NgpuT\n") == "vc4-drm")
+        #expect(ScreenDevice.sysfsDriver(fromUevent: "PCI_ID=1234:1111\n") == nil)
+        #expect(ScreenDevice.sysfsDriver(fromUevent: "DRIVER=\n") == nil)
     }
 }

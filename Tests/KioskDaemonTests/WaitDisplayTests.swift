@@ -27,7 +27,7 @@ final class WaitRig {
     let daemon: Daemon
     let socket: ControlSocket
     let server: ControlServer
-    var wait: DisplayWait!
+    var wait: ScreenWait!
     var opened: Screen?
     var gaveUp: String?
     var firstFrame: Double?
@@ -46,7 +46,7 @@ final class WaitRig {
         session.addObserver { [unowned self] e in if case let .firstFrame(t) = e { self.firstFrame = t } }
         try session.start()
         let k = kernel, p = pending
-        wait = DisplayWait(
+        wait = ScreenWait(
             kernel: k, loop: loop, seconds: seconds, reason: "no DRM device (/dev/dri/card*)",
             attempt: {
                 var o = DRMOptions()

@@ -5,7 +5,7 @@ import KioskSys
 /// A display device, named by its driver and its path, not by its number alone: card numbers
 /// are not stable across a takeover (on a Pi simpledrm is card0 until vc4 arrives and it
 /// vanishes; the new driver's card may get the same number or the next).
-public struct DisplayDevice: Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct ScreenDevice: Equatable, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable { case drm, fbdev }
     public var kind: Kind
     /// /dev/dri/card1, /dev/fb0.
@@ -39,7 +39,7 @@ public struct DisplayDevice: Equatable, Hashable, Sendable, CustomStringConverti
     public static let firmwareDrivers: Set<String> = ["simpledrm", "ofdrm", "efidrm", "vesadrm"]
 
     /// A DRM card of the board's own driver (not the firmware's framebuffer, not an fbdev).
-    public var isReal: Bool { kind == .drm && !DisplayDevice.firmwareDrivers.contains(driver) }
+    public var isReal: Bool { kind == .drm && !ScreenDevice.firmwareDrivers.contains(driver) }
 
     /// fbdev 0, the firmware's DRM card 1, a real DRM card 2.
     public var rank: Int { kind == .fbdev ? 0 : isReal ? 2 : 1 }
@@ -78,7 +78,7 @@ public enum DisplaySwitchRule: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `candidate` is worth leaving `current` (still working) for.
-    public func isBetter(_ candidate: DisplayDevice, than current: DisplayDevice) -> Bool {
+    public func isBetter(_ candidate: ScreenDevice, than current: ScreenDevice) -> Bool {
         switch self {
         case .first, .waitReal: return candidate.rank > current.rank
         case let .driver(d): return candidate.hasDriver(d) && !current.hasDriver(d)
@@ -87,17 +87,17 @@ public enum DisplaySwitchRule: Equatable, Sendable, CustomStringConvertible {
 
     /// The device to show on among `devices` (in scan order) when there is none: the named
     /// driver's, else the highest rank, the first of equals.
-    public func pick(_ devices: [DisplayDevice]) -> DisplayDevice? {
+    public func pick(_ devices: [ScreenDevice]) -> ScreenDevice? {
         if case let .driver(d) = self, let named = devices.first(where: { $0.hasDriver(d) }) { return named }
         return devices.max { a, b in a.rank < b.rank || (a.rank == b.rank && (devices.firstIndex(of: a) ?? 0) > (devices.firstIndex(of: b) ?? 0)) }
     }
 }
 
-extension DisplayDevice {
+extension ScreenDevice {
     /// The usable display devices now, in number order: DRM cards with dumb buffers and
     /// connectors, then fbdev devices. Each is opened for a moment to ask its driver.
-    public static func scan(kernel: Kernel, log: (String) -> Void = { _ in }) -> [DisplayDevice] {
-        var found: [DisplayDevice] = []
+    public static func scan(kernel: Kernel, log: (String) -> Void = { _ in }) -> [ScreenDevice] {
+        var found: [ScreenDevice] = []
         let number = { (s: String, prefix: Int) in Int(s.dropFirst(prefix)) ?? Int.max }
         for n in (kernel.listDirectory("/dev/dri") ?? []).filter({ $0.hasPrefix("card") }).sorted(by: { number($0, 4) < number($1, 4) }) {
             let path = "/dev/dri/" + n
@@ -105,9 +105,9 @@ extension DisplayDevice {
                 let card = try DRMCard(path: path, kernel: kernel)
                 defer { card.close() }
                 guard try card.capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0, try card.connectorCount() > 0 else { continue }
-                var device = DisplayDevice(kind: .drm, path: path, driver: try card.driverName())
+                var device = ScreenDevice(kind: .drm, path: path, driver: try card.driverName())
                 if let uevent = kernel.readTextFile("/sys/class/drm/" + n + "/device/uevent"),
-                   let sysfs = DisplayDevice.sysfsDriver(fromUevent: uevent), sysfs != device.driver {
+                   let sysfs = ScreenDevice.sysfsDriver(fromUevent: uevent), sysfs != device.driver {
                     device.sysfsDriver = sysfs
                 }
                 found.append(device)
@@ -127,7 +127,7 @@ extension DisplayDevice {
                 var f = fb_fix_screeninfo()
                 try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_FSCREENINFO, "FBIOGET_FSCREENINFO", &f)
                 let id = withUnsafeBytes(of: f.id) { b in String(decoding: b.prefix { $0 != 0 }, as: UTF8.self) }
-                found.append(DisplayDevice(kind: .fbdev, path: path, driver: id.isEmpty ? "fbdev" : id))
+                found.append(ScreenDevice(kind: .fbdev, path: path, driver: id.isEmpty ? "fbdev" : id))
             } catch where error.errno == ENODEV {
                 // Unregistered (a DRM driver took it over) or not ready: not a display now.
             } catch {
@@ -170,3 +170,7 @@ func isHeldByAnother(_ error: Error) -> Bool {
     guard let e = error as? SysError, e.call == "ioctl(DRM_IOCTL_SET_MASTER)" else { return false }
     return e.errno == EBUSY || e.errno == EACCES || e.errno == EPERM
 }
+
+/// The former name of `ScreenDevice` (a card or fbdev device is a screen's, as the glossary says).
+@available(*, deprecated, renamed: "ScreenDevice")
+public typealias DisplayDevice = ScreenDevice

@@ -1,7 +1,8 @@
 import KioskDevices
 import KioskSys
 
-// Waiting for a display that does not exist yet (`--wait-display SECONDS`): at early boot the
+// Waiting for a screen that does not exist yet (`--wait-display SECONDS`: options and board files
+// say "display" for it, the glossary's one exception): at early boot the
 // daemon can start before the display driver has made its card (a module udev's coldplug loads,
 // a panel that probes late). Rather than fail, or be started later by a udev rule (which, under
 // QEMU's slow udev, put the first frame at ~85 % of the boot), it runs its loop and control
@@ -11,8 +12,8 @@ import KioskSys
 // that succeeds is adopted and drawn. Nothing polls on a timer: between uevents the loop sleeps.
 // After the deadline the wait gives up (one log line) and the caller falls back as without it.
 
-/// Watches kernel uevents until `attempt` opens a display, or the deadline passes.
-public final class DisplayWait {
+/// Watches kernel uevents until `attempt` opens a screen, or the deadline passes.
+public final class ScreenWait {
     /// What an attempt found: the display, or why there is none yet.
     public enum Outcome {
         case opened(Screen)
@@ -102,3 +103,7 @@ extension Uevent {
     /// appeared or changed — worth one more look for a display.
     public var isDRMDevice: Bool { properties["SUBSYSTEM"] == "drm" && action != "remove" }
 }
+
+/// The former name of `ScreenWait` (what it waits for is a screen, as the glossary says).
+@available(*, deprecated, renamed: "ScreenWait")
+public typealias DisplayWait = ScreenWait
