@@ -138,7 +138,7 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG", "KioskTestSupport"]),
-        .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
+        .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys", "KioskFakeKernel"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
@@ -154,8 +154,8 @@ let package = Package(
                                                              "KioskRaster", "KioskBehavior"]),
         .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskEmbedded"]),
         .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskEmbedded", "KioskSession",
-                                                  "KioskHUD", "KioskText", "KioskRaster"]),
-        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
+                                                  "KioskHUD", "KioskText", "KioskRaster", "KioskFakeKernel"]),
+        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings", "KioskCLI", "KioskSys", "KioskTestSupport",
                                                             "KioskDevices", "KioskEmbedded", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
