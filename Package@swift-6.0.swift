@@ -140,7 +140,7 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG", "KioskTestSupport"]),
-        .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys"]),
+        .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys", "KioskFakeKernel"]),
         .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
@@ -156,8 +156,8 @@ let package = Package(
                                                              "KioskRaster", "KioskBehavior"]),
         .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskTestDoubles"]),
         .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskTestDoubles", "KioskSession",
-                                                  "KioskHUD", "KioskText", "KioskRaster"]),
-        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices"]),
+                                                  "KioskHUD", "KioskText", "KioskRaster", "KioskFakeKernel"]),
+        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings", "KioskCLI", "KioskSys", "KioskTestSupport",
                                                             "KioskDevices", "KioskTestDoubles", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud

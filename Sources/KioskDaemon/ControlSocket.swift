@@ -8,7 +8,9 @@ public struct ControlSocket {
     public let fd: Int32
     /// The socket file we made (removed on close), nil when systemd passed the socket.
     public let path: String?
-    private let lock: FileDescriptor?
+    private let lock: Int32?
+    /// The seam the socket and its lock were opened through (and are closed through).
+    let kernel: Kernel
     /// The group systemd gave the socket it passed (its unit's SocketGroup=), nil for root's or
     /// one we made: the daemon lets that group in as with --group, so the socket unit is the one
     /// place that says which group may talk to the splash.
@@ -19,34 +21,35 @@ public struct ControlSocket {
 
     /// Opens the socket: the one systemd passed if any, else `path`, made 0660 and owned by
     /// `group` (nil: the daemon's own group). Refuses when another daemon holds the lock for `path`; a socket file left by a
-    /// crashed daemon is replaced.
-    public static func open(_ path: String, group: UInt32?) throws(SysError) -> ControlSocket {
-        if let s = activationSockets().first { return ControlSocket(fd: s.rawValue, path: nil, lock: nil) }
+    /// crashed daemon is replaced. Every descriptor is made through `kernel` (the real one unless
+    /// a test plays it).
+    public static func open(_ path: String, group: UInt32?, kernel: Kernel = LinuxKernel()) throws(SysError) -> ControlSocket {
+        if let s = kernel.activationSockets().first { return ControlSocket(fd: s, path: nil, lock: nil, kernel: kernel) }
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
-        let lock: FileDescriptor
-        do { lock = try lockFile(path + ".lock") } catch where error.errno == EWOULDBLOCK {
+        let lock: Int32
+        do { lock = try kernel.lockFile(path + ".lock") } catch where error.errno == EWOULDBLOCK {
             throw SysError(call: "flock", errno: error.errno, target: path, detail: "another kiosk-hud daemon is serving this socket")
         }
         // We hold the lock: whatever socket file is there was left by a daemon that is gone.
         if fileExists(path) {
             if let st = try? fileStatus(path), st.kind != .socket {
-                try? lock.close()
+                kernel.close(lock)
                 throw SysError(call: "bind", errno: EEXIST, target: path, detail: "exists and is not a socket (\(st.kind))")
             }
             try? removeFile(path)
         }
         do throws(SysError) {
-            let fd = try unixListener(path, backlog: ControlServer.backlog)
+            let fd = try kernel.listenUnix(path, backlog: ControlServer.backlog)
             do throws(SysError) {
                 if let group { try setOwner(path, uid: nil, gid: group) }
                 try setMode(path, 0o660)
             } catch {
-                try? fd.close(); try? removeFile(path)
+                kernel.close(fd); try? removeFile(path)
                 throw error
             }
-            return ControlSocket(fd: fd.rawValue, path: path, lock: lock)
+            return ControlSocket(fd: fd, path: path, lock: lock, kernel: kernel)
         } catch {
-            try? lock.close()
+            kernel.close(lock)
             throw error
         }
     }
@@ -59,8 +62,8 @@ public struct ControlSocket {
 
     /// Closes the socket, removes the file we made, and releases the lock.
     public func close() {
-        try? FileDescriptor(rawValue: fd).close()
+        kernel.close(fd)
         if let path { try? removeFile(path) }
-        try? lock?.close()
+        if let lock { kernel.close(lock) }
     }
 }

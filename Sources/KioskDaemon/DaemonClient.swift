@@ -8,7 +8,9 @@ import KioskSys
 ///     let c = try DaemonClient(path: ControlSocket.defaultPath)
 ///     let reply = try c.request("update", [("progress", .number(0.4)), ("label", .string("Step 2"))])
 public final class DaemonClient {
-    let fd: FileDescriptor
+    let fd: Int32
+    /// The seam every call on the connection goes through.
+    let kernel: Kernel
     private var buffer: [UInt8] = []
 
     /// Why a conversation with the daemon failed.
@@ -32,9 +34,10 @@ public final class DaemonClient {
         }
     }
 
-    /// Connects to the daemon at `path`.
-    public init(path: String) throws(Failure) {
-        do { fd = try unixConnection(path) } catch {
+    /// Connects to the daemon at `path` (through `kernel`: the real one unless a test plays it).
+    public init(path: String, kernel: Kernel = LinuxKernel()) throws(Failure) {
+        self.kernel = kernel
+        do { fd = try kernel.connectUnix(path) } catch {
             switch error.errno {
             case EACCES, EPERM: throw .permissionDenied("\(path): permission denied (the socket is for root and the daemon's group)")
             case ENOENT, ECONNREFUSED: throw .noDaemon("no kiosk-hud daemon at \(path) (\(error.reason))")
@@ -43,10 +46,10 @@ public final class DaemonClient {
         }
     }
 
-    deinit { try? fd.close() }
+    deinit { kernel.close(fd) }
 
     /// The connection's descriptor (to watch it on an event loop for events).
-    public var fileDescriptor: Int32 { fd.rawValue }
+    public var fileDescriptor: Int32 { fd }
 
     /// The events that have arrived, without waiting.
     public func availableEvents() throws(Failure) -> [JSONObject] {
@@ -73,7 +76,7 @@ public final class DaemonClient {
         var bytes = Self.requestLine(op, fields)[...]
         while !bytes.isEmpty {
             let n: Int
-            do { n = try bytes.withUnsafeBytes { (b) throws(SysError) in try fd.sendNoSignal(b) } } catch {
+            do { n = try kernel.send(fd, bytes) } catch {
                 // A daemon that refuses a peer says why and closes at once; the reason may be
                 // waiting to be read though the send failed.
                 if let o = try? nextObject(timeout: 1), o["ok"]?.bool == false { try Self.check(o) }
@@ -109,7 +112,9 @@ public final class DaemonClient {
     /// Writes what the socket takes now of `bytes` (request lines) and returns how many bytes
     /// that was (0 when its buffer is full: watch `fileDescriptor` for writable and try again).
     public func writeWithoutWaiting(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
-        do { return try bytes.withUnsafeBytes { (b) throws(SysError) in try fd.sendWithoutWaiting(b) } } catch {
+        let (kernel, fd) = (kernel, fd)
+        let r: Result<Int, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try kernel.sendWithoutWaiting(fd, b) } }
+        do throws(SysError) { return try r.get() } catch {
             throw .protocolError("sending to the daemon: \(error)")
         }
     }
@@ -147,17 +152,17 @@ public final class DaemonClient {
                 }
                 return o
             }
-            var fds = [pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
             // A timeout of 0 still looks once (what has arrived is read).
             let left = deadline.map { max(0, $0 - monotonicSeconds()) }
-            let ready = (try? poll(&fds, timeoutMs: left.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1)) ?? 0
+            let ready = (try? kernel.poll(&fds, timeoutMs: left.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1)) ?? 0
             if ready == 0 {
                 if let deadline, monotonicSeconds() >= deadline { throw .timedOut }
                 continue
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n: Int
-            do { n = try chunk.withUnsafeMutableBytes { (b) throws(SysError) in try fd.read(into: b) } } catch {
+            do { n = try kernel.read(fd, into: &chunk) } catch {
                 throw .protocolError("reading from the daemon: \(error)")
             }
             if n == 0 { throw .protocolError("the daemon closed the connection") }

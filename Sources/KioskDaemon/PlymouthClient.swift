@@ -7,7 +7,9 @@ import KioskSys
 ///     let c = try PlymouthClient()
 ///     let reply = try c.send(.status("Starting the kiosk"))   // .ack
 public final class PlymouthClient {
-    let fd: FileDescriptor
+    let fd: Int32
+    /// The seam every call on the connection goes through.
+    let kernel: Kernel
     private var decoder = PlymouthReplyDecoder()
     /// The socket's abstract name.
     public let name: String
@@ -29,15 +31,17 @@ public final class PlymouthClient {
         }
     }
 
-    /// Connects to the daemon at the abstract socket `name`.
-    public init(name: String = PlymouthWire.defaultSocketName) throws(Failure) {
+    /// Connects to the daemon at the abstract socket `name` (through `kernel`: the real one
+    /// unless a test plays it).
+    public init(name: String = PlymouthWire.defaultSocketName, kernel: Kernel = LinuxKernel()) throws(Failure) {
         self.name = name
-        do { fd = try unixAbstractConnection(name) } catch {
+        self.kernel = kernel
+        do { fd = try kernel.connectUnixAbstract(name) } catch {
             throw .noDaemon("could not connect to \(name): \(error.reason)")
         }
     }
 
-    deinit { try? fd.close() }
+    deinit { kernel.close(fd) }
 
     /// Sends `requests` at once (pipelined, as plymouth does for ask-for-password's pause
     /// first) and returns their replies in order; fewer when the daemon closes before
@@ -50,9 +54,7 @@ public final class PlymouthClient {
         var rest = bytes[...]
         while !rest.isEmpty {
             let n: Int
-            let fd = fd
-            let sent: Result<Int, SysError> = rest.withUnsafeBytes { b in Result { () throws(SysError) in try fd.sendNoSignal(b) } }
-            do throws(SysError) { n = try sent.get() } catch {
+            do throws(SysError) { n = try kernel.send(fd, rest) } catch {
                 if error.errno == EPIPE || error.errno == ECONNRESET { break }   // the replies may still be there to read
                 throw .protocolError("sending to the daemon: \(error)")
             }
@@ -91,18 +93,16 @@ public final class PlymouthClient {
             } catch {
                 throw .protocolError("the daemon sent something that is not Plymouth's protocol: \(error)")
             }
-            var fds = [pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
             let left = deadline.map { max(0, $0 - monotonicSeconds()) }
-            let ready = (try? poll(&fds, timeoutMs: left.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1)) ?? 0
+            let ready = (try? kernel.poll(&fds, timeoutMs: left.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1)) ?? 0
             if ready == 0 {
                 if let deadline, monotonicSeconds() >= deadline { throw .protocolError("timed out") }
                 continue
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n: Int
-            let fd = fd
-            let read: Result<Int, SysError> = chunk.withUnsafeMutableBytes { b in Result { () throws(SysError) in try fd.read(into: b) } }
-            do throws(SysError) { n = try read.get() } catch {
+            do throws(SysError) { n = try kernel.read(fd, into: &chunk) } catch {
                 if error.errno == ECONNRESET { return nil }
                 throw .protocolError("reading from the daemon: \(error)")
             }

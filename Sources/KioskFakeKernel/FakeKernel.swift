@@ -428,6 +428,35 @@ public final class FakeKernel: Kernel {
         try record("fcntl O_NONBLOCK")
         guard isFake(fd) else { return try real.setNonBlocking(fd) }
     }
+    public func processDescriptor(_ pid: Int32) throws(SysError) -> Int32 {
+        try record("pidfd_open")
+        return try real.processDescriptor(pid)
+    }
+
+    // Files by offset, locks and the other sockets: the real system's, recorded and failable.
+    public func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SysError) -> Int {
+        try record("pread")
+        guard isFake(fd) else { return try real.pread(fd, into: buffer, at: offset) }
+        throw SysError(call: "pread", errno: ESPIPE)
+    }
+    public func lockFile(_ path: String) throws(SysError) -> Int32 {
+        try record("flock \(path)")
+        return try real.lockFile(path)
+    }
+    /// The sockets systemd "passed" (none unless a test sets them).
+    public var activationSocketsPassed: [Int32] = []
+    public func activationSockets() -> [Int32] {
+        calls.append("activation sockets")
+        return activationSocketsPassed
+    }
+    public func connectUnixAbstract(_ name: String) throws(SysError) -> Int32 {
+        try record("connect @\(name)")
+        return try real.connectUnixAbstract(name)
+    }
+    public func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try record("send")
+        return try real.sendWithoutWaiting(fd, bytes)
+    }
 
     // MARK: Scanout integrity
 

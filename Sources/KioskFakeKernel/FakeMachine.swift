@@ -197,4 +197,14 @@ public final class FakeMachine: Kernel {
     public func pipe() throws(SysError) -> (read: Int32, write: Int32) { try system.pipe() }
     public func spawn(_ request: SpawnRequest) throws(SysError) -> Int32 { try system.spawn(request) }
     public func setNonBlocking(_ fd: Int32) throws(SysError) { try route(fd).setNonBlocking(fd) }
+    public func processDescriptor(_ pid: Int32) throws(SysError) -> Int32 { try system.processDescriptor(pid) }
+    public func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SysError) -> Int {
+        try route(fd).pread(fd, into: buffer, at: offset)
+    }
+    public func lockFile(_ path: String) throws(SysError) -> Int32 { try system.lockFile(path) }
+    public func activationSockets() -> [Int32] { system.activationSockets() }
+    public func connectUnixAbstract(_ name: String) throws(SysError) -> Int32 { try system.connectUnixAbstract(name) }
+    public func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try system.sendWithoutWaiting(fd, bytes)
+    }
 }

@@ -46,7 +46,9 @@ public final class IIOAccelerometer {
     public let mountMatrix: ResolvedMountMatrix
     /// What was done about `sampling_frequency` (nil: the device has no list of frequencies).
     public let samplingNote: String?
-    private var fds: [FileDescriptor]
+    private var fds: [Int32]
+    /// The seam the attributes are opened, read and closed through.
+    private let kernel: Kernel
     private let buffer: UnsafeMutableRawBufferPointer
     private let axisPaths: [String]
 
@@ -55,26 +57,30 @@ public final class IIOAccelerometer {
     /// Reads the calibration, resolves the mount matrix, sets the sampling frequency to the
     /// lowest available one ≥ `rate` (when the device lists them and the attribute is writable)
     /// and opens the three `_raw` attributes.
-    public init(device: IIODevice, configuredMatrix: MountMatrix? = nil, rate: Double? = nil) throws(IIOError) {
+    /// Every attribute is read and written through `kernel` (the real one unless a test plays it).
+    public init(device: IIODevice, configuredMatrix: MountMatrix? = nil, rate: Double? = nil,
+                kernel: Kernel = LinuxKernel()) throws(IIOError) {
         self.device = device
+        self.kernel = kernel
         var cal: [AxisCalibration] = []
-        let shared = (scale: try Self.number(device.path + "/in_accel_scale"), offset: try Self.number(device.path + "/in_accel_offset"))
+        let shared = (scale: try Self.number(device.path + "/in_accel_scale", kernel),
+                      offset: try Self.number(device.path + "/in_accel_offset", kernel))
         for a in Self.axes {
-            let s = try Self.number("\(device.path)/in_accel_\(a)_scale") ?? shared.scale ?? 1
-            let o = try Self.number("\(device.path)/in_accel_\(a)_offset") ?? shared.offset ?? 0
+            let s = try Self.number("\(device.path)/in_accel_\(a)_scale", kernel) ?? shared.scale ?? 1
+            let o = try Self.number("\(device.path)/in_accel_\(a)_offset", kernel) ?? shared.offset ?? 0
             cal.append(AxisCalibration(scale: s, offset: o))
         }
         calibration = cal
         mountMatrix = ResolvedMountMatrix.resolve(for: device, configured: configuredMatrix)
-        samplingNote = rate.flatMap { Self.setSamplingFrequency(device.path, rate: $0) }
+        samplingNote = rate.flatMap { Self.setSamplingFrequency(device.path, rate: $0, kernel: kernel) }
         let paths = Self.axes.map { "\(device.path)/in_accel_\($0)_raw" }
         // Open before the last stored property is set: a throw after full initialisation would
         // run deinit.
-        var opened: [FileDescriptor] = []
+        var opened: [Int32] = []
         do {
-            for p in paths { opened.append(try FileDescriptor.openRegularFile(p).0) }
+            for p in paths { opened.append(try kernel.openRegularFile(p).fd) }
         } catch {
-            for fd in opened { try? fd.close() }
+            for fd in opened { kernel.close(fd) }
             throw .sys(error)
         }
         axisPaths = paths
@@ -89,7 +95,7 @@ public final class IIOAccelerometer {
 
     /// Closes the attributes (reads fail afterwards).
     public func close() {
-        for fd in fds { try? fd.close() }
+        for fd in fds { kernel.close(fd) }
         fds = []
     }
 
@@ -102,7 +108,7 @@ public final class IIOAccelerometer {
         var v: [Double] = [0, 0, 0]
         for i in 0..<3 {
             let n: Int
-            do { n = try fds[i].pread(into: buffer, at: 0) } catch {
+            do { n = try kernel.pread(fds[i], into: buffer, at: 0) } catch {
                 throw .sys(SysError(call: error.call, errno: error.errno, target: axisPaths[i]))
             }
             guard let r = parseInteger(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) else {
@@ -117,9 +123,9 @@ public final class IIOAccelerometer {
     }
 
     /// A calibration attribute: nil if absent, the number, or garbage.
-    static func number(_ path: String) throws(IIOError) -> Double? {
+    static func number(_ path: String, _ kernel: Kernel = systemKernel) throws(IIOError) -> Double? {
         guard fileExists(path) else { return nil }
-        let text = try readAttributeOrThrow(path)
+        let text = try readAttributeOrThrow(path, kernel: kernel)
         guard let v = parseDecimal(text), v.isFinite else { throw .garbage(path: path, text: text, expected: "a decimal number") }
         return v
     }
@@ -127,9 +133,9 @@ public final class IIOAccelerometer {
     /// Picks the lowest listed frequency ≥ `rate` (else the highest) and writes it. Lists are
     /// `sampling_frequency_available` (or the `in_accel_` one): numbers separated by blanks, or
     /// `[min step max]`. Returns a note for the log; nil if the device lists no frequencies.
-    static func setSamplingFrequency(_ dir: String, rate: Double) -> String? {
+    static func setSamplingFrequency(_ dir: String, rate: Double, kernel: Kernel = systemKernel) -> String? {
         for prefix in ["", "in_accel_"] {
-            guard let list = readAttribute("\(dir)/\(prefix)sampling_frequency_available") else { continue }
+            guard let list = readAttribute("\(dir)/\(prefix)sampling_frequency_available", kernel: kernel) else { continue }
             let attr = "\(dir)/\(prefix)sampling_frequency"
             var choice: Double?
             if list.hasPrefix("["), list.hasSuffix("]") {
@@ -144,7 +150,7 @@ public final class IIOAccelerometer {
             }
             guard let f = choice else { return "\(prefix)sampling_frequency_available \"\(list)\" not understood; left as is" }
             do {
-                try writeAttribute(attr, sysfsNumber(f))
+                try writeAttribute(attr, sysfsNumber(f), kernel: kernel)
                 return "\(prefix)sampling_frequency set to \(sysfsNumber(f)) Hz"
             } catch {
                 return "\(prefix)sampling_frequency not set (\(error))"

@@ -93,7 +93,7 @@ public enum IIODiscovery {
         files.append("\(root.udevDataDirectory)/+iio:\(sysName)")
         for f in files {
             do throws(SysError) {
-                return parseUdevDatabase(try readSmallFile(f, limit: udevDatabaseLimit))
+                return parseUdevDatabase(try systemKernel.readSmallFile(f, limit: udevDatabaseLimit))
             } catch where error.errno == ENOENT {
                 continue
             } catch {

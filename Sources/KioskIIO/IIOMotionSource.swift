@@ -49,7 +49,10 @@ public final class IIOMotionSource: MotionSource, Sendable {
     public let staleAfter: Double
 
     /// The thread's wake-up call (stop, rescan): an eventfd it polls with the uevent socket.
-    private let control: FileDescriptor?
+    private let control: Int32?
+    /// The seam the thread's calls go through: the real kernel (it holds nothing, so the thread
+    /// and the loop share it).
+    private let kernel = systemKernel
 
     /// A mailbox with no thread: feed it with `pump(_:at:)` (tests, or a caller's own loop).
     public init(staleAfter: Double = 0.5) {
@@ -57,18 +60,18 @@ public final class IIOMotionSource: MotionSource, Sendable {
         control = nil
     }
 
-    private init(staleAfter: Double, control: FileDescriptor) {
+    private init(staleAfter: Double, control: Int32) {
         self.staleAfter = staleAfter
         self.control = control
     }
 
-    deinit { try? control?.close() }
+    deinit { if let control { kernel.close(control) } }
 
     /// Starts a sampler thread for `settings`; samples are stamped with `clock` (use the HUD's).
     /// `staleAfter` defaults to 5 periods, at least 0.5 s.
     public static func start(settings: IIOSampler.Settings, clock: any Clock & Sendable, staleAfter: Double? = nil,
                              log: @escaping @Sendable (String) -> Void) throws(SysError) -> IIOMotionSource {
-        let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period), control: try eventCounter())
+        let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period), control: try systemKernel.eventDescriptor())
         try spawnDetachedThread { [source] in
             source.run(settings: settings, clock: clock, log: log)
         }
@@ -90,7 +93,8 @@ public final class IIOMotionSource: MotionSource, Sendable {
 
     private func poke() {
         var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { try? control?.writeOnce($0) }
+        guard let control else { return }
+        _ = withUnsafeBytes(of: &one) { try? kernel.write(control, $0) }
     }
 
     // MARK: On the loop
@@ -168,8 +172,8 @@ public final class IIOMotionSource: MotionSource, Sendable {
         defer { sampler.close() }
         // The kernel's uevents tell the thread when an IIO device comes (the real root only: a
         // test's fake tree has no uevents, so it is looked at every retry interval instead).
-        let uevents = settings.root == .system ? try? ueventSocket() : nil
-        defer { try? uevents?.close() }
+        let uevents = settings.root == .system ? try? kernel.ueventDescriptor() : nil
+        defer { if let uevents { kernel.close(uevents) } }
         var next = clock.now
         while true {
             let (stop, rescan) = mailbox.withLock { m in
@@ -193,20 +197,20 @@ public final class IIOMotionSource: MotionSource, Sendable {
 
     /// Waits for `seconds` (nil: until woken), for a request on the control eventfd, or for an
     /// IIO uevent (which asks for a rescan).
-    private func wait(seconds: Double?, uevents: FileDescriptor?) {
+    private func wait(seconds: Double?, uevents: Int32?) {
         guard let control else { return }
-        var fds = [pollfd(fd: control.rawValue, events: Int16(POLLIN), revents: 0)]
-        if let u = uevents { fds.append(pollfd(fd: u.rawValue, events: Int16(POLLIN), revents: 0)) }
+        var fds = [pollfd(fd: control, events: Int16(POLLIN), revents: 0)]
+        if let u = uevents { fds.append(pollfd(fd: u, events: Int16(POLLIN), revents: 0)) }
         let ms: Int32 = seconds.map { Int32(min($0 * 1000, 3_600_000).rounded(.up)) } ?? -1
-        guard (try? poll(&fds, timeoutMs: ms)) ?? 0 > 0 else { return }
+        guard (try? kernel.poll(&fds, timeoutMs: ms)) ?? 0 > 0 else { return }
         if fds[0].revents != 0 {
             var count: UInt64 = 0
-            _ = withUnsafeMutableBytes(of: &count) { try? control.read(into: $0) }
+            _ = withUnsafeMutableBytes(of: &count) { try? kernel.read(control, into: $0) }
         }
         if fds.count > 1, fds[1].revents != 0, let u = uevents {
             var buffer = [UInt8](repeating: 0, count: 4096)
             var iio = false
-            while let n = try? buffer.withUnsafeMutableBytes({ (b) throws(SysError) in try u.read(into: b) }), n > 0 {
+            while let n = try? kernel.read(u, into: &buffer), n > 0 {
                 let iioField = Array("SUBSYSTEM=iio".utf8)
                 if buffer[..<n].split(separator: 0).contains(where: { $0.elementsEqual(iioField) }) { iio = true }
             }

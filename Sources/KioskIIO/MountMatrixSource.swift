@@ -46,7 +46,7 @@ public struct ResolvedMountMatrix: Sendable, Equatable {
         var candidates: [(MountMatrixOrigin, String)] = []
         if let u = device.udev["ACCEL_MOUNT_MATRIX"] { candidates.append((.udev, u)) }
         for attr in ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"] {
-            if let text = try? readSmallFile(device.path + "/" + attr) { candidates.append((.sysfs(attr), text)) }
+            if let text = try? systemKernel.readSmallFile(device.path + "/" + attr) { candidates.append((.sysfs(attr), text)) }
         }
         guard let (origin, text) = candidates.first else { return ResolvedMountMatrix(matrix: .identity, origin: .identity) }
         do {

@@ -4,16 +4,20 @@ import Glibc
 import KioskBehavior
 import KioskSys
 
+/// The process's real kernel: what the attributes are read through unless a caller passes a
+/// fake (it holds nothing, so the sampler thread shares it).
+let systemKernel = LinuxKernel()
+
 /// The text of an attribute with surrounding blanks and newlines removed; nil if it cannot be read
 /// (missing, EIO, …).
-func readAttribute(_ path: String) -> String? {
-    guard let s = try? readSmallFile(path) else { return nil }
+func readAttribute(_ path: String, kernel: Kernel = systemKernel) -> String? {
+    guard let s = try? kernel.readSmallFile(path) else { return nil }
     return trimmed(s)
 }
 
 /// The text of an attribute (trimmed), or the failing call.
-func readAttributeOrThrow(_ path: String) throws(IIOError) -> String {
-    do { return trimmed(try readSmallFile(path)) } catch { throw .sys(error) }
+func readAttributeOrThrow(_ path: String, kernel: Kernel = systemKernel) throws(IIOError) -> String {
+    do { return trimmed(try kernel.readSmallFile(path)) } catch { throw .sys(error) }
 }
 
 func trimmed<S: StringProtocol>(_ s: S) -> String {
@@ -53,12 +57,8 @@ func parseInteger(_ bytes: UnsafeRawBufferPointer) -> Int? {
 /// plain file — a test's fake tree — is replaced, not overwritten in part). Never blocks: a FIFO
 /// standing for the attribute is refused, not waited on (found by kiosk-hud-fuzz iio: a FIFO
 /// at sampling_frequency held the tilt sampler in open(2) for good, silently).
-func writeAttribute(_ path: String, _ text: String) throws(SysError) {
-    let fd = try FileDescriptor.openRegularFileForWriting(path, O_TRUNC)
-    defer { try? fd.close() }
-    let bytes = Array(text.utf8)
-    let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try fd.write(b) } }
-    if case let .failure(e) = r { throw SysError(call: e.call, errno: e.errno, target: path) }
+func writeAttribute(_ path: String, _ text: String, kernel: Kernel = systemKernel) throws(SysError) {
+    try kernel.writeSmallFile(path, text, flags: O_TRUNC)
 }
 
 /// Formats a number for writing to sysfs (`25`, `12.5`).

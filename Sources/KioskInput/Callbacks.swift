@@ -1,4 +1,4 @@
-// libinput's callbacks: open_restricted / close_restricted (through KioskSys) and the log
+// libinput's callbacks: open_restricted / close_restricted (through the `Kernel` seam) and the log
 // handler. @convention(c) closures cannot capture, so each reaches its `CallbackContext` through
 // libinput's user_data pointer (libinput_get_user_data in the log handler).
 import CKioskInput
@@ -15,8 +15,10 @@ final class CallbackContext {
     var lastLibinputError: String?
     /// Descriptors opened through open_restricted and not yet closed.
     private(set) var openDescriptors: Set<Int32> = []
+    /// Where the devices are opened and closed (the seam: a test's fake kernel sees each).
+    let kernel: Kernel
 
-    init(log: @escaping (String) -> Void) { self.log = log }
+    init(log: @escaping (String) -> Void, kernel: Kernel) { self.log = log; self.kernel = kernel }
 
     var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
     static func from(_ p: UnsafeMutableRawPointer) -> CallbackContext { Unmanaged.fromOpaque(p).takeUnretainedValue() }
@@ -24,9 +26,9 @@ final class CallbackContext {
     /// open(2) for libinput: the descriptor, or a negative errno.
     func open(_ path: String, flags: Int32) -> Int32 {
         do {
-            let fd = try FileDescriptor.open(path, flags)
-            openDescriptors.insert(fd.rawValue)
-            return fd.rawValue
+            let fd = try kernel.open(path, flags: flags)
+            openDescriptors.insert(fd)
+            return fd
         } catch {
             lastOpenFailure = (path, error)
             log("input: open \(path): \(errnoText(error.errno))")
@@ -36,7 +38,7 @@ final class CallbackContext {
 
     func close(_ fd: Int32) {
         openDescriptors.remove(fd)
-        do { try FileDescriptor(rawValue: fd).close() } catch { log("input: \(error)") }
+        kernel.close(fd)
     }
 }
 

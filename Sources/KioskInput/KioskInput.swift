@@ -8,7 +8,8 @@
 //   (`--input /dev/input/eventN`, repeatable, no hotplug). libinput only takes devices udev has
 //   tagged ID_INPUT_*, so both want udev's database (on a kiosk: systemd-udevd or eudev).
 // * Devices are opened and closed by libinput through `libinput_interface`: open_restricted /
-//   close_restricted call KioskSys (FileDescriptor.open/close), returning −errno on failure.
+//   close_restricted call the `Kernel` seam (`LibinputOptions.kernel`: the real one unless a
+//   test passes a fake) to open and close, returning −errno on failure.
 //   Swift 6 @convention(c) closures cannot capture, so they reach their `CallbackContext` via
 //   libinput's user_data pointer; the interface struct lives at a fixed address for the process
 //   (libinput keeps the pointer). libinput's log is formatted in C (CKioskInput: Swift never takes

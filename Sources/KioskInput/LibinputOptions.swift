@@ -1,4 +1,5 @@
 import KioskDevices
+import KioskSys
 
 /// Where libinput finds its devices.
 public enum LibinputBackend: Sendable, Equatable {
@@ -87,5 +88,8 @@ public struct LibinputOptions {
     /// A device was added (true) or removed; its name. Called while dispatching.
     public var onDeviceChange: (String, Bool) -> Void = { _, _ in }
 
+    /// Where libinput's devices are opened and closed (its open_restricted/close_restricted):
+    /// the real kernel unless a test plays it.
+    public var kernel: Kernel = LinuxKernel()
     public init(transform: DisplayTransform) { self.transform = transform }
 }

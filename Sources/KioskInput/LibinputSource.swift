@@ -76,7 +76,7 @@ public final class LibinputSource: InputSource {
         }
         self.options = options
         translator = InputTranslator(transform: t)
-        callbacks = CallbackContext(log: options.log)
+        callbacks = CallbackContext(log: options.log, kernel: options.kernel)
         (li, udev) = try Self.makeContext(options.backend, callbacks)
         if let clock = options.clock { align(to: clock) }
         if case .udev = options.backend, !fileExists("/run/udev/data") {

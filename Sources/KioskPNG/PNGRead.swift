@@ -1,10 +1,11 @@
 import CKioskPNG
+import Glibc
 import KioskSys
 
 extension PNG {
     /// Reads a PNG file as RGBA8 with `PNGReadLimit.default` (see `read(path:limit:)`).
-    public static func read(path: String) throws(PNGError) -> PNGImage {
-        try read(path: path, limit: .default)
+    public static func read(path: String, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGImage {
+        try read(path: path, limit: .default, kernel: kernel)
     }
 
     /// Reads a PNG file as RGBA8, deciding from its header, before decoding, how (`limit`):
@@ -13,9 +14,10 @@ extension PNG {
     /// descriptor, so the memory used is the result plus a few rows however big the file is.
     /// Throws `PNGError` (operation "read", `path` set) with one line of why: "empty path",
     /// "not a regular file (a FIFO)", "cannot open: …", "not a PNG file", "image is WxH (N
-    /// pixels); at most …", "cannot decode: <libpng's message>".
-    public static func read(path: String, limit: PNGReadLimit) throws(PNGError) -> PNGImage {
-        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes)
+    /// pixels); at most …", "cannot decode: <libpng's message>". The file is opened, read and
+    /// closed through `kernel` (the real one unless a test plays it); decoding is pure.
+    public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGImage {
+        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes, kernel: kernel)
         defer { file.close() }
         let header = try file.header()
         let size = try limit.decodedSize(of: header).mapError { PNGError(operation: "read", message: $0.message, path: path) }.get()
@@ -33,8 +35,8 @@ extension PNG {
 
     /// The header of a PNG file (size, bit depth, colour type, interlacing), from its first 33
     /// bytes: nothing is decoded. The same checks on the path as `read(path:limit:)`.
-    public static func header(path: String) throws(PNGError) -> PNGHeader {
-        let file = try InputFile(path: path, maxBytes: .max)
+    public static func header(path: String, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGHeader {
+        let file = try InputFile(path: path, maxBytes: .max, kernel: kernel)
         defer { file.close() }
         return try file.header()
     }
@@ -101,7 +103,9 @@ extension PNG {
 /// a regular file of at most `maxBytes`, and hands libpng its bytes from a 64 kB buffer.
 final class InputFile {
     let path: String
-    private let fd: FileDescriptor
+    private let fd: Int32
+    /// The seam the file is opened, read and closed through.
+    private let kernel: Kernel
     private let maxBytes: Int
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
     /// The file offset of buffer[0], the bytes valid in the buffer, and the next byte to give.
@@ -109,33 +113,34 @@ final class InputFile {
     /// Why a read failed (what the read callback could not throw).
     private(set) var failure: String?
 
-    init(path: String, maxBytes: Int) throws(PNGError) {
+    init(path: String, maxBytes: Int, kernel: Kernel) throws(PNGError) {
         func refuse(_ message: String) -> PNGError { PNGError(operation: "read", message: message, path: path) }
         guard !path.isEmpty else { throw refuse("empty path") }
         // Asked first without opening (a device is never opened), then again on the descriptor
         // (what was opened is what is read).
         if let status = try? fileStatus(path), status.kind != .regular { throw refuse("not a regular file (\(status.kind))") }
-        let fd: FileDescriptor
-        do { fd = try FileDescriptor.openForReading(path) } catch { throw refuse("cannot open: \(error.reason)") }
+        let fd: Int32
+        do { fd = try kernel.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw refuse("cannot open: \(error.reason)") }
         let status: FileStatus
-        do { status = try fd.status() } catch {
-            try? fd.close()
+        do { status = try kernel.status(fd) } catch {
+            kernel.close(fd)
             throw refuse("cannot stat: \(error.reason)")
         }
         guard status.kind == .regular else {
-            try? fd.close()
+            kernel.close(fd)
             throw refuse("not a regular file (\(status.kind))")
         }
         guard status.size <= maxBytes else {
-            try? fd.close()
+            kernel.close(fd)
             throw refuse("file is \(status.size) bytes; at most \(maxBytes)")
         }
         self.path = path
         self.fd = fd
+        self.kernel = kernel
         self.maxBytes = maxBytes
     }
 
-    func close() { try? fd.close() }
+    func close() { kernel.close(fd) }
 
     /// The signature and IHDR, parsed (PNGHeader.parse); the stream still starts at byte 0.
     func header() throws(PNGError) -> PNGHeader {
@@ -156,9 +161,10 @@ final class InputFile {
         let room = buffer.count - bufferCount
         // One byte past maxBytes is asked for, to see a file that grew since fstat.
         let ask = maxBytes - offset < room ? maxBytes - offset + 1 : room
+        let (kernel, fd) = (kernel, fd)
         let result: Result<Int, SysError> = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(SysError) in
-                try fd.pread(into: UnsafeMutableRawBufferPointer(rebasing: raw[bufferCount..<bufferCount + ask]), at: offset)
+                try kernel.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[bufferCount..<bufferCount + ask]), at: offset)
             }
         }
         switch result {

@@ -8,8 +8,9 @@ extension PNG {
     /// file beside `path`, renamed over it (KioskSys's `replaceFile(_:mode:writing:)`), so the
     /// memory used is one row and libpng's window whatever the size — `write(_:path:)` holds
     /// the image, a converted copy and the encoded file (an 8192 × 8192 frame: 600 MB more).
-    /// The same checks and errors as `write(_:path:)`.
-    public static func write(width: Int, height: Int, alpha: Bool, path: String,
+    /// The same checks and errors as `write(_:path:)`. The new file is made, written and closed
+    /// through `kernel` (the real one unless a test plays it).
+    public static func write(width: Int, height: Int, alpha: Bool, path: String, kernel: Kernel = LinuxKernel(),
                              row: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) throws(PNGError) {
         guard !path.isEmpty else { throw PNGError(operation: "write", message: "empty path", path: path) }
         if let status = try? fileStatus(path), status.kind != .regular {
@@ -21,9 +22,9 @@ extension PNG {
         try loadLibPNG("write", path: path)
         var encodeFailure: String?
         do throws(SysError) {
-            try replaceFile(path) { (fd) throws(SysError) in
+            try kernel.replaceFile(path) { (fd) throws(SysError) in
                 try withoutActuallyEscaping(row) { row throws(SysError) in
-                    let sink = RowSink(fd: fd, width: width, alpha: alpha, row: row)
+                    let sink = RowSink(fd: fd, kernel: kernel, width: width, alpha: alpha, row: row)
                     var q = kiosk_png_write_request()
                     q.width = png_uint_32(width); q.height = png_uint_32(height); q.alpha = alpha ? 1 : 0
                     q.fast = width * height > Self.fastWritePixels ? 1 : 0
@@ -34,7 +35,7 @@ extension PNG {
                     }
                     q.write = { context, buffer, size in
                         let s = Unmanaged<RowSink>.fromOpaque(context!).takeUnretainedValue()
-                        do throws(SysError) { try s.fd.write(UnsafeRawBufferPointer(start: buffer, count: size)); return 0 } catch {
+                        do throws(SysError) { try s.kernel.writeAll(s.fd, UnsafeRawBufferPointer(start: buffer, count: size)); return 0 } catch {
                             s.failure = error
                             return -1
                         }
@@ -62,13 +63,14 @@ extension PNG {
 
 /// What kiosk_png_write_rows's callbacks need (passed to C as an unretained pointer).
 private final class RowSink {
-    let fd: FileDescriptor
+    let fd: Int32
+    let kernel: Kernel
     let width: Int
     let alpha: Bool
     let row: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void
     var failure: SysError?
-    init(fd: FileDescriptor, width: Int, alpha: Bool, row: @escaping (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        self.fd = fd; self.width = width; self.alpha = alpha; self.row = row
+    init(fd: Int32, kernel: Kernel, width: Int, alpha: Bool, row: @escaping (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        self.fd = fd; self.kernel = kernel; self.width = width; self.alpha = alpha; self.row = row
     }
 }
 

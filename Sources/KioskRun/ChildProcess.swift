@@ -14,7 +14,7 @@ public final class ChildProcess {
     private var signalToken: LoopToken?
     /// The command's pidfd, when the kernel has them: its end is seen even when another thread
     /// of a program took the SIGCHLD (signals go to any thread that does not block them).
-    private var processFD: (fd: FileDescriptor, token: LoopToken)?
+    private var processFD: (fd: Int32, token: LoopToken)?
     private let onOutput: (Int32, ArraySlice<UInt8>) -> Void
     private var onExit: ((ChildExit) -> Void)?
     public private(set) var exit: ChildExit?
@@ -70,8 +70,8 @@ public final class ChildProcess {
         box.child = self
         kernel.close(out.write); kernel.close(err.write)
         if let null { kernel.close(null) }
-        if let fd = try? openProcessDescriptor(spawned) {
-            processFD = (fd, loop.watch(fd.rawValue, .readable) { [weak self] _ in self?.reap() })
+        if let fd = try? kernel.processDescriptor(spawned) {
+            processFD = (fd, loop.watch(fd, .readable) { [weak self] _ in self?.reap() })
         }
         for (fd, target) in [(out.read, Int32(1)), (err.read, Int32(2))] {
             try? kernel.setNonBlocking(fd)
@@ -172,7 +172,7 @@ public final class ChildProcess {
             ended = reapChild(pid).map { [(pid, $0)] } ?? []
         }
         for (p, e) in ended where p == pid && exit == nil { exit = e }
-        if exit != nil, let p = processFD { loop.cancel(p.token); try? p.fd.close(); processFD = nil }
+        if exit != nil, let p = processFD { loop.cancel(p.token); loop.kernel.close(p.fd); processFD = nil }
         guard exit != nil, !pipes.isEmpty || onExit != nil else { return }
         // The command ended: what is left in the pipes is read now; a descendant that keeps
         // them open (a daemon it started) does not hold the end back.
@@ -192,7 +192,7 @@ public final class ChildProcess {
         closePipes()
         if let t = signalToken { loop.cancel(t) }
         signalToken = nil
-        if let p = processFD { loop.cancel(p.token); try? p.fd.close() }
+        if let p = processFD { loop.cancel(p.token); loop.kernel.close(p.fd) }
         processFD = nil
     }
 }

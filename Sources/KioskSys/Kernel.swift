@@ -3,6 +3,14 @@
 // a DRM card's ioctls from a model, deliver signals and hotplug events, fail any call, return
 // EINTR — and check what was asked and what was left open. `LinuxKernel` forwards each call to
 // the one KioskSys wrapper that makes it; KioskFakeKernel ships the scripted fake.
+//
+// Descriptors are plain `Int32` across the seam and in every backend that uses it. One type, and
+// this one because every edge already speaks it: pollfd, libinput's open_restricted (returns an
+// int), the DRM/fbdev ioctls, pidfds, systemd's passed sockets, and the fakes' numbering (their
+// own descriptors from `FakeKernel.fakeBase` up, the real ones passed through). A wrapper type
+// would be unwrapped at each of those edges and wrapped again after. `FileDescriptor` stays
+// KioskSys's own helper behind `LinuxKernel` (its methods are where each call is made once);
+// code outside KioskSys holds an `Int32` and calls a `Kernel` (KernelSeamGuardTests checks).
 import CKioskSys
 import Glibc
 
@@ -85,6 +93,21 @@ public protocol Kernel: AnyObject {
     func spawn(_ request: SpawnRequest) throws(SysError) -> Int32
     /// fcntl(2) F_SETFL O_NONBLOCK on `fd`.
     func setNonBlocking(_ fd: Int32) throws(SysError)
+    /// pidfd_open(2): a descriptor that polls readable when process `pid` has ended.
+    func processDescriptor(_ pid: Int32) throws(SysError) -> Int32
+
+    // MARK: Files by offset, locks, more sockets
+    /// One pread(2) at `offset` (a sysfs attribute re-read from 0); the bytes read.
+    func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SysError) -> Int
+    /// An exclusive flock(2) on `path` (created 0600 when missing), held while the returned
+    /// descriptor stays open; EWOULDBLOCK when another process holds it.
+    func lockFile(_ path: String) throws(SysError) -> Int32
+    /// The listening sockets systemd passed (socket activation), non-blocking and close-on-exec.
+    func activationSockets() -> [Int32]
+    /// A connected Unix stream socket to the abstract name `name` (blocking).
+    func connectUnixAbstract(_ name: String) throws(SysError) -> Int32
+    /// One send(2) with MSG_NOSIGNAL | MSG_DONTWAIT: what fits now, 0 when nothing does.
+    func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int
 }
 
 extension Kernel {
@@ -97,6 +120,16 @@ extension Kernel {
     public func spawn(_ request: SpawnRequest) throws(SysError) -> Int32 { try spawnProcess(request) }
     public func setNonBlocking(_ fd: Int32) throws(SysError) {
         _ = try retrying("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+    public func processDescriptor(_ pid: Int32) throws(SysError) -> Int32 { try openProcessDescriptor(pid).rawValue }
+    public func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SysError) -> Int {
+        try FileDescriptor(rawValue: fd).pread(into: buffer, at: offset)
+    }
+    public func lockFile(_ path: String) throws(SysError) -> Int32 { try KioskSys.lockFile(path).rawValue }
+    public func activationSockets() -> [Int32] { KioskSys.activationSockets().map(\.rawValue) }
+    public func connectUnixAbstract(_ name: String) throws(SysError) -> Int32 { try unixAbstractConnection(name).rawValue }
+    public func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
+        try FileDescriptor(rawValue: fd).sendWithoutWaiting(bytes)
     }
 
     /// The next connection waiting on the listening socket `fd`, with its peer's credentials
@@ -125,8 +158,9 @@ extension Kernel {
     }
 }
 
-/// The real kernel, through KioskSys's wrappers (each system call is made in one place).
-public final class LinuxKernel: Kernel {
+/// The real kernel, through KioskSys's wrappers (each system call is made in one place). It
+/// holds nothing, so one may be shared between threads (the IIO sampler's).
+public final class LinuxKernel: Kernel, Sendable {
     public init() {}
 
     public func open(_ path: String, flags: Int32, mode: UInt32) throws(SysError) -> Int32 {

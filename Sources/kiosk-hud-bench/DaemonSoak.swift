@@ -85,19 +85,20 @@ func soakRestore(dir: String) -> [String] {
      "{\"v\":1,\"op\":\"show\"}"]
 }
 
+/// The soak's clients reach the daemon through the kernel seam, as the daemon's own code does.
+let soakKernel = LinuxKernel()
+
 /// A blocking client: one request, one reply line ("" when the connection failed).
 func soakAsk(_ fd: Int32, _ line: String) -> String {
     let bytes = Array((line + "\n").utf8)
     var sent = 0
     while sent < bytes.count {
-        let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { return "" }
+        guard let n = try? soakKernel.send(fd, bytes[sent...]), n > 0 else { return "" }
         sent += n
     }
     var reply: [UInt8] = [], b = [UInt8](repeating: 0, count: 4096)
     while reply.last != 0x0A {
-        let n = read(fd, &b, b.count)
-        if n <= 0 { return "" }
+        guard let n = try? soakKernel.read(fd, into: &b), n > 0 else { return "" }
         reply += b[..<n]
     }
     return String(decoding: reply, as: UTF8.self)
@@ -129,7 +130,7 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
     defer { kill(pid, SIGTERM); var st: Int32 = 0; waitpid(pid, &st, 0) }
     var main: Int32 = -1
     for _ in 0..<200 where main < 0 {
-        if let c = try? unixConnection(dir + "/c.sock") { main = c.rawValue } else { usleep(50_000) }
+        if let c = try? soakKernel.connectUnix(dir + "/c.sock") { main = c } else { usleep(50_000) }
     }
     guard main >= 0, soakAsk(main, "{\"v\":1,\"op\":\"ping\"}").contains("\"ok\":true") else { print("the daemon did not answer"); return false }
     // One progress step before the start is read: the first frame is drawn whole, straight into
@@ -154,13 +155,12 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
         if reply.isEmpty { failed += 1; break }
         if requests % 25 == 0 {
             // A client that comes and goes: half read their reply, half hang up at once.
-            if let c = try? unixConnection(dir + "/c.sock") {
+            if let c = try? soakKernel.connectUnix(dir + "/c.sock") {
                 connections += 1
-                if r.below(2) == 0 { _ = soakAsk(c.rawValue, "{\"v\":1,\"op\":\"ping\"}") } else {
-                    let ping = Array("{\"v\":1,\"op\":\"status\"}\n".utf8)
-                    _ = ping.withUnsafeBytes { write(c.rawValue, $0.baseAddress, $0.count) }
+                if r.below(2) == 0 { _ = soakAsk(c, "{\"v\":1,\"op\":\"ping\"}") } else {
+                    _ = try? soakKernel.send(c, Array("{\"v\":1,\"op\":\"status\"}\n".utf8)[...])
                 }
-                close(c.rawValue)
+                soakKernel.close(c)
             }
         }
         let now = nowNs()
@@ -184,7 +184,7 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
     let final = procStatusKB(pid, "VmRSS"), hwm = procStatusKB(pid, "VmHWM")
     let anon = procStatusKB(pid, "RssAnon"), file = procStatusKB(pid, "RssFile")
     let peak = max(samples.max() ?? 0, final)
-    close(main)
+    soakKernel.close(main)
     // The goal is on what the daemon allocates (anonymous memory); the files' pages (the binary,
     // libraries, the fonts FreeType maps as text in new scripts is drawn) are printed beside it:
     // bounded by the files' sizes, and the kernel's to drop under pressure.

@@ -262,61 +262,7 @@ import Testing
 
     // MARK: The C side (kiosk_early_frame_show) against the fake kernel
 
-    static func ioctlName(_ request: UInt) -> String {
-        switch request {
-        case KIOSK_DRM_IOCTL_SET_MASTER: "DRM_IOCTL_SET_MASTER"
-        case KIOSK_DRM_IOCTL_DROP_MASTER: "DRM_IOCTL_DROP_MASTER"
-        case KIOSK_DRM_IOCTL_MODE_GETCONNECTOR: "DRM_IOCTL_MODE_GETCONNECTOR"
-        case KIOSK_DRM_IOCTL_MODE_GETCRTC: "DRM_IOCTL_MODE_GETCRTC"
-        case KIOSK_DRM_IOCTL_MODE_SETCRTC: "DRM_IOCTL_MODE_SETCRTC"
-        case KIOSK_DRM_IOCTL_MODE_CREATE_DUMB: "DRM_IOCTL_MODE_CREATE_DUMB"
-        case KIOSK_DRM_IOCTL_MODE_MAP_DUMB: "DRM_IOCTL_MODE_MAP_DUMB"
-        case KIOSK_DRM_IOCTL_MODE_DESTROY_DUMB: "DRM_IOCTL_MODE_DESTROY_DUMB"
-        case KIOSK_DRM_IOCTL_MODE_ADDFB2: "DRM_IOCTL_MODE_ADDFB2"
-        case KIOSK_DRM_IOCTL_MODE_RMFB: "DRM_IOCTL_MODE_RMFB"
-        case KIOSK_DRM_IOCTL_MODE_DIRTYFB: "DRM_IOCTL_MODE_DIRTYFB"
-        default: "ioctl \(request)"
-        }
-    }
-
-    /// How the cache file's filesystem takes a read into the card's mapping.
-    enum MappingReads {
-        /// As a local filesystem does: like any other memory.
-        case allowed
-        /// As 9p, NFS or FUSE do (they cannot pin a PFN mapping's pages): EFAULT, every time.
-        case refused
-    }
-
-    /// The early frame's card calls answered by the fake kernel (the kernel travels in the
-    /// context pointer: the C function pointers capture nothing).
-    static func ops(_ k: FakeKernel, reads: MappingReads = .allowed) -> kiosk_card_ops {
-        func kernel(_ c: UnsafeMutableRawPointer?) -> FakeKernel { Unmanaged<FakeKernel>.fromOpaque(c!).takeUnretainedValue() }
-        var ops = kiosk_card_ops(
-            context: Unmanaged.passUnretained(k).toOpaque(),
-            open: { c, path, flags in
-                do throws(SysError) { return try kernel(c).open(String(cString: path!), flags: flags) } catch { errno = error.errno; return -1 }
-            },
-            close: { c, fd in kernel(c).close(fd) },
-            ioctl: { c, fd, request, arg in
-                do throws(SysError) { try kernel(c).ioctl(fd, request, arg, name: FrameCacheTests.ioctlName(request)); return 0 } catch {
-                    errno = error.errno; return -1
-                }
-            },
-            mmap: { c, fd, length, offset in
-                do throws(SysError) { return try kernel(c).mmap(fd, length: length, offset: Int(offset)) } catch {
-                    errno = error.errno; return UnsafeMutableRawPointer(bitPattern: -1)   // MAP_FAILED
-                }
-            },
-            munmap: { c, p, length in kernel(c).munmap(p!, length: length) },
-            pread: { _, fd, buffer, size, offset in Glibc.pread(fd, buffer, size, offset) })
-        if reads == .refused {
-            ops.pread = { c, fd, buffer, size, offset in
-                if let b = buffer, kernel(c).maps.contains(where: { b >= $0.key && b < $0.key + $0.value }) { errno = EFAULT; return -1 }
-                return Glibc.pread(fd, buffer, size, offset)
-            }
-        }
-        return ops
-    }
+    // The card ops answered by the fake kernel: `FakeKernel.cardOps(reads:)` (KioskFakeKernel).
 
     /// `show` arguments with a new cache directory that holds the first frame of a picture (also
     /// returned) on the fake card, for those arguments.
@@ -336,9 +282,9 @@ import Testing
         s.close(retain: false)
     }
 
-    func runEarly(_ k: FakeKernel, _ args: [String], reads: MappingReads = .allowed) -> kiosk_early_frame {
+    func runEarly(_ k: FakeKernel, _ args: [String], reads: CardMappingReads = .allowed) -> kiosk_early_frame {
         var early = kiosk_early_frame()
-        var ops = Self.ops(k, reads: reads)
+        var ops = k.cardOps(reads: reads)
         _ = ([""] + args).withCArgv { argc, argv in kiosk_early_frame_show(argc, argv, &ops, &early) }
         return early
     }

@@ -30,15 +30,16 @@ final class DaemonRig {
     var log: [String] { logged.lines }
     var quit: Bool?
 
-    init(content: HUDContent = HUDContent(mode: .annular, progress: 0.2, label: "Booting"), access: AccessRule = AccessRule(group: nil)) throws {
-        loop = PollEventLoop(clock: clock)
+    init(content: HUDContent = HUDContent(mode: .annular, progress: 0.2, label: "Booting"), access: AccessRule = AccessRule(group: nil),
+         kernel: Kernel = LinuxKernel()) throws {
+        loop = PollEventLoop(kernel: kernel, clock: clock)
         display = try OffscreenDisplay(width: 320, height: 240)
         var settings = HUDSettings.defaults
         settings.content = content
         session = HUDSession(loop: loop, screen: OffscreenScreen(display), fonts: try FontLibrary(), clock: clock,
                              configuration: SessionConfiguration(content: content))
         daemon = Daemon(session: session, settings: settings) { _ in throw RequestError("no pictures here") }
-        socket = try ControlSocket.open(dir + "/c.sock", group: nil)
+        socket = try ControlSocket.open(dir + "/c.sock", group: nil, kernel: kernel)
         let d = daemon
         server = ControlServer(kernel: loop.kernel, loop: loop, listener: socket.fd, daemon: d, access: access, log: { [logged] in logged.lines.append($0) })
         daemon.onQuit = { [unowned self] in self.quit = $0 }

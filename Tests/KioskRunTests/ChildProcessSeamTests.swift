@@ -20,5 +20,7 @@ import Testing
         #expect(String(decoding: output, as: UTF8.self) == "seam\n")
         #expect(kernel.count("pipe") == 2 && kernel.count("spawn sh") == 1 && kernel.count("fcntl O_NONBLOCK") == 2, "\(kernel.calls.filter { $0 != "poll" })")
         #expect(kernel.count("write") >= 1, "the output passed through is written by the kernel seam")
+        // The end is watched on a pidfd made by the seam too (and closed through it).
+        #expect(kernel.count("pidfd_open") == 1)
     }
 }

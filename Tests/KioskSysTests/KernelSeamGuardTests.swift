@@ -1,0 +1,91 @@
+// The seam stays the only way to the kernel: no source outside KioskSys (and the fakes that play
+// it) holds a `FileDescriptor`, calls libc's descriptor calls by name, or opens a descriptor with
+// one of KioskSys's free wrappers instead of a `Kernel`. Sources/kiosk-hud, the executable, is
+// left out (it only wires; its files are being moved into libraries).
+import KioskSys
+import Testing
+
+@Suite struct KernelSeamGuardTests {
+    /// The package's Sources directory, from this file's path (…/Tests/KioskSysTests/this.swift).
+    static let sources: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/Sources"
+    }()
+
+    /// The folders under Sources that may talk to the kernel themselves.
+    static let exempt: Set<String> = ["KioskSys", "KioskFakeKernel", "kiosk-hud"]
+
+    /// Words that may not appear at all (as an identifier).
+    static let forbiddenWords = ["FileDescriptor"]
+    /// Calls that may not be made by name: libc's, or KioskSys's free wrappers that return a
+    /// descriptor (a `Kernel` has each of them). A method call (`kernel.lockFile(`) is fine.
+    static let forbiddenCalls = [
+        "Glibc.read", "Glibc.write", "Glibc.open", "Glibc.close", "Glibc.pread", "Glibc.poll", "Glibc.send", "Glibc.fcntl",
+        "fcntl", "unixConnection", "unixAbstractConnection", "unixListener", "unixAbstractListener", "lockFile",
+        "eventCounter", "ueventSocket", "openProcessDescriptor", "makePipe", "activationSockets",
+    ]
+
+    /// Every .swift file under `dir`.
+    static func swiftFiles(_ dir: String) -> [String] {
+        guard let names = listDirectory(dir) else { return [] }
+        return names.flatMap { name -> [String] in
+            let path = dir + "/" + name
+            guard let st = try? fileStatus(path) else { return [] }
+            if st.kind == .directory { return swiftFiles(path) }
+            return name.hasSuffix(".swift") ? [path] : []
+        }
+    }
+
+    static func isIdentifier(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+
+    /// The forbidden uses in one line of code (comments are skipped).
+    static func violations(in line: Substring) -> [String] {
+        var code = line
+        if let comment = line.firstRange(of: "//") { code = line[..<comment.lowerBound] }
+        var found: [String] = []
+        for word in forbiddenWords + forbiddenCalls {
+            let call = forbiddenCalls.contains(word)
+            var rest = code[...]
+            while let r = rest.firstRange(of: word) {
+                let before = r.lowerBound == code.startIndex ? nil : code[code.index(before: r.lowerBound)]
+                let after = r.upperBound == code.endIndex ? nil : code[r.upperBound]
+                let startsWord = before.map { !isIdentifier($0) && (word.contains(".") || $0 != ".") } ?? true
+                let endsWord = call ? after == "(" : after.map { !isIdentifier($0) } ?? true
+                if startsWord && endsWord { found.append(call ? word + "(" : word); break }
+                rest = code[r.upperBound...]
+            }
+        }
+        return found
+    }
+
+    @Test func onlyKioskSysTalksToTheKernel() throws {
+        let top = try #require(listDirectory(Self.sources), "no Sources at \(Self.sources)")
+        var offenders: [String] = []
+        var scanned = 0
+        for dir in top where !Self.exempt.contains(dir) {
+            for file in Self.swiftFiles(Self.sources + "/" + dir) {
+                scanned += 1
+                let text = String(decoding: try readFileBytes(file, limit: 1 << 22), as: UTF8.self)
+                for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    for v in Self.violations(in: line) {
+                        offenders.append("\(file.dropFirst(Self.sources.count + 1)):\(i + 1): \(v)")
+                    }
+                }
+            }
+        }
+        #expect(scanned > 50, "only \(scanned) files found under \(Self.sources)")
+        #expect(offenders.isEmpty, "calls past the Kernel seam (go through a `Kernel`):\n\(offenders.joined(separator: "\n"))")
+    }
+
+    /// The scanner finds what it is meant to, and not a method of the seam or a comment.
+    @Test func scannerSeesForbiddenUses() {
+        #expect(Self.violations(in: "let fd = try FileDescriptor.open(path, 0)") == ["FileDescriptor"])
+        #expect(Self.violations(in: "_ = Glibc.read(fd, &b, 4)") == ["Glibc.read("])
+        #expect(Self.violations(in: "_ = fcntl(fd, F_SETFL, 0)") == ["fcntl("])
+        #expect(Self.violations(in: "let c = try unixConnection(path)") == ["unixConnection("])
+        #expect(Self.violations(in: "let l = try kernel.lockFile(path)").isEmpty)
+        #expect(Self.violations(in: "// FileDescriptor.open, fcntl(2)").isEmpty)
+        #expect(Self.violations(in: "let fileDescriptorCount = 1").isEmpty)
+    }
+}
