@@ -1,5 +1,6 @@
 import KioskBoards
 import KioskCLI
+import KioskCommands
 import KioskSettings
 import KioskSys
 

@@ -1,6 +1,6 @@
 import Glibc
 import KioskCLI
-import KioskSys
+import KioskCommands
 
 /// The whole command line: `kiosk-hud COMMAND [options]`. When the first argument names a
 /// command, only that command's options are built (help and errors then concern that command
@@ -21,16 +21,7 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
         subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
                        TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec]
     }
-    return CommandSpec(
-        "kiosk-hud",
-        abstract: "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen.",
-        subcommands: subcommands)
-}
-
-/// Ends the program with `code` after the command has cleaned up (thrown out of `run()`).
-struct ExitCode: Error {
-    var code: Int32
-    init(_ code: Int32) { self.code = code }
+    return CommandSpec("kiosk-hud", abstract: KioskHUDCommandLine.abstract, subcommands: subcommands)
 }
 
 @main
@@ -40,6 +31,7 @@ enum KioskHUDMain {
     /// is `kiosk-hud plymouth`.
     static func main() {
         StartMarks.mark(.runtime)
+        ShowCommand.takeEarlyFrame = takeEarlyFrame
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
         // `kiosk-hud --man [COMMAND [VERB]]`: the manual page (roff) made from the same declarations
@@ -86,12 +78,3 @@ enum KioskHUDMain {
         }
     }
 }
-
-/// Writes `text` straight to descriptor `fd` (unbuffered: a reader of a pipe or file sees it at
-/// once; EINTR and short writes handled by KioskSys).
-func writeText(_ text: String, to fd: Int32) {
-    Array(text.utf8).withUnsafeBytes { try? FileDescriptor(rawValue: fd).write($0) }
-}
-
-/// `text` and a newline, as `writeText`.
-func writeLine(_ text: String, to fd: Int32) { writeText(text + "\n", to: fd) }

@@ -1,5 +1,6 @@
 import KioskBoards
 import KioskCLI
+import KioskCommands
 import KioskDaemon
 import KioskProtocol
 import KioskSettings
@@ -13,7 +14,7 @@ enum CtlCommand {
         answered something that is not the protocol; 77 permission denied.
         """
 
-    static let socket = OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath).")
+    static let socket = FollowBootCommand.socket
     static let animated = OptionSpec(.animated, .inversibleFlag, help: "Animate (show, hide: default on; update: the progress eases).")
 
     static func verb(_ name: String, _ abstract: String, _ options: [OptionSpec] = [], positionals: [PositionalSpec] = []) -> CommandSpec {
@@ -105,8 +106,5 @@ enum CtlCommand {
 extension OptionKey {
     static let animated = OptionKey("animated")
     static let delay = OptionKey("delay")
-    static let duration = OptionKey("duration")
-    static let retain = OptionKey("retain")
-    static let socket = OptionKey("socket")
     static let timeout = OptionKey("timeout")
 }

@@ -1,5 +1,6 @@
 import KioskBoards
 import KioskCLI
+import KioskCommands
 import KioskHUD
 import KioskPNG
 import KioskRaster

@@ -1,6 +1,7 @@
 import Glibc
 import KioskBoards
 import KioskCLI
+import KioskCommands
 import KioskDevices
 import KioskIIO
 import KioskSession

@@ -1,5 +1,6 @@
 import Glibc
 import KioskCLI
+import KioskCommands
 import KioskDevices
 import KioskInput
 import KioskSys
@@ -124,5 +125,4 @@ private func touchFmt(_ v: Double) -> String {
 extension OptionKey {
     static let count = OptionKey("count")
     static let output = OptionKey("output")
-    static let size = OptionKey("size")
 }

@@ -17,8 +17,8 @@ import KioskText
 /// until Ctrl+C/SIGTERM or for `--duration` seconds. Logs (stderr) the card, connector, mode,
 /// rotation and the time from exec to the first frame on screen. No Foundation on the way to
 /// the first frame.
-struct ShowCommand {
-    static let spec = CommandSpec(
+public struct ShowCommand {
+    public static let spec = CommandSpec(
         "show", abstract: "Show the HUD on the display (DRM/KMS; fbdev fallback).",
         discussion: """
         The HUD options are render's; --card, --connector, --video-mode and --rotate override the board \
@@ -49,11 +49,14 @@ struct ShowCommand {
     var extras: ShowExtras?
     /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
     let givenLoop: PollEventLoop?
-    init(_ a: ParsedArguments, extras: ShowExtras? = nil, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
+    init(_ a: ParsedArguments, extras: ShowExtras?, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
+    /// `show` with the parsed options.
+    public init(_ a: ParsedArguments) { self.init(a, extras: nil) }
     var offscreen: String? { arguments.string(.offscreen) }
     var noInput: Bool { arguments.flag(.noInput) }
 
-    func run() throws {
+    /// Runs until the session ends; throws `ExitCode` for a non-zero end, `ShowError` for a failure.
+    public func run() throws {
         StartMarks.mark(.cli)
         let a = arguments
         if a.flag(.benchCopy) { try runCopyBench(); return }
@@ -66,8 +69,9 @@ struct ShowCommand {
         // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
         // comes while the screen opens or the first frame is drawn stops the drawing and ends the
         // run through the same clean-up as any other (the session's own handler ends it).
-        let clock = SystemClock()
-        let loop = givenLoop ?? PollEventLoop(clock: clock)
+        let loop = givenLoop ?? PollEventLoop(clock: SystemClock())
+        // One clock for the loop and the session.
+        let clock = loop.clock as? SystemClock ?? SystemClock()
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
         let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
@@ -107,7 +111,7 @@ struct ShowCommand {
         if let duration { loop.schedule(after: duration) { timedOut = true; session.end(.exit(0)) } }
         var failure: Error?
         do {
-            try extras?.attach(session: session, loop: loop, screen: screen, settings: settings)
+            try extras?.attach(session: session, loop: loop, kernel: loop.kernel, screen: screen, settings: settings)
             try session.start { StartMarks.mark(.layout) }
             try startWaiting(start, session: session, loop: loop, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
             // Nothing to draw (--hidden): up once the socket listens.
@@ -129,10 +133,16 @@ struct ShowCommand {
         if let code, code != 0 { throw ExitCode(code) }
     }
 
-    static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
+    public static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
     /// else the user's cache directory; nil for 'none' or when there is no place. The C
     /// constructor's rule (the early frame looks there before this code runs).
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
+}
+
+/// The command line's root: `kiosk-hud COMMAND [options]` (the executable lists the commands).
+public enum KioskHUDCommandLine {
+    /// The root's one-line description (help, manual page).
+    public static let abstract = "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen."
 }
