@@ -55,8 +55,20 @@ public struct ShowCommand {
     var offscreen: String? { arguments.string(.offscreen) }
     var noInput: Bool { arguments.flag(.noInput) }
 
-    /// Runs until the session ends; throws `ExitCode` for a non-zero end, `ShowError` for a failure.
+    /// Runs until the session ends, on a `PollEventLoop` (the given one, else a new one); throws
+    /// `ExitCode` for a non-zero end, `ShowError` for a failure.
     public func run() throws {
+        try run {
+            let loop = givenLoop ?? PollEventLoop(clock: SystemClock())
+            // One clock for the loop and the session.
+            return DisplayLoop(loop: loop, kernel: loop.kernel, clock: loop.clock as? SystemClock ?? SystemClock()) { try loop.run() }
+        }
+    }
+
+    /// Runs until the session ends on the loop `makeLoop` gives (called once the options are
+    /// known to be good, before the display opens): its `run` turns the loop until it stops.
+    /// A test passes an `EmbeddedEventLoop` and moves its clock.
+    public func run(on makeLoop: () -> DisplayLoop) throws {
         StartMarks.mark(.cli)
         let a = arguments
         if a.flag(.benchCopy) { try runCopyBench(); return }
@@ -69,9 +81,8 @@ public struct ShowCommand {
         // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
         // comes while the screen opens or the first frame is drawn stops the drawing and ends the
         // run through the same clean-up as any other (the session's own handler ends it).
-        let loop = givenLoop ?? PollEventLoop(clock: SystemClock())
-        // One clock for the loop and the session.
-        let clock = loop.clock as? SystemClock ?? SystemClock()
+        let runner = makeLoop()
+        let loop = runner.loop, clock = runner.clock
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
         let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
@@ -111,12 +122,12 @@ public struct ShowCommand {
         if let duration { loop.schedule(after: duration) { timedOut = true; session.end(.exit(0)) } }
         var failure: Error?
         do {
-            try extras?.attach(session: session, loop: loop, kernel: loop.kernel, screen: screen, settings: settings)
+            try extras?.attach(session: session, loop: loop, kernel: runner.kernel, screen: screen, settings: settings)
             try session.start { StartMarks.mark(.layout) }
-            try startWaiting(start, session: session, loop: loop, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
+            try startWaiting(start, session: session, loop: loop, kernel: runner.kernel, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
             // Nothing to draw (--hidden): up once the socket listens.
             if extras?.startHidden == true { start.notifyReady("Hidden") }
-            try loop.run()
+            try runner.run()
         } catch {
             failure = error
         }
@@ -139,6 +150,18 @@ public struct ShowCommand {
     /// else the user's cache directory; nil for 'none' or when there is no place. The C
     /// constructor's rule (the early frame looks there before this code runs).
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
+}
+
+/// What a display run runs on: its event loop, the kernel behind it, the clock of the loop and
+/// the session, and how to turn the loop until it stops.
+public struct DisplayLoop {
+    public var loop: EventLoop
+    public var kernel: Kernel
+    public var clock: any Clock & Sendable
+    public var run: () throws -> Void
+    public init(loop: EventLoop, kernel: Kernel, clock: any Clock & Sendable, run: @escaping () throws -> Void) {
+        self.loop = loop; self.kernel = kernel; self.clock = clock; self.run = run
+    }
 }
 
 /// The command line's root: `kiosk-hud COMMAND [options]` (the executable lists the commands).

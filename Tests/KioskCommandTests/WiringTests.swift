@@ -82,6 +82,33 @@ private func parsed(_ args: [String], _ spec: CommandSpec) throws -> ParsedArgum
     }
 }
 
+@Suite struct ShowOnEmbeddedLoopTests {
+    /// `show --offscreen DIR --duration 2` run on an EmbeddedEventLoop: the first frame is drawn
+    /// and written as first.png when the session starts, nothing ends it before its time, and
+    /// moving the loop's clock past --duration ends the run (exit 0, no throw) with last.png.
+    @Test func offscreenRunEndsAtItsDuration() throws {
+        let dir = Proc.makeTempDir("kiosk-wiring")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let a = try parsed(["show", "--offscreen", dir, "--size", "320x240", "--duration", "2", "--no-input", "--depth", "0",
+                            "--glyph-cache", "none", "--label", "Loading"], ShowCommand.spec)
+        let loop = EmbeddedEventLoop()
+        var turns = 0
+        var firstBeforeEnd = false
+        try ShowCommand(a).run {
+            DisplayLoop(loop: loop, kernel: LinuxKernel(), clock: loop.clock) {
+                turns += 1
+                firstBeforeEnd = Proc.readFile(dir + "/first.png") != nil && Proc.readFile(dir + "/last.png") == nil
+                loop.advance(by: 1.5)
+                #expect(loop.pendingTimers > 0, "ended before --duration")
+                loop.advance(by: 1)
+            }
+        }
+        #expect(turns == 1)
+        #expect(firstBeforeEnd)
+        #expect(Proc.readFile(dir + "/last.png") != nil)
+    }
+}
+
 @Suite struct PlymouthRequestTests {
     struct Case: Sendable, CustomStringConvertible {
         var args: [String]
