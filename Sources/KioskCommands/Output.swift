@@ -1,3 +1,4 @@
+import Glibc
 import KioskSys
 
 /// Ends the program with `code` after the command has cleaned up (thrown out of a command's run).
@@ -31,8 +32,15 @@ public func writeText(_ text: String, to fd: Int32) {
     Array(text.utf8).withUnsafeBytes { bytes in
         var rest = bytes[...]
         while !rest.isEmpty {
-            guard let n = try? kernel.write(fd, UnsafeRawBufferPointer(rebasing: rest)), n > 0 else { return }
-            rest = rest.dropFirst(n)
+            do {
+                let n = try kernel.write(fd, UnsafeRawBufferPointer(rebasing: rest))
+                guard n > 0 else { return }
+                rest = rest.dropFirst(n)
+            } catch let e as SysError where e.errno == EINTR {
+                continue
+            } catch {
+                return
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ import KioskCLI
 import KioskDaemon
 import KioskDevices
 import KioskEmbedded
+import KioskFakeKernel
 import KioskHUD
 import KioskProtocol
 import KioskSession
@@ -24,6 +25,11 @@ private func parsed(_ args: [String], _ spec: CommandSpec) throws -> ParsedArgum
     return values
 }
 
+/// In process, one test at a time: the tests below log through `CommandOutput`, which one of
+/// them points at a fake kernel.
+@Suite(.serialized) enum InProcessCommandTests {}
+
+extension InProcessCommandTests {
 @Suite struct DaemonPartsTests {
     /// The daemon's parts attached to a session on an EmbeddedEventLoop: the control socket and
     /// the FIFO are watched by that loop, a psplash PROGRESS becomes an update of the HUD, an
@@ -107,6 +113,28 @@ private func parsed(_ args: [String], _ spec: CommandSpec) throws -> ParsedArgum
         #expect(firstBeforeEnd)
         #expect(Proc.readFile(dir + "/last.png") != nil)
     }
+}
+
+@Suite struct OutputTests {
+    /// Output goes through `CommandOutput.kernel`: a write interrupted (EINTR) is made again,
+    /// and the reader gets the whole line once.
+    @Test func linesThroughTheKernelSeam() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let fake = FakeKernel()
+        fake.eintrOnce = ["write"]
+        let before = CommandOutput.kernel
+        CommandOutput.kernel = fake
+        writeLine("follow-boot: the boot is finished", to: fds[1])
+        CommandOutput.kernel = before
+        close(fds[1])
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = read(fds[0], &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self) == "follow-boot: the boot is finished\n")
+        #expect(fake.count("write") == 2)
+    }
+}
 }
 
 @Suite struct PlymouthRequestTests {

@@ -1,0 +1,18 @@
+// KioskCommands — the commands' wiring, out of the executable: each display command built from
+// the layers below (KioskBoards' settings, KioskSession's session, KioskDRM's screen, KioskInput,
+// KioskIIO, KioskDaemon's servers, KioskRun's command) and run on one event loop.
+//
+// DESIGN
+//
+// * Small public entry points, one a command: `ShowCommand` (show; `run(on:)` takes any
+//   `EventLoop` with its `Kernel` and clock, so a test runs it on an EmbeddedEventLoop),
+//   `DaemonCommand`, `RunCommand`, `PlymouthCommand`, `FollowBootCommand`; each with its
+//   `spec`, the options it takes, declared once (KioskCLI).
+// * kiosk-hud only parses the command line (KioskCLI), picks the command and calls its entry
+//   point; its exit code comes from what the entry point throws (`ExitCode`, `UsageError`, any
+//   other error: 1).
+// * What a command adds to a display run (the daemon's control socket, psplash's FIFO and
+//   Plymouth's socket; run's command) is attached to the session on the run's `EventLoop` and
+//   `Kernel`; output and log lines go through the `Kernel` seam too (`CommandOutput`).
+// * The early frame is the executable's (a C constructor linked into kiosk-hud only): it hands
+//   its takeover in through `ShowCommand.takeEarlyFrame`.
