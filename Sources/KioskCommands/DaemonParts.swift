@@ -87,7 +87,7 @@ final class DaemonParts: ShowExtras {
             }
         }
         showLog("control socket: listening on \(s.path ?? "the socket systemd passed")")
-        plymouth?.attach(daemon: d, loop: loop, kernel: kernel) { [weak self] retain in
+        plymouth?.attach(daemon: d, loop: loop) { [weak self] retain in
             self?.retainOnQuit = retain
             self?.handedOver()
             session.drawPendingFrame()

@@ -74,8 +74,9 @@ final class PlymouthParts {
         return [:]
     }
 
-    /// Starts serving `daemon`'s HUD; `quit` ends the run (retain the last frame or not).
-    func attach(daemon: Daemon, loop: EventLoop, kernel: Kernel, quit: @escaping (Bool) -> Void) {
+    /// Starts serving `daemon`'s HUD on `loop` (through the kernel the socket was made with);
+    /// `quit` ends the run (retain the last frame or not).
+    func attach(daemon: Daemon, loop: EventLoop, quit: @escaping (Bool) -> Void) {
         let splash = PlymouthSplash(daemon: daemon, estimate: estimate, log: showLog)
         splash.onQuit = quit
         self.splash = splash
