@@ -10,6 +10,7 @@ import KioskSys
 
 /// `kiosk-hud daemon`: `show`, driven by clients over a control socket (and psplash's FIFO).
 public enum DaemonCommand {
+    /// `kiosk-hud daemon`'s options, help and manual page.
     public static let spec = CommandSpec(
         "daemon", abstract: "Show the HUD and take requests on a control socket (kiosk-hud ctl, psplash-write).",
         discussion: """

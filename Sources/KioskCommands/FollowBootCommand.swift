@@ -26,6 +26,7 @@ public enum FollowBootCommand {
     /// system is missing — libsystemd.so.0, or the manager's socket).
     static let noManager: Int32 = 72
 
+    /// `kiosk-hud ctl follow-boot`'s options, help and manual page.
     public static let spec = CommandSpec(
         "follow-boot", abstract: "Show systemd's boot progress as a bar until the boot is finished (72: no systemd).",
         discussion: """

@@ -3,7 +3,9 @@ import KioskSys
 
 /// Ends the program with `code` after the command has cleaned up (thrown out of a command's run).
 public struct ExitCode: Error {
+    /// The process's exit status.
     public var code: Int32
+    /// Ends with `code`.
     public init(_ code: Int32) { self.code = code }
 }
 
@@ -14,7 +16,9 @@ struct DisplayUnavailable: Error, CustomStringConvertible {
 
 /// A display run's failure, as one line.
 public struct ShowError: Error, CustomStringConvertible {
+    /// The failure, as the error line says it.
     public var description: String
+    /// A failure saying `s`.
     public init(_ s: String) { description = s }
 }
 

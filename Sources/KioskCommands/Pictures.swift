@@ -36,6 +36,7 @@ public func pictureLimit(canvasWidth: Int, canvasHeight: Int) -> PNGReadLimit {
 /// A picture that cannot be read or written, in one line naming the option, the file and why
 /// (`--image x.png: not a regular file (a FIFO)`); the command line itself was fine, so no usage.
 public struct PictureError: Error, CustomStringConvertible {
+    /// "--image x.png: why".
     public var description: String
 }
 

@@ -30,6 +30,7 @@ extension PlymouthCommand {
 
     static let modes = PlymouthMode.allCases.map(\.rawValue)
 
+    /// `kiosk-hud plymouth`'s options, help and manual page.
     public static let spec = CommandSpec(
         "plymouth", abstract: "Send a request to a Plymouth daemon, as the plymouth command does (kiosk-hud daemon --plymouth, or plymouthd).",
         discussion: """

@@ -13,6 +13,7 @@ import KioskSys
 /// stops it. The HUD is a running daemon's when its socket answers, else run's own display (as
 /// `show`), else none (the command still runs: the HUD never stands in the way of the work).
 public enum RunCommand {
+    /// `kiosk-hud run`'s options, help and manual page.
     public static let spec = CommandSpec(
         "run", abstract: "Run a command with a progress HUD and a Cancel button that stops it.",
         discussion: """

@@ -61,6 +61,7 @@ public enum SettingOptions {
 
     /// The board chosen in this run (a command that resolves its settings twice, `run`, detects once).
     nonisolated(unsafe) public static var chosen: (request: BoardSelection.Request, selection: BoardSelection)?
+    /// Whether the board's line was logged in this run.
     nonisolated(unsafe) public static var logged = false
 
     /// The profile `request` names (once per run; KIOSK_BOARD_ROOT stands for / in detection and
@@ -79,13 +80,16 @@ public enum SettingOptions {
 
 /// The tilt effect's settings for a display rotated by `rotation`.
 public struct MotionSetup {
+    /// The accelerometer: where, which, its mount matrix and rate.
     public var sampler: IIOSampler.Settings
+    /// The tilt filter: time constant, dead zone, the display's quarter turns, reduce motion.
     public var filter: TiltFilter.Config
     /// Points each way (`HUDStyle.motionDepth`); 0 = off.
     public var depth: Double
     /// False with depth 0 or reduce motion: don't start the accelerometer at all.
     public var enabled: Bool { depth > 0 && !filter.reduceMotion }
 
+    /// The setup `s` (its profile's [motion] and the tilt options) asks for.
     public init(_ s: HUDSettings, rotation: Rotation) {
         let m = s.profile.motion
         sampler = IIOSampler.Settings(root: s.iioRoot.map(IIORoot.init) ?? .system, accel: m.accel, mountMatrix: m.mountMatrix, rate: m.rate)

@@ -18,6 +18,7 @@ import KioskText
 /// rotation and the time from exec to the first frame on screen. No Foundation on the way to
 /// the first frame.
 public struct ShowCommand {
+    /// `kiosk-hud show`'s options, help and manual page.
     public static let spec = CommandSpec(
         "show", abstract: "Show the HUD on the display (DRM/KMS; fbdev fallback).",
         discussion: """
@@ -144,6 +145,7 @@ public struct ShowCommand {
         if let code, code != 0 { throw ExitCode(code) }
     }
 
+    /// The signals that end a display run (SIGINT, SIGTERM, SIGHUP).
     public static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
@@ -155,10 +157,15 @@ public struct ShowCommand {
 /// What a display run runs on: its event loop, the kernel behind it, the clock of the loop and
 /// the session, and how to turn the loop until it stops.
 public struct DisplayLoop {
+    /// The loop the session, the screen and the extras register with.
     public var loop: EventLoop
+    /// The system calls behind `loop` (the control socket, the display wait).
     public var kernel: Kernel
+    /// The loop's clock, also the session's.
     public var clock: any Clock & Sendable
+    /// Turns the loop until it is stopped (`PollEventLoop.run`; a test moves an embedded loop's clock).
     public var run: () throws -> Void
+    /// The parts of a display run's loop.
     public init(loop: EventLoop, kernel: Kernel, clock: any Clock & Sendable, run: @escaping () throws -> Void) {
         self.loop = loop; self.kernel = kernel; self.clock = clock; self.run = run
     }

@@ -33,6 +33,7 @@ public enum StartMarks {
 
     nonisolated(unsafe) static var times = [UInt64](repeating: 0, count: Phase.allCases.count)
 
+    /// Notes that `phase` ends now.
     public static func mark(_ phase: Phase) { times[phase.rawValue] = monotonicNanoseconds() }
 
     /// When `phase` ended (CLOCK_MONOTONIC ns), 0 if not reached.
