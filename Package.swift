@@ -104,18 +104,17 @@ let package = Package(
             "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskSys",
         ], swiftSettings: lean),
 
-        // The commands' wiring (show, daemon, run, plymouth, ctl follow-boot): the options they
-        // take, and each run built from the layers below on an event loop; kiosk-hud parses the
-        // command line and calls them.
+        // The commands' wiring (render, show, daemon, ctl, run, plymouth, tilt, touch, boards): the
+        // options they take, and each run built from the layers below on an event loop; kiosk-hud
+        // parses the command line and calls them.
         .target(name: "KioskCommands", dependencies: [
             "KioskCLI", "KioskSettings", "KioskBoards", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskDRM",
             "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskEmbedded", "KioskBehavior",
         ], swiftSettings: lean),
 
-        .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskCLI", "KioskCommands", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
-            "KioskDevices", "KioskEmbedded", "CKioskEarlyFrame",
-        ],
+        // The executable only wires: the command line parsed, the command picked, its entry point
+        // (KioskCommands) called; and the early frame's constructor, linked into it only.
+        .executableTarget(name: "kiosk-hud", dependencies: ["KioskCLI", "KioskCommands", "KioskDRM", "CKioskEarlyFrame"],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
         swiftSettings: lean,
         // The Swift runtime linked statically: exec -> first frame drops by about half on the host

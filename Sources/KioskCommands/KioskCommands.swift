@@ -1,13 +1,14 @@
-// KioskCommands — the commands' wiring, out of the executable: each display command built from
-// the layers below (KioskBoards' settings, KioskSession's session, KioskDRM's screen, KioskInput,
-// KioskIIO, KioskDaemon's servers, KioskRun's command) and run on one event loop.
+// KioskCommands — the commands' wiring, out of the executable: each command built from the layers
+// below (KioskBoards' settings, KioskSession's session, KioskDRM's screen, KioskInput, KioskIIO,
+// KioskDaemon's servers and client, KioskRun's command), the display commands on one event loop.
 //
 // DESIGN
 //
-// * Small public entry points, one a command: `ShowCommand` (show; `run(on:)` takes any
+// * Small public entry points, one a command: `RenderCommand`, `ShowCommand` (`run(on:)` takes any
 //   `EventLoop` with its `Kernel` and clock, so a test runs it on an EmbeddedEventLoop),
-//   `DaemonCommand`, `RunCommand`, `PlymouthCommand`, `FollowBootCommand`; each with its
-//   `spec`, the options it takes, declared once (KioskCLI).
+//   `DaemonCommand`, `CtlCommand` and `FollowBootCommand`, `RunCommand`, `PlymouthCommand`,
+//   `TiltCommand`, `TouchCommand`, `BoardsCommand`; each with its `spec`, the options it takes,
+//   declared once (KioskCLI).
 // * kiosk-hud only parses the command line (KioskCLI), picks the command and calls its entry
 //   point; its exit code comes from what the entry point throws (`ExitCode`, `UsageError`, any
 //   other error: 1).
