@@ -27,7 +27,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskTestDoubles", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskTestDoubles", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun", "KioskCommands"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
         .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
@@ -106,10 +106,17 @@ let package = Package(
             "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskSys",
         ], swiftSettings: lean),
 
-        .executableTarget(name: "kiosk-hud", dependencies: [
-            "KioskCLI", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskBoards", "KioskDRM", "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG",
-            "KioskDevices", "KioskTestDoubles", "CKioskEarlyFrame",
-        ],
+        // The commands' wiring (render, show, daemon, ctl, run, plymouth, tilt, touch, boards): the
+        // options they take, and each run built from the layers below on an event loop; kiosk-hud
+        // parses the command line and calls them.
+        .target(name: "KioskCommands", dependencies: [
+            "KioskCLI", "KioskSettings", "KioskBoards", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskDRM",
+            "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskTestDoubles", "KioskBehavior",
+        ], swiftSettings: lean),
+
+        // The executable only wires: the command line parsed, the command picked, its entry point
+        // (KioskCommands) called; and the early frame's constructor, linked into it only.
+        .executableTarget(name: "kiosk-hud", dependencies: ["KioskCLI", "KioskCommands", "KioskDRM", "CKioskEarlyFrame"],
         exclude: ["link-order.txt", "LinkOrder.md", "static-libstdc++"],
         swiftSettings: lean,
         // The Swift runtime linked statically: exec -> first frame drops by about half on the host
@@ -150,7 +157,9 @@ let package = Package(
                                                             "KioskDRM", "KioskFakeKernel"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
         .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD", "KioskFakeKernel"]),
-        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG"]),
+        .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG", "KioskCommands", "KioskCLI", "KioskDaemon",
+                                                             "KioskSession", "KioskTestDoubles", "KioskDevices", "KioskHUD", "KioskText",
+                                                             "KioskBoards", "KioskFakeKernel"]),
         .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
         .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskDevices",
                                                              "KioskRaster", "KioskBehavior"]),

@@ -74,6 +74,9 @@ public protocol Kernel: AnyObject {
     /// One send(2) with MSG_NOSIGNAL (a gone peer is EPIPE, not SIGPIPE); may be short; a full
     /// non-blocking socket throws EAGAIN.
     func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int
+    /// A listening non-blocking Unix stream socket on the abstract name `name` (no leading NUL;
+    /// Plymouth's socket). The default: KioskSys's `unixAbstractListener`.
+    func listenUnixAbstract(_ name: String, backlog: Int32) throws(SysError) -> Int32
 
     // MARK: Processes
     /// kill(2): `pid` > 0 a process, < 0 a process group.

@@ -2,7 +2,7 @@ import KioskTestSupport
 import KioskPNG
 
 /// `png`: KioskPNG's `PNG.decode(_:limit:)` with the limit kiosk-hud uses for an 800x480 canvas
-/// (Sources/kiosk-hud/Pictures.swift's `pictureLimit`: 4 canvases of pixels as is, larger
+/// (Sources/KioskCommands/Pictures.swift's `pictureLimit`: 4 canvases of pixels as is, larger
 /// non-interlaced pictures scaled to fit 1600x960), on generated PNGs: valid small images of
 /// every colour type, bit depth and interlacing; the same with bytes mutated (CRCs fixed so the
 /// decoder sees the change, or not); IHDR fields set to boundary values; chunk lengths and CRCs

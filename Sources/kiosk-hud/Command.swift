@@ -1,6 +1,6 @@
 import Glibc
 import KioskCLI
-import KioskSys
+import KioskCommands
 
 /// The whole command line: `kiosk-hud COMMAND [options]`. When the first argument names a
 /// command, only that command's options are built (help and errors then concern that command
@@ -22,16 +22,9 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
                        TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec]
     }
     return CommandSpec(
-        "kiosk-hud",
-        abstract: "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen.",
+        "kiosk-hud", abstract: KioskHUDCommandLine.abstract,
         discussion: "kiosk-hud --version prints the version (kiosk-hud \(kioskHUDVersion)).",
         subcommands: subcommands)
-}
-
-/// Ends the program with `code` after the command has cleaned up (thrown out of `run()`).
-struct ExitCode: Error {
-    var code: Int32
-    init(_ code: Int32) { self.code = code }
 }
 
 @main
@@ -41,6 +34,7 @@ enum KioskHUDMain {
     /// is `kiosk-hud plymouth`.
     static func main() {
         StartMarks.mark(.runtime)
+        ShowCommand.takeEarlyFrame = takeEarlyFrame
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
         // `kiosk-hud --version`: "kiosk-hud VERSION" (KioskCLI's kioskHUDVersion).
@@ -92,12 +86,3 @@ enum KioskHUDMain {
         }
     }
 }
-
-/// Writes `text` straight to descriptor `fd` (unbuffered: a reader of a pipe or file sees it at
-/// once; EINTR and short writes handled by KioskSys).
-func writeText(_ text: String, to fd: Int32) {
-    Array(text.utf8).withUnsafeBytes { try? FileDescriptor(rawValue: fd).write($0) }
-}
-
-/// `text` and a newline, as `writeText`.
-func writeLine(_ text: String, to fd: Int32) { writeText(text + "\n", to: fd) }

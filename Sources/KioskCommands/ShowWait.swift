@@ -68,7 +68,7 @@ extension ShowCommand {
     }
 
     /// With a pending screen: waits on `loop` for the display (see the file's header).
-    func startWaiting(_ start: DisplayStart, session: HUDSession, loop: PollEventLoop,
+    func startWaiting(_ start: DisplayStart, session: HUDSession, loop: EventLoop, kernel: Kernel,
                       profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws {
         guard let pending = start.pending else { return }
         start.notifyStatus("Waiting up to \(fmt(start.seconds)) s for a display")
@@ -79,7 +79,7 @@ extension ShowCommand {
             do { try pending.adopt(screen) } catch { session.end(.failed("the display: \(error)")) }
         }
         let wait = ScreenWait(
-            kernel: loop.kernel, loop: loop, seconds: start.seconds, reason: start.firstReason,
+            kernel: kernel, loop: loop, seconds: start.seconds, reason: start.firstReason,
             attempt: { () -> ScreenWait.Outcome in
                 do { return .opened(try open()) } catch { return .notYet(shortReason(error)) }
             },

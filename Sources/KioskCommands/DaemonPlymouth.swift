@@ -1,6 +1,7 @@
 import Glibc
 import KioskCLI
 import KioskDaemon
+import KioskDevices
 import KioskSettings
 import KioskSys
 
@@ -26,7 +27,9 @@ extension DaemonParts {
 final class PlymouthParts {
     static let defaultDurationPath = "/var/lib/plymouth/boot-duration"
 
-    let listener: FileDescriptor
+    /// The listening socket (a descriptor of `kernel`).
+    let listener: Int32
+    let kernel: Kernel
     let name: String
     /// Where the estimate is kept (nil: none).
     let durationPath: String?
@@ -37,16 +40,17 @@ final class PlymouthParts {
     private var listenerClosed = false
 
     /// nil without --plymouth (its other options are then warned about: they change nothing).
-    init?(_ a: ParsedArguments) throws {
+    init?(_ a: ParsedArguments, kernel: Kernel) throws {
         guard a.flag(.plymouth) else {
             for o in ["plymouth-socket", "plymouth-boot-duration"] where a.given(o) { showLog("warning: --\(o) has no effect without --plymouth") }
             return nil
         }
+        self.kernel = kernel
         name = a.string(.plymouthSocket) ?? PlymouthWire.defaultSocketName
         guard !name.utf8.contains(0) else { throw UsageError(optionError("plymouth-socket", name, expected: "an abstract socket name")) }
         let path = a.string(.plymouthBootDuration) ?? PlymouthParts.defaultDurationPath
         durationPath = path == "none" ? nil : path
-        do { listener = try unixAbstractListener(name, backlog: PlymouthServer.backlog) } catch {
+        do { listener = try kernel.listenUnixAbstract(name, backlog: PlymouthServer.backlog) } catch {
             if error.errno == EADDRINUSE {
                 throw ShowError("Plymouth's socket @\(name): another Plymouth daemon listens there (plymouthd, or a kiosk-hud daemon with --plymouth)")
             }
@@ -70,12 +74,13 @@ final class PlymouthParts {
         return [:]
     }
 
-    /// Starts serving `daemon`'s HUD; `quit` ends the run (retain the last frame or not).
-    func attach(daemon: Daemon, loop: PollEventLoop, quit: @escaping (Bool) -> Void) {
+    /// Starts serving `daemon`'s HUD on `loop` (through the kernel the socket was made with);
+    /// `quit` ends the run (retain the last frame or not).
+    func attach(daemon: Daemon, loop: EventLoop, quit: @escaping (Bool) -> Void) {
         let splash = PlymouthSplash(daemon: daemon, estimate: estimate, log: showLog)
         splash.onQuit = quit
         self.splash = splash
-        server = PlymouthServer(kernel: loop.kernel, loop: loop, listener: listener.rawValue, log: showLog) { splash.handle($0, order: $1) }
+        server = PlymouthServer(kernel: kernel, loop: loop, listener: listener, log: showLog) { splash.handle($0, order: $1) }
         showLog("plymouth: listening on @\(name)")
     }
 
@@ -108,13 +113,13 @@ final class PlymouthParts {
     private func closeListener() {
         guard !listenerClosed else { return }
         listenerClosed = true
-        try? listener.close()
+        kernel.close(listener)
     }
 }
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let plymouth = OptionKey("plymouth")
-    static let plymouthBootDuration = OptionKey("plymouth-boot-duration")
-    static let plymouthSocket = OptionKey("plymouth-socket")
+    public static let plymouth = OptionKey("plymouth")
+    public static let plymouthBootDuration = OptionKey("plymouth-boot-duration")
+    public static let plymouthSocket = OptionKey("plymouth-socket")
 }

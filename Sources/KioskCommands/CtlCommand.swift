@@ -6,14 +6,14 @@ import KioskSettings
 
 /// `kiosk-hud ctl VERB`: one request to a running daemon (docs/protocol.md), from a shell
 /// script: its options mirror render's, its exit code says how it went.
-enum CtlCommand {
+public enum CtlCommand {
     static let exitCodes = """
         Exit codes: 0 done; 1 wait-button: no press before --timeout; 2 the daemon refused the \
         request (the reason on stderr); 64 bad options; 69 no daemon at the socket; 70 the daemon \
         answered something that is not the protocol; 77 permission denied.
         """
 
-    static let socket = OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath).")
+    static let socket = FollowBootCommand.socket
     static let animated = OptionSpec(.animated, .inversibleFlag, help: "Animate (show, hide: default on; update: the progress eases).")
 
     static func verb(_ name: String, _ abstract: String, _ options: [OptionSpec] = [], positionals: [PositionalSpec] = []) -> CommandSpec {
@@ -24,7 +24,8 @@ enum CtlCommand {
     static let styleOptions = HUDSettings.table.settings.filter { $0.live && $0.option != nil && !DaemonRequest.contentKeys.contains($0.key) }
         .map { OptionSpec($0) }
 
-    static let spec = CommandSpec("ctl", abstract: "Send a request to a running kiosk-hud daemon.", subcommands: [
+    /// `kiosk-hud ctl`'s verbs, options, help and manual page.
+    public static let spec = CommandSpec("ctl", abstract: "Send a request to a running kiosk-hud daemon.", subcommands: [
         verb("ping", "Check that the daemon answers."),
         verb("show", "Show the HUD.", [animated]),
         verb("hide", "Hide the HUD.", [animated, OptionSpec(.delay, value: "s", rule: .number(0, 86_400, "seconds"), help: "Hide after this many seconds.")]),
@@ -48,7 +49,8 @@ enum CtlCommand {
     /// The setting key of an option name (the table's).
     static func optionKey(_ option: String) -> String { HUDSettings.table.setting(option: option)?.key ?? option }
 
-    static func run(_ verb: String, _ a: ParsedArguments) throws {
+    /// Sends `verb`'s request to the daemon (see the verbs' exit codes).
+    public static func run(_ verb: String, _ a: ParsedArguments) throws {
         let client: DaemonClient
         do { client = try DaemonClient(path: a.string(.socket) ?? ControlSocket.defaultPath) } catch { throw fail(error) }
         do {
@@ -103,10 +105,7 @@ enum CtlCommand {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let animated = OptionKey("animated")
-    static let delay = OptionKey("delay")
-    static let duration = OptionKey("duration")
-    static let retain = OptionKey("retain")
-    static let socket = OptionKey("socket")
-    static let timeout = OptionKey("timeout")
+    public static let animated = OptionKey("animated")
+    public static let delay = OptionKey("delay")
+    public static let timeout = OptionKey("timeout")
 }

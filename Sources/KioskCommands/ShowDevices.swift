@@ -13,7 +13,7 @@ struct ShowDevices {
 
     /// Starts input on the first display's picture and the tilt; each that cannot start is one
     /// log line, and `show` goes on without it.
-    mutating func start(_ show: ShowCommand, session: HUDSession, settings: HUDSettings, rotation: Rotation, clock: SystemClock) {
+    mutating func start(_ show: ShowCommand, session: HUDSession, settings: HUDSettings, rotation: Rotation, clock: any Clock & Sendable) {
         if !show.noInput, let d = session.displays.first?.display {
             do {
                 var opts = try settings.libinputOptions(transform: d.transform, output: d.name, log: { showLog($0) })

@@ -13,7 +13,10 @@ import KioskSys
 /// the kiosk app before the boot is finished). It keeps the one connection it opened and never
 /// connects again: under socket activation a new connection would start the daemon again, over
 /// the kiosk app.
-enum FollowBootCommand {
+public enum FollowBootCommand {
+    /// `--socket` of `ctl` and its verbs: the daemon's control socket.
+    public static let socket = OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath).")
+
     static let interval = OptionSpec(.interval, value: "s", rule: .number(0.01, 60, "seconds"),
                                      help: "Read the boot progress this often. Default: 0.25 s.")
     static let bus = OptionSpec(.bus, value: "ADDRESS", rule: .text(4095, nonEmpty: true, "a D-Bus address"),
@@ -23,7 +26,8 @@ enum FollowBootCommand {
     /// system is missing — libsystemd.so.0, or the manager's socket).
     static let noManager: Int32 = 72
 
-    static let spec = CommandSpec(
+    /// `kiosk-hud ctl follow-boot`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "follow-boot", abstract: "Show systemd's boot progress as a bar until the boot is finished (72: no systemd).",
         discussion: """
         Reads the systemd manager's Progress over sd-bus (libsystemd.so.0, loaded only by this verb) \
@@ -37,12 +41,13 @@ enum FollowBootCommand {
         not booted with systemd; or the manager unreachable for 5 s); 77 permission denied (the \
         socket, or the private bus, which is root's).
         """,
-        groups: [OptionGroup([CtlCommand.socket, interval, bus])])
+        groups: [OptionGroup([socket, interval, bus])])
 
     /// The modes that show progress; any other gets "bar" with the progress.
     static let progressModes: Set<String> = ["determinate", "annular", "bar"]
 
-    static func run(_ client: DaemonClient, _ a: ParsedArguments) throws {
+    /// Follows the boot on `client`'s daemon until the boot is finished or the daemon ends.
+    public static func run(_ client: DaemonClient, _ a: ParsedArguments) throws {
         let address = a.string(.bus) ?? SystemdManager.privateBus
         let every = try a.double(.interval) ?? 0.25
         var manager: SystemdManager? = try open(address)
@@ -121,6 +126,6 @@ enum FollowBootCommand {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let bus = OptionKey("bus")
-    static let interval = OptionKey("interval")
+    public static let bus = OptionKey("bus")
+    public static let interval = OptionKey("interval")
 }

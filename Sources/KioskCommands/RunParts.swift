@@ -14,6 +14,9 @@ final class RunParts: ShowExtras {
     var quitsOnSignals: Bool { false }
     private(set) var started = false
     private var commandTask: CommandTask?
+    /// The loop a display run of the command runs on (the command's child process needs the
+    /// real loop: its pipes, pidfd and SIGCHLD).
+    var displayLoop: PollEventLoop?
 
     init(command: CommandTask.Options, task: LongTask.Options, content: HUDContent) {
         self.command = command; self.taskOptions = task; self.content = content
@@ -37,7 +40,7 @@ final class RunParts: ShowExtras {
 
     // MARK: On run's own display (ShowExtras)
 
-    func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
+    func attach(session: HUDSession, loop: EventLoop, kernel: Kernel, screen: Screen, settings: HUDSettings) throws {
         if let hud = continuing {
             // The command runs already (on a daemon that stopped answering): it goes on here.
             try hud.switchTo(session)
@@ -46,6 +49,7 @@ final class RunParts: ShowExtras {
             attachedOwn = true
             return
         }
+        guard let loop = displayLoop else { throw ShowError("run: no loop for its command") }
         try session.update(content: { $0 = content })
         start(hud: session, loop: loop) { code in session.end(.exit(code)) }
     }

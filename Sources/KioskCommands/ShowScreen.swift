@@ -40,7 +40,7 @@ extension ShowCommand {
         o.vt = !arguments.flag(.noVt)
         o.checkScanout = arguments.flag(.checkScanout)
         o.log = showLog
-        o.earlyFrame = takeEarlyFrame()
+        o.earlyFrame = ShowCommand.takeEarlyFrame()
         let s = try DRMScreen(options: o)
         for out in s.drmDisplays { showLog("output " + s.describe(out)) }
         if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }

@@ -17,8 +17,9 @@ import KioskText
 /// until Ctrl+C/SIGTERM or for `--duration` seconds. Logs (stderr) the card, connector, mode,
 /// rotation and the time from exec to the first frame on screen. No Foundation on the way to
 /// the first frame.
-struct ShowCommand {
-    static let spec = CommandSpec(
+public struct ShowCommand {
+    /// `kiosk-hud show`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "show", abstract: "Show the HUD on the display (DRM/KMS; fbdev fallback).",
         discussion: """
         The HUD options are render's; --card, --connector, --video-mode and --rotate override the board \
@@ -49,11 +50,26 @@ struct ShowCommand {
     var extras: ShowExtras?
     /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
     let givenLoop: PollEventLoop?
-    init(_ a: ParsedArguments, extras: ShowExtras? = nil, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
+    init(_ a: ParsedArguments, extras: ShowExtras?, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
+    /// `show` with the parsed options.
+    public init(_ a: ParsedArguments) { self.init(a, extras: nil) }
     var offscreen: String? { arguments.string(.offscreen) }
     var noInput: Bool { arguments.flag(.noInput) }
 
-    func run() throws {
+    /// Runs until the session ends, on a `PollEventLoop` (the given one, else a new one); throws
+    /// `ExitCode` for a non-zero end, `ShowError` for a failure.
+    public func run() throws {
+        try run {
+            let loop = givenLoop ?? PollEventLoop(clock: SystemClock())
+            // One clock for the loop and the session.
+            return DisplayLoop(loop: loop, kernel: loop.kernel, clock: loop.clock as? SystemClock ?? SystemClock()) { try loop.run() }
+        }
+    }
+
+    /// Runs until the session ends on the loop `makeLoop` gives (called once the options are
+    /// known to be good, before the display opens): its `run` turns the loop until it stops.
+    /// A test passes an `EmbeddedEventLoop` and moves its clock.
+    public func run(on makeLoop: () -> DisplayLoop) throws {
         StartMarks.mark(.cli)
         let a = arguments
         if a.flag(.benchCopy) { try runCopyBench(); return }
@@ -69,8 +85,8 @@ struct ShowCommand {
         // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
         // comes while the screen opens or the first frame is drawn stops the drawing and ends the
         // run through the same clean-up as any other (the session's own handler ends it).
-        let clock = SystemClock()
-        let loop = givenLoop ?? PollEventLoop(clock: clock)
+        let runner = makeLoop()
+        let loop = runner.loop, clock = runner.clock
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
         let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
@@ -111,12 +127,12 @@ struct ShowCommand {
         if let duration { loop.schedule(after: duration) { timedOut = true; session.end(.exit(0)) } }
         var failure: Error?
         do {
-            try extras?.attach(session: session, loop: loop, screen: screen, settings: settings)
+            try extras?.attach(session: session, loop: loop, kernel: runner.kernel, screen: screen, settings: settings)
             try session.start { StartMarks.mark(.layout) }
-            try startWaiting(start, session: session, loop: loop, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
+            try startWaiting(start, session: session, loop: loop, kernel: runner.kernel, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
             // Nothing to draw (--hidden): up once the socket listens.
             if extras?.startHidden == true { start.notifyReady("Hidden") }
-            try loop.run()
+            try runner.run()
         } catch {
             failure = error
         }
@@ -133,10 +149,34 @@ struct ShowCommand {
         if let code, code != 0 { throw ExitCode(code) }
     }
 
-    static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals that end a display run (SIGINT, SIGTERM, SIGHUP).
+    public static let quitSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
     /// else the user's cache directory; nil for 'none' or when there is no place. The C
     /// constructor's rule (the early frame looks there before this code runs).
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
+}
+
+/// What a display run runs on: its event loop, the kernel behind it, the clock of the loop and
+/// the session, and how to turn the loop until it stops.
+public struct DisplayLoop {
+    /// The loop the session, the screen and the extras register with.
+    public var loop: EventLoop
+    /// The system calls behind `loop` (the control socket, the display wait).
+    public var kernel: Kernel
+    /// The loop's clock, also the session's.
+    public var clock: any Clock & Sendable
+    /// Turns the loop until it is stopped (`PollEventLoop.run`; a test moves an embedded loop's clock).
+    public var run: () throws -> Void
+    /// The parts of a display run's loop.
+    public init(loop: EventLoop, kernel: Kernel, clock: any Clock & Sendable, run: @escaping () throws -> Void) {
+        self.loop = loop; self.kernel = kernel; self.clock = clock; self.run = run
+    }
+}
+
+/// The command line's root: `kiosk-hud COMMAND [options]` (the executable lists the commands).
+public enum KioskHUDCommandLine {
+    /// The root's one-line description (help, manual page).
+    public static let abstract = "An MBProgressHUD-style overlay for kiosk Linux boards, drawn straight to the screen."
 }

@@ -5,7 +5,7 @@ import KioskSys
 
 /// `kiosk-hud boards list|detect|show`: the board profiles this binary can use, which one
 /// `--board auto` takes on this board and why, and a profile's every setting.
-enum BoardsCommand {
+public enum BoardsCommand {
     static let root = OptionSpec(.root, value: "DIR", rule: .path,
                                  help: "A directory standing for / (a copy of another board's /proc/device-tree and /sys, tests). Default: $KIOSK_BOARD_ROOT, else /.")
     static let places = """
@@ -15,7 +15,8 @@ enum BoardsCommand {
         describes the format.
         """
 
-    static let spec = CommandSpec("boards", abstract: "List the board profiles, detect this board's, show one.", subcommands: [
+    /// `kiosk-hud boards`' verbs, options, help and manual page.
+    public static let spec = CommandSpec("boards", abstract: "List the board profiles, detect this board's, show one.", subcommands: [
         CommandSpec("list", abstract: "List the board profiles: name, where from, [match] rules.", discussion: places, groups: [OptionGroup([root])]),
         CommandSpec("detect", abstract: "Say what this board is, which profile --board auto takes, and why the others do not match.",
                     discussion: """
@@ -27,7 +28,8 @@ enum BoardsCommand {
                     groups: [OptionGroup([root])], positionals: [PositionalSpec("board", help: "auto, a name or a file.", optional: true)]),
     ])
 
-    static func run(_ verb: String, _ a: ParsedArguments) throws {
+    /// Runs `verb` (list, detect, show).
+    public static func run(_ verb: String, _ a: ParsedArguments) throws {
         let root = a.string(.root) ?? environmentValue("KIOSK_BOARD_ROOT") ?? ""
         let catalog = BoardCatalog.system(root: root)
         let facts = BoardFacts(root: root)
@@ -106,5 +108,5 @@ enum BoardsCommand {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let root = OptionKey("root")
+    public static let root = OptionKey("root")
 }

@@ -12,8 +12,9 @@ import KioskSys
 /// panel's axes (after the mount matrix), and the bezel offset in pixels (depth × the profile's
 /// scale). While the sensor is lost and the offset eases back, lines have `-` for the reading.
 /// Status lines and, at the end (also on SIGINT/SIGTERM), read statistics on stderr.
-struct TiltCommand {
-    static let spec = CommandSpec(
+public struct TiltCommand {
+    /// `kiosk-hud tilt`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "tilt", abstract: "Print the tilt offset the accelerometer gives.",
         groups: [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(["rotate"]) + [
@@ -24,9 +25,11 @@ struct TiltCommand {
         ])
 
     let arguments: ParsedArguments
-    init(_ a: ParsedArguments) { arguments = a }
+    /// The command with its parsed options.
+    public init(_ a: ParsedArguments) { arguments = a }
 
-    func run() throws {
+    /// Prints the samples until --samples, --duration or a signal.
+    public func run() throws {
         let settings = try SettingOptions.resolve(arguments)
         let profile = settings.profile
         var setup = MotionSetup(settings, rotation: profile.display.rotation ?? .none)
@@ -108,5 +111,5 @@ final class TiltPrinter {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let samples = OptionKey("samples")
+    public static let samples = OptionKey("samples")
 }

@@ -12,8 +12,9 @@ import KioskSys
 /// `kiosk-hud run -- CMD ARGS…`: a long command with a progress HUD and a Cancel that really
 /// stops it. The HUD is a running daemon's when its socket answers, else run's own display (as
 /// `show`), else none (the command still runs: the HUD never stands in the way of the work).
-struct RunCommand {
-    static let spec = CommandSpec(
+public enum RunCommand {
+    /// `kiosk-hud run`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "run", abstract: "Run a command with a progress HUD and a Cancel button that stops it.",
         discussion: """
         The HUD is the running daemon's when its socket answers (--socket; the daemon's style and \
@@ -75,7 +76,8 @@ struct RunCommand {
     /// show's options that run has no use for: the task owns the button and decides the end.
     static let refused: Set<String> = ["duration", "on-button", "button"]
 
-    static func run(_ a: ParsedArguments) throws {
+    /// Runs the command with its HUD until it ends (see the spec's exit codes).
+    public static func run(_ a: ParsedArguments) throws {
         for o in ["duration", "on-button", "button"] where a.given(o) {
             throw UsageError("--\(o) does not go with run" + (o == "button" ? " (--cancel-title names the button)" : ""))
         }
@@ -110,6 +112,7 @@ struct RunCommand {
                 let daemonHUD = try DaemonTaskHUD(path: path, loop: loop, replyTimeout: try a.double(.daemonTimeout) ?? DaemonTaskHUD.defaultReplyTimeout)
                 // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
                 let own: ((RunParts) throws -> Void)? = hud == "auto" ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
+                parts.displayLoop = loop
                 return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) }, ownDisplay: own)
             } catch let e as DaemonClient.Failure {
                 if hud == "daemon" { throw ShowError("no daemon on \(path): \(e)") }
@@ -117,7 +120,9 @@ struct RunCommand {
         }
         if hud == "none" { return try parts.runAlone() }
         do {
-            try ShowCommand(a, extras: parts).run()
+            let loop = PollEventLoop(clock: SystemClock())
+            parts.displayLoop = loop
+            try ShowCommand(a, extras: parts, loop: loop).run()
         } catch let e as DisplayUnavailable where hud == "auto" && !parts.started {
             showLog("\(e.description); running the command without a HUD")
             try parts.runAlone()
@@ -127,17 +132,17 @@ struct RunCommand {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let allowBackwards = OptionKey("allow-backwards")
-    static let cancelTitle = OptionKey("cancel-title")
-    static let confirmCancel = OptionKey("confirm-cancel")
-    static let daemonTimeout = OptionKey("daemon-timeout")
-    static let detailsFromOutput = OptionKey("details-from-output")
-    static let hud = OptionKey("hud")
-    static let killAfter = OptionKey("kill-after")
-    static let noCancel = OptionKey("no-cancel")
-    static let noticeDuration = OptionKey("notice-duration")
-    static let progressRegex = OptionKey("progress-regex")
-    static let stdin = OptionKey("stdin")
-    static let successText = OptionKey("success-text")
-    static let totalBytes = OptionKey("total-bytes")
+    public static let allowBackwards = OptionKey("allow-backwards")
+    public static let cancelTitle = OptionKey("cancel-title")
+    public static let confirmCancel = OptionKey("confirm-cancel")
+    public static let daemonTimeout = OptionKey("daemon-timeout")
+    public static let detailsFromOutput = OptionKey("details-from-output")
+    public static let hud = OptionKey("hud")
+    public static let killAfter = OptionKey("kill-after")
+    public static let noCancel = OptionKey("no-cancel")
+    public static let noticeDuration = OptionKey("notice-duration")
+    public static let progressRegex = OptionKey("progress-regex")
+    public static let stdin = OptionKey("stdin")
+    public static let successText = OptionKey("success-text")
+    public static let totalBytes = OptionKey("total-bytes")
 }

@@ -9,8 +9,9 @@ import KioskSettings
 import KioskSys
 
 /// `kiosk-hud daemon`: `show`, driven by clients over a control socket (and psplash's FIFO).
-struct DaemonCommand {
-    static let spec = CommandSpec(
+public enum DaemonCommand {
+    /// `kiosk-hud daemon`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "daemon", abstract: "Show the HUD and take requests on a control socket (kiosk-hud ctl, psplash-write).",
         discussion: """
         Everything show does (the display options below are show's), and: requests on a Unix socket \
@@ -37,17 +38,18 @@ struct DaemonCommand {
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
         ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth))])
 
-    static func run(_ a: ParsedArguments) throws {
+    /// Runs the daemon until it quits (see the spec's exit codes).
+    public static func run(_ a: ParsedArguments) throws {
         // A daemon runs for months: what its requests free must not stay in the heap.
         Heap.keepLargeBlocksOutOfTheHeap()
-        try ShowCommand(a, extras: try DaemonParts(a)).run()
+        try ShowCommand(a, extras: try DaemonParts(a, kernel: LinuxKernel())).run()
     }
 }
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let allowUid = OptionKey("allow-uid")
-    static let group = OptionKey("group")
-    static let hidden = OptionKey("hidden")
-    static let psplashFifo = OptionKey("psplash-fifo")
+    public static let allowUid = OptionKey("allow-uid")
+    public static let group = OptionKey("group")
+    public static let hidden = OptionKey("hidden")
+    public static let psplashFifo = OptionKey("psplash-fifo")
 }

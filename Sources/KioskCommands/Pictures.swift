@@ -7,7 +7,7 @@ import KioskSys
 
 /// The content with its picture (`--image` for `--mode custom`), and the underlay picture, each
 /// read within `pictureLimit` of the canvas.
-func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitmap?) {
+public func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitmap?) {
     var content = s.content
     let limit = pictureLimit(canvasWidth: s.profile.width, canvasHeight: s.profile.height)
     if content.mode == .custom {
@@ -28,19 +28,20 @@ func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitmap?) {
 /// (the factor 2 keeps the underlay's own scaling to the canvas a reduction, so no detail is
 /// lost to decoding smaller); a larger interlaced one is refused. A picture thus takes at most
 /// 4 x 4 bytes per canvas pixel (plus a few rows while read) whatever the file claims.
-func pictureLimit(canvasWidth: Int, canvasHeight: Int) -> PNGReadLimit {
+public func pictureLimit(canvasWidth: Int, canvasHeight: Int) -> PNGReadLimit {
     PNGReadLimit(maxPixels: 4 * canvasWidth * canvasHeight,
                  maxWidth: min(2 * canvasWidth, Bitmap.maxDimension), maxHeight: min(2 * canvasHeight, Bitmap.maxDimension))
 }
 
 /// A picture that cannot be read or written, in one line naming the option, the file and why
 /// (`--image x.png: not a regular file (a FIFO)`); the command line itself was fine, so no usage.
-struct PictureError: Error, CustomStringConvertible {
-    var description: String
+public struct PictureError: Error, CustomStringConvertible {
+    /// "--image x.png: why".
+    public var description: String
 }
 
 /// The PNG at `path` (given as option `what`) as a bitmap, within `limit`.
-func loadPNG(_ path: String, what: String, limit: PNGReadLimit) throws -> Bitmap {
+public func loadPNG(_ path: String, what: String, limit: PNGReadLimit) throws -> Bitmap {
     guard !path.isEmpty else { throw UsageError("\(what): empty path") }
     let img: PNGImage
     do { img = try PNG.read(path: path, limit: limit) } catch { throw PictureError(description: "\(what) \(error)") }
@@ -50,7 +51,7 @@ func loadPNG(_ path: String, what: String, limit: PNGReadLimit) throws -> Bitmap
 }
 
 /// Writes `bitmap` as a PNG at `path`; `what` (e.g. "--out") names the option in errors.
-func writePNG(_ bitmap: Bitmap, to path: String, what: String? = nil) throws {
+public func writePNG(_ bitmap: Bitmap, to path: String, what: String? = nil) throws {
     let prefix = what.map { "\($0) " } ?? ""
     guard !path.isEmpty else { throw UsageError("\(what ?? "output"): empty path") }
     do {
@@ -66,7 +67,7 @@ func writePNG(_ bitmap: Bitmap, to path: String, what: String? = nil) throws {
 
 /// Refuses an output path that cannot take a PNG before any work is done: empty, or an existing
 /// FIFO, device or directory (PNG.write checks again when writing).
-func checkOutputPath(_ path: String, what: String) throws {
+public func checkOutputPath(_ path: String, what: String) throws {
     guard !path.isEmpty else { throw UsageError("\(what): empty path") }
     if let status = try? fileStatus(path), status.kind != .regular {
         throw PictureError(description: "\(what) \(path): not a regular file (\(status.kind))")

@@ -10,31 +10,31 @@ import KioskSys
 /// The command line's view of the settings table (KioskBoards' `HUDSettings.table`): each
 /// command's options are the settings it takes, made from their declarations, and
 /// `resolveSettings` applies what was given over the board profile.
-enum SettingOptions {
+public enum SettingOptions {
     /// `--board` of `render`: the generic profile unless told otherwise.
-    static let board = OptionSpec(.board, value: "auto|NAME|FILE", rule: .path,
+    public static let board = OptionSpec(.board, value: "auto|NAME|FILE", rule: .path,
                                   help: "Board profile: a name (kiosk-hud boards list), a TOML file, or auto (detect this board). Default: the built-in generic.")
     /// `--board` of the commands that run on the board (show, daemon, run, touch, tilt): detected.
-    static let boardAuto = OptionSpec(.board, value: "auto|NAME|FILE", rule: .path,
+    public static let boardAuto = OptionSpec(.board, value: "auto|NAME|FILE", rule: .path,
                                       help: "Board profile: auto (the most specific profile whose [match] rules hold on this board, else generic; "
                                           + "kiosk-hud boards detect says why), a name (kiosk-hud boards list) or a TOML file. Default: auto (with --offscreen: the built-in generic).")
 
     /// The options of the settings with these option names, in the table's order.
-    static func options(_ names: Set<String>) -> [OptionSpec] {
+    public static func options(_ names: Set<String>) -> [OptionSpec] {
         HUDSettings.table.settings.filter { $0.option.map(names.contains) ?? false }.map { OptionSpec($0) }
     }
 
     /// The options of every setting in `group` (e.g. the HUD's look and content), except `excluded`.
-    static func options(group: String, excluding excluded: Set<String> = []) -> [OptionSpec] {
+    public static func options(group: String, excluding excluded: Set<String> = []) -> [OptionSpec] {
         HUDSettings.table.settings.filter { $0.group == group && $0.option.map { !excluded.contains($0) } ?? false }.map { OptionSpec($0) }
     }
 
     /// The canvas: `render` and `show --offscreen`.
-    static let canvas: Set<String> = ["size", "scale", "format", "underlay-color"]
+    public static let canvas: Set<String> = ["size", "scale", "format", "underlay-color"]
     /// Choosing and turning the real display: `show`.
-    static let screen: Set<String> = ["card", "connector", "video-mode", "rotate", "wait-display", "display-switch", "wait-real-timeout"]
+    public static let screen: Set<String> = ["card", "connector", "video-mode", "rotate", "wait-display", "display-switch", "wait-real-timeout"]
     /// Where touch comes from: `show`, `touch`.
-    static let input: Set<String> = ["seat", "input", "touch-matrix", "bind-touch"]
+    public static let input: Set<String> = ["seat", "input", "touch-matrix", "bind-touch"]
 
     /// Settings: the defaults, the `--board` profile over them (render and --offscreen: the
     /// built-in generic unless given; the others: detected unless given), the options over that.
@@ -42,7 +42,7 @@ enum SettingOptions {
     /// options are known to be good (so that a bad option's error is the first line) — not for
     /// render (its output is the picture), nor when `log` is false (run's first look, for the
     /// HUD's content: the line comes when its own display starts, not before a daemon's HUD).
-    static func resolve(_ a: ParsedArguments, log: Bool = true) throws -> HUDSettings {
+    public static func resolve(_ a: ParsedArguments, log: Bool = true) throws -> HUDSettings {
         // render, and a display command drawing offscreen, are not about this board's display:
         // without --board they take the built-in generic profile (no file read, the same picture
         // on any machine), and say nothing about it.
@@ -60,12 +60,13 @@ enum SettingOptions {
     }
 
     /// The board chosen in this run (a command that resolves its settings twice, `run`, detects once).
-    nonisolated(unsafe) static var chosen: (request: BoardSelection.Request, selection: BoardSelection)?
-    nonisolated(unsafe) static var logged = false
+    nonisolated(unsafe) public static var chosen: (request: BoardSelection.Request, selection: BoardSelection)?
+    /// Whether the board's line was logged in this run.
+    nonisolated(unsafe) public static var logged = false
 
     /// The profile `request` names (once per run; KIOSK_BOARD_ROOT stands for / in detection and
     /// for /etc/kiosk-hud/boards, for tests).
-    static func selectBoard(_ request: BoardSelection.Request) throws -> BoardSelection {
+    public static func selectBoard(_ request: BoardSelection.Request) throws -> BoardSelection {
         if let c = chosen, c.request == request { return c.selection }
         let root = environmentValue("KIOSK_BOARD_ROOT") ?? ""
         let selection: BoardSelection
@@ -78,15 +79,18 @@ enum SettingOptions {
 }
 
 /// The tilt effect's settings for a display rotated by `rotation`.
-struct MotionSetup {
-    var sampler: IIOSampler.Settings
-    var filter: TiltFilter.Config
+public struct MotionSetup {
+    /// The accelerometer: where, which, its mount matrix and rate.
+    public var sampler: IIOSampler.Settings
+    /// The tilt filter: time constant, dead zone, the display's quarter turns, reduce motion.
+    public var filter: TiltFilter.Config
     /// Points each way (`HUDStyle.motionDepth`); 0 = off.
-    var depth: Double
+    public var depth: Double
     /// False with depth 0 or reduce motion: don't start the accelerometer at all.
-    var enabled: Bool { depth > 0 && !filter.reduceMotion }
+    public var enabled: Bool { depth > 0 && !filter.reduceMotion }
 
-    init(_ s: HUDSettings, rotation: Rotation) {
+    /// The setup `s` (its profile's [motion] and the tilt options) asks for.
+    public init(_ s: HUDSettings, rotation: Rotation) {
         let m = s.profile.motion
         sampler = IIOSampler.Settings(root: s.iioRoot.map(IIORoot.init) ?? .system, accel: m.accel, mountMatrix: m.mountMatrix, rate: m.rate)
         filter = TiltFilter.Config(timeConstant: m.timeConstant, deadZone: m.deadZone, quarterTurns: rotation.rawValue / 90,
@@ -100,7 +104,7 @@ extension HUDSettings {
     /// libinput's options for a picture `transform` on `output`: the seat or devices, the
     /// profile's (or --touch-matrix's) calibration, the bindings (the profile's touch device
     /// bound to `output` when no --bind-touch is given).
-    func libinputOptions(transform: DisplayTransform, output: String?, log: @escaping (String) -> Void) throws -> LibinputOptions {
+    public func libinputOptions(transform: DisplayTransform, output: String?, log: @escaping (String) -> Void) throws -> LibinputOptions {
         var options = LibinputOptions(transform: transform)
         options.backend = inputs.isEmpty ? .udev(seat: seat) : .path(inputs)
         options.output = output
@@ -118,6 +122,6 @@ extension HUDSettings {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let board = OptionKey("board")
-    static let underlay = OptionKey("underlay")
+    public static let board = OptionKey("board")
+    public static let underlay = OptionKey("underlay")
 }

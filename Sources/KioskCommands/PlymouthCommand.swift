@@ -7,11 +7,12 @@ import KioskSys
 /// `kiosk-hud plymouth …`: the `plymouth` command's forms over Plymouth's protocol, with its
 /// exit codes, so that kiosk-hud can stand in for /usr/bin/plymouth (a link named `plymouth`
 /// runs this; docs/plymouth.md) in front of `kiosk-hud daemon --plymouth` — or of plymouthd.
-enum PlymouthCommand {
+public enum PlymouthCommand {
     /// Plymouth's exit codes.
-    static let refused: Int32 = 1, disconnected: Int32 = 2
+    public static let refused: Int32 = 1, disconnected: Int32 = 2
 
-    static func run(_ a: ParsedArguments) throws {
+    /// Sends the request the options name and prints the answer (see the spec's exit codes).
+    public static func run(_ a: ParsedArguments) throws {
         let debug = a.flag(.debug)
         if a.flag(.getSplashPluginPath) {
             writeLine("Error: kiosk-hud has no Plymouth splash plugins", to: 2)
@@ -36,7 +37,7 @@ enum PlymouthCommand {
                 throw UsageError("--\(o) goes with a command (\(commands.filter { $0.options.contains(o) }.map(\.name).joined(separator: ", ")))",
                                  command: ["kiosk-hud", "plymouth"])
             }
-            writeText(helpText(root: kioskHUDCommandLine(first: "plymouth"), path: ["kiosk-hud", "plymouth"]), to: 2)
+            writeText(helpText(root: CommandSpec("kiosk-hud", abstract: KioskHUDCommandLine.abstract, subcommands: [spec]), path: ["kiosk-hud", "plymouth"]), to: 2)
             return   // plymouth without a request: its help, and 0
         }
         let socket = a.string(.socket) ?? PlymouthWire.defaultSocketName

@@ -8,8 +8,9 @@ import KioskSys
 import KioskText
 
 /// `kiosk-hud render`: draws one frame of the HUD offscreen and writes it as a PNG.
-struct RenderCommand {
-    static let spec = CommandSpec(
+public struct RenderCommand {
+    /// `kiosk-hud render`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "render", abstract: "Draw the HUD offscreen and write a PNG.",
         discussion: "With --scene bench, draws the canonical benchmark scene (shared/bench/scene.md) instead.",
         groups: [
@@ -26,13 +27,15 @@ struct RenderCommand {
     let arguments: ParsedArguments
     let out: String
 
-    init(_ a: ParsedArguments) throws(UsageError) {
+    /// The command with its parsed options (--out is required).
+    public init(_ a: ParsedArguments) throws(UsageError) {
         guard let o = try a.value(.out)?.string else { throw a.error("missing --out FILE.png") }
         arguments = a
         out = o
     }
 
-    func run() throws {
+    /// Draws the frame and writes the PNG.
+    public func run() throws {
         let a = arguments
         try checkOutputPath(out, what: "--out")
         let fonts: FontLibrary
@@ -79,10 +82,10 @@ struct RenderCommand {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let motionOffset = OptionKey("motion-offset")
-    static let out = OptionKey("out")
-    static let phase = OptionKey("phase")
-    static let pressed = OptionKey("pressed")
-    static let printLayout = OptionKey("print-layout")
-    static let scene = OptionKey("scene")
+    public static let motionOffset = OptionKey("motion-offset")
+    public static let out = OptionKey("out")
+    public static let phase = OptionKey("phase")
+    public static let pressed = OptionKey("pressed")
+    public static let printLayout = OptionKey("print-layout")
+    public static let scene = OptionKey("scene")
 }

@@ -3,9 +3,9 @@ import KioskSys
 /// Points on the way from exec to the first frame, for `show`'s `first-frame phases` log line:
 /// where start-up time goes, measured in every run (no profiler needed on the board).
 /// A fixed array of clock readings, so that taking them costs no allocation or type metadata.
-enum StartMarks {
+public enum StartMarks {
     /// Each phase ends at its mark; they are logged in this order.
-    enum Phase: Int, CaseIterable {
+    public enum Phase: Int, CaseIterable {
         /// Our constructor → `main`: the Swift runtime's first steps.
         case runtime
         /// `main` → `run()`: the command line.
@@ -33,7 +33,8 @@ enum StartMarks {
 
     nonisolated(unsafe) static var times = [UInt64](repeating: 0, count: Phase.allCases.count)
 
-    static func mark(_ phase: Phase) { times[phase.rawValue] = monotonicNanoseconds() }
+    /// Notes that `phase` ends now.
+    public static func mark(_ phase: Phase) { times[phase.rawValue] = monotonicNanoseconds() }
 
     /// When `phase` ended (CLOCK_MONOTONIC ns), 0 if not reached.
     static func time(_ phase: Phase) -> UInt64 { times[phase.rawValue] }

@@ -1,30 +1,17 @@
-import CKioskEarlyFrame
-import CKioskSys
 import KioskBoards
 import KioskDRM
 import KioskRaster
 import KioskSys
 import KioskText
 
-// `show`'s side of the frame cache: taking over the early frame the C constructor showed
-// (CKioskEarlyFrame), and writing the cache after the first frame.
-
-/// The early frame, when the constructor put one on screen (then it is ours to take over or
-/// release); a log line when a cache file was there but could not be shown.
-func takeEarlyFrame() -> EarlyFrame? {
-    // Once: a display waited for (--wait-display) is opened again at each attempt.
-    guard !EarlyFrameTaken.done else { return nil }
-    EarlyFrameTaken.done = true
-    let e = kiosk_early_frame()!
-    if e.pointee.state == Int32(KIOSK_EARLY_FAILED.rawValue) {
-        showLog("frame cache: \(cString(e.pointee.cache_path)) not shown: \(cString(e.pointee.why))")
-    }
-    return EarlyFrame(taking: e)
-}
-
-private enum EarlyFrameTaken { nonisolated(unsafe) static var done = false }
+// `show`'s side of the frame cache: writing the cache after the first frame. (Taking over the
+// early frame the C constructor showed is the executable's: `ShowCommand.takeEarlyFrame`.)
 
 extension ShowCommand {
+    /// The early frame the executable's C constructor put on screen, if any (nil: none, as in
+    /// a process without that constructor). kiosk-hud sets it before running a command.
+    nonisolated(unsafe) public static var takeEarlyFrame: () -> EarlyFrame? = { nil }
+
     /// After the first frame: keep it for the next start with these arguments (unless the file
     /// already holds this picture). Logs what it did.
     func saveFrameCache(_ screen: DRMScreen, fonts: FontLibrary) {
@@ -39,8 +26,4 @@ extension ShowCommand {
         case let .skipped(why): showLog("frame cache: not written (\(why))")
         }
     }
-}
-
-private func cString<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }

@@ -30,7 +30,8 @@ extension PlymouthCommand {
 
     static let modes = PlymouthMode.allCases.map(\.rawValue)
 
-    static let spec = CommandSpec(
+    /// `kiosk-hud plymouth`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "plymouth", abstract: "Send a request to a Plymouth daemon, as the plymouth command does (kiosk-hud daemon --plymouth, or plymouthd).",
         discussion: """
         The plymouth command's forms: plymouth [OPTION…] [COMMAND [OPTION…]], e.g. --ping, --quit, quit --retain-splash, \
@@ -88,26 +89,26 @@ extension PlymouthCommand {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let askForPassword = OptionKey("ask-for-password")
-    static let command = OptionKey("command")
-    static let debug = OptionKey("debug")
-    static let details = OptionKey("details")
-    static let dontPauseProgress = OptionKey("dont-pause-progress")
-    static let getSplashPluginPath = OptionKey("get-splash-plugin-path")
-    static let hasActiveVt = OptionKey("has-active-vt")
-    static let hideSplash = OptionKey("hide-splash")
-    static let ignoreKeystroke = OptionKey("ignore-keystroke")
-    static let keys = OptionKey("keys")
-    static let newRootDir = OptionKey("new-root-dir")
-    static let newroot = OptionKey("newroot")
-    static let ping = OptionKey("ping")
-    static let progress = OptionKey("progress")
-    static let prompt = OptionKey("prompt")
-    static let quit = OptionKey("quit")
-    static let readWrite = OptionKey("read-write")
-    static let retainSplash = OptionKey("retain-splash")
-    static let showSplash = OptionKey("show-splash")
-    static let sysinit = OptionKey("sysinit")
-    static let update = OptionKey("update")
-    static let wait = OptionKey("wait")
+    public static let askForPassword = OptionKey("ask-for-password")
+    public static let command = OptionKey("command")
+    public static let debug = OptionKey("debug")
+    public static let details = OptionKey("details")
+    public static let dontPauseProgress = OptionKey("dont-pause-progress")
+    public static let getSplashPluginPath = OptionKey("get-splash-plugin-path")
+    public static let hasActiveVt = OptionKey("has-active-vt")
+    public static let hideSplash = OptionKey("hide-splash")
+    public static let ignoreKeystroke = OptionKey("ignore-keystroke")
+    public static let keys = OptionKey("keys")
+    public static let newRootDir = OptionKey("new-root-dir")
+    public static let newroot = OptionKey("newroot")
+    public static let ping = OptionKey("ping")
+    public static let progress = OptionKey("progress")
+    public static let prompt = OptionKey("prompt")
+    public static let quit = OptionKey("quit")
+    public static let readWrite = OptionKey("read-write")
+    public static let retainSplash = OptionKey("retain-splash")
+    public static let showSplash = OptionKey("show-splash")
+    public static let sysinit = OptionKey("sysinit")
+    public static let update = OptionKey("update")
+    public static let wait = OptionKey("wait")
 }

@@ -6,7 +6,7 @@ import KioskSys
 
 extension ShowCommand {
     /// The options of every command that shows the HUD on a display (show, daemon, run).
-    static let displayGroups: [OptionGroup] = [
+    public static let displayGroups: [OptionGroup] = [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(group: SettingGroup.hud)
                 + SettingOptions.options(SettingOptions.canvas.union(SettingOptions.screen)) + [
                 OptionSpec(.onButton, value: "action", rule: .choice(["exit", "hide", "none"]),
@@ -67,8 +67,9 @@ extension ShowCommand {
 protocol ShowExtras: AnyObject {
     /// The session starts hidden (`daemon --hidden`).
     var startHidden: Bool { get }
-    /// Called with the open screen and the session before its first frame.
-    func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws
+    /// Called with the open screen and the session before its first frame, on the session's
+    /// loop and the kernel it calls.
+    func attach(session: HUDSession, loop: EventLoop, kernel: Kernel, screen: Screen, settings: HUDSettings) throws
     /// An input device came (true) or went.
     func inputChanged(_ name: String, added: Bool)
     /// The run ends; whether to leave the last frame on screen (nil: as --retain says).
@@ -91,15 +92,19 @@ extension ShowExtras {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let animate = OptionKey("animate")
-    static let benchCopy = OptionKey("bench-copy")
-    static let checkScanout = OptionKey("check-scanout")
-    static let fbdev = OptionKey("fbdev")
-    static let fractionalScale = OptionKey("fractional-scale")
-    static let noHotplug = OptionKey("no-hotplug")
-    static let noInput = OptionKey("no-input")
-    static let noVt = OptionKey("no-vt")
-    static let offscreen = OptionKey("offscreen")
-    static let onButton = OptionKey("on-button")
-    static let onTapOutside = OptionKey("on-tap-outside")
+    public static let animate = OptionKey("animate")
+    public static let duration = OptionKey("duration")
+    public static let retain = OptionKey("retain")
+    public static let size = OptionKey("size")
+    public static let socket = OptionKey("socket")
+    public static let benchCopy = OptionKey("bench-copy")
+    public static let checkScanout = OptionKey("check-scanout")
+    public static let fbdev = OptionKey("fbdev")
+    public static let fractionalScale = OptionKey("fractional-scale")
+    public static let noHotplug = OptionKey("no-hotplug")
+    public static let noInput = OptionKey("no-input")
+    public static let noVt = OptionKey("no-vt")
+    public static let offscreen = OptionKey("offscreen")
+    public static let onButton = OptionKey("on-button")
+    public static let onTapOutside = OptionKey("on-tap-outside")
 }

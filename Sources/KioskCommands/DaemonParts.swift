@@ -25,7 +25,7 @@ final class DaemonParts: ShowExtras {
 
     /// Checks the options and takes the control socket — before the display is touched, so a
     /// second daemon on the same socket refuses without disturbing the screen.
-    init(_ a: ParsedArguments) throws {
+    init(_ a: ParsedArguments, kernel: Kernel) throws {
         arguments = a
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
@@ -39,7 +39,7 @@ final class DaemonParts: ShowExtras {
             guard let g = groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
             return g
         }
-        plymouth = try PlymouthParts(a)
+        plymouth = try PlymouthParts(a, kernel: kernel)
         let path = a.string(.socket) ?? ControlSocket.defaultPath
         do { socket = try ControlSocket.open(path, group: group) } catch {
             plymouth?.close()
@@ -47,7 +47,7 @@ final class DaemonParts: ShowExtras {
         }
     }
 
-    func attach(session: HUDSession, loop: PollEventLoop, screen: Screen, settings: HUDSettings) throws {
+    func attach(session: HUDSession, loop: EventLoop, kernel: Kernel, screen: Screen, settings: HUDSettings) throws {
         let a = arguments
         guard let s = socket else { return }
         // The limit of the screen at the time (a display waited for appears later).
@@ -72,7 +72,7 @@ final class DaemonParts: ShowExtras {
         // Under systemd the socket unit's SocketGroup= is the group let in (--group wins).
         let activated = group == nil ? s.activationGroup : nil
         if let g = activated { showLog("control socket: group \(g) may use it (the socket unit's SocketGroup=)") }
-        let server = ControlServer(kernel: loop.kernel, loop: loop, listener: s.fd, daemon: d,
+        let server = ControlServer(kernel: kernel, loop: loop, listener: s.fd, daemon: d,
                                    access: AccessRule(group: group ?? activated, allowedUIDs: Set(uids)), log: showLog)
         self.server = server
         session.addObserver { event in
@@ -96,7 +96,7 @@ final class DaemonParts: ShowExtras {
         if let f = a.string(.psplashFifo) {
             let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
             do {
-                psplash = try PsplashFIFO(path: fifo, kernel: loop.kernel, loop: loop, log: showLog) { [weak self] c in
+                psplash = try PsplashFIFO(path: fifo, kernel: kernel, loop: loop, log: showLog) { [weak self] c in
                     self?.psplashCommand(c, session: session)
                 }
                 showLog("psplash: reading \(fifo)")

@@ -10,8 +10,9 @@ import KioskSys
 /// `down SLOT X Y`, `motion SLOT X Y`, `up SLOT`, `cancel SLOT`, `frame`, `pointer X Y`,
 /// `button pressed|released`, `key CODE pressed|released`. Devices, calibration and a latency
 /// summary on stderr; "touch: listening …" on stderr once the devices present are set up.
-struct TouchCommand {
-    static let spec = CommandSpec(
+public struct TouchCommand {
+    /// `kiosk-hud touch`'s options, help and manual page.
+    public static let spec = CommandSpec(
         "touch", abstract: "Print touch, pointer and key events in screen coordinates.",
         discussion: """
         --size is the panel's own size (the display mode, before rotation); by default the mode \
@@ -34,9 +35,11 @@ struct TouchCommand {
         ])
 
     let arguments: ParsedArguments
-    init(_ a: ParsedArguments) { arguments = a }
+    /// The command with its parsed options.
+    public init(_ a: ParsedArguments) { arguments = a }
 
-    func run() throws {
+    /// Prints the events until --count, --timeout or a signal.
+    public func run() throws {
         let a = arguments
         let settings = try SettingOptions.resolve(a)
         let rotation = settings.profile.display.rotation ?? .none
@@ -122,7 +125,6 @@ private func touchFmt(_ v: Double) -> String {
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
-    static let count = OptionKey("count")
-    static let output = OptionKey("output")
-    static let size = OptionKey("size")
+    public static let count = OptionKey("count")
+    public static let output = OptionKey("output")
 }

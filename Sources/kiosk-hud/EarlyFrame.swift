@@ -1,0 +1,25 @@
+import CKioskEarlyFrame
+import KioskCommands
+import KioskDRM
+
+// The early frame the C constructor showed (CKioskEarlyFrame, linked into kiosk-hud only), handed
+// to the display commands (KioskCommands' `ShowCommand.takeEarlyFrame`) to take over.
+
+/// The early frame, when the constructor put one on screen (then it is ours to take over or
+/// release); a log line when a cache file was there but could not be shown.
+func takeEarlyFrame() -> EarlyFrame? {
+    // Once: a display waited for (--wait-display) is opened again at each attempt.
+    guard !EarlyFrameTaken.done else { return nil }
+    EarlyFrameTaken.done = true
+    let e = kiosk_early_frame()!
+    if e.pointee.state == Int32(KIOSK_EARLY_FAILED.rawValue) {
+        showLog("frame cache: \(cString(e.pointee.cache_path)) not shown: \(cString(e.pointee.why))")
+    }
+    return EarlyFrame(taking: e)
+}
+
+private enum EarlyFrameTaken { nonisolated(unsafe) static var done = false }
+
+private func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}
