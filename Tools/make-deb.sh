@@ -16,7 +16,9 @@
 # .deb goes, made if missing (default: the current directory). Relative paths, here and for
 # --binary, are from the current directory. --compress: the data's compression (xz, Debian's
 # default, takes a while on a debug binary). Prints the .deb's absolute path.
-# Maintainer: $DEBFULLNAME <$DEBEMAIL> when set.
+# Maintainer: $DEBFULLNAME <$DEBEMAIL> when set (set them to yours: the default address is a
+# placeholder, which lintian reports as bogus-mail-host). Beside the .deb: the binary's debug
+# information, kiosk-hud_VERSION_ARCH.debug (the packaged binary is stripped).
 #
 # Installs with `apt install ./kiosk-hud_*.deb` (pulling in its Depends), enables
 # kiosk-hud.service (and its socket and progress follower); the splash starts at the next boot. `apt purge kiosk-hud` removes everything.
@@ -85,8 +87,8 @@ maintainer="${DEBFULLNAME:-KioskHUD maintainers} <${DEBEMAIL:-kiosk-hud@localhos
 cat > "$doc/$changelog" <<CHANGELOG
 kiosk-hud ($version) unstable; urgency=medium
 
-  * kiosk-hud $version, packaged by Tools/make-deb.sh. What changed in each
-    release: CHANGELOG.md in the KioskHUD sources.
+  * kiosk-hud $version, packaged by Tools/make-deb.sh.
+    What changed in each release: CHANGELOG.md in the KioskHUD sources.
 
  -- $maintainer  $(LC_ALL=C date -u -R -d "@$when")
 CHANGELOG
@@ -98,6 +100,22 @@ if [ "$changelog" = changelog.Debian ]; then
     install -d -m 755 "$root/usr/share/lintian/overrides"
     echo "kiosk-hud: initial-upload-closes-no-bugs [usr/share/doc/kiosk-hud/changelog.Debian.gz:1]" > "$root/usr/share/lintian/overrides/kiosk-hud"
     chmod 644 "$root/usr/share/lintian/overrides/kiosk-hud"
+fi
+
+# Stripped, as Debian ships binaries (lintian: unstripped-binary-or-object); the symbols and debug
+# information are kept beside the .deb as kiosk-hud_VERSION_ARCH.debug, which gdb and the Swift
+# backtracer find by the debug link, for a crash's backtrace. The binutils of the binary's
+# architecture (gcc-aarch64-linux-gnu brings arm64's); without them the binary stays as built.
+case "$arch" in amd64) prefix="" ;; arm64) prefix=aarch64-linux-gnu- ;; armhf) prefix=arm-linux-gnueabihf- ;; esac
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+if command -v "${prefix}objcopy" >/dev/null; then
+    debug="$out/kiosk-hud_${version}_${arch}.debug"
+    "${prefix}objcopy" --only-keep-debug "$root/usr/bin/kiosk-hud" "$debug"
+    chmod 644 "$debug"
+    "${prefix}objcopy" --strip-unneeded --remove-section=.comment --add-gnu-debuglink="$debug" "$root/usr/bin/kiosk-hud"
+else
+    echo "make-deb.sh: no ${prefix}objcopy: the binary is packaged unstripped" >&2
 fi
 
 install -d -m 755 "$root/DEBIAN"
@@ -137,8 +155,6 @@ Description: progress HUD and boot splash for kiosk displays, drawn with DRM/KMS
  /usr/share/doc/kiosk-hud/boot-splash.md).
 CONTROL
 
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 deb="$out/kiosk-hud_${version}_${arch}.deb"
 level=(); [ "$compress" = gzip ] && level=(-z1)
 dpkg-deb --root-owner-group "-Z$compress" "${level[@]}" --build "$root" "$deb" >/dev/null

@@ -48,6 +48,15 @@ import Testing
             + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
         #expect(files == expected)
         #expect(entries.first { $0.path == "./usr/bin/kiosk-hud" }?.mode == "-rwxr-xr-x")
+        // Stripped, its debug information beside the .deb with the debug link naming it.
+        let extracted = root.dir + "/extracted"
+        #expect(Proc.run(["dpkg-deb", "-x", deb, extracted]).status == 0)
+        let sections = Proc.run(["readelf", "-S", "-W", extracted + "/usr/bin/kiosk-hud"]).out
+        #expect(!sections.contains(".symtab") && sections.contains(".gnu_debuglink"))
+        let debug = String(deb.dropLast(".deb".count)) + ".debug"
+        #expect(Proc.run(["readelf", "-S", "-W", debug]).out.contains(".symtab"), "\(debug)")
+        #expect(Proc.run(["readelf", "--string-dump=.gnu_debuglink", extracted + "/usr/bin/kiosk-hud"]).out
+                    .contains(String(debug.split(separator: "/").last!)))
         #expect(entries.contains { $0.path == "./etc/kiosk-hud/boards/" && $0.mode.hasPrefix("d") })
 
         // Installed: the splash enabled as deb-systemd-helper does it (the daemon and its follower
@@ -175,12 +184,16 @@ import Testing
         #expect(date.hasSuffix(" +0000") && date.dropFirst(3).hasPrefix(", "), "\(date)")
         #expect(text.hasSuffix("\n") && !text.contains("\n\n\n"))
 
-        // lintian, when there is one (not a build dependency): no tag about either file.
+        // lintian (the Quick start installs it; a machine without it skips this): no tag about either file.
         guard Proc.executable("lintian") else { return }
         let lint = Proc.run(["lintian", "--no-cfg", "-I", "--pedantic", deb])
         let about = lint.out.split(separator: "\n").filter { $0.contains("copyright") || $0.contains("changelog") }
         #expect(about.isEmpty, "\(lint.out)")
         #expect(!lint.out.contains("no-copyright-file") && !lint.out.contains("no-changelog"))
+        // And no error or warning at all (the binary stripped, the maintainer scripts as
+        // debhelper writes them, the changelog's lines within 80 columns).
+        let serious = lint.out.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+        #expect(serious.isEmpty, "\(serious.joined(separator: "\n"))")
     }
 }
 
