@@ -78,7 +78,7 @@ public struct ShowCommand {
         // Read before the screen opens (a bad picture is an error before anything is drawn), and
         // let go of once the session has them (below): a local kept for the loop's life held the
         // start's pictures after a client set others — at 1920x1080 a decoded underlay, 8 MB.
-        let (content, underlay) = try loadPictures(settings)
+        var (content, underlay) = try loadPictures(settings)
         let duration = try a.double(.duration)
         let profile = settings.profile
         StartMarks.mark(.profile)
@@ -108,7 +108,7 @@ public struct ShowCommand {
                 onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
                 startHidden: extras?.startHidden ?? false),
             log: showLog)
-        _ = consume content; _ = consume underlay
+        (content, underlay) = (HUDContent(), nil)   // not `consume`: Swift 6.0.3's checker crashes on it
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()
         session.addObserver { event in
