@@ -38,8 +38,9 @@ public enum Language: String, CaseIterable, Sendable {
     /// value in single or double quotes loses them. The last of a key wins, as in a shell.
     public static func keyValues(_ text: String) -> [String: String] {
         var out: [String: String] = [:]
-        for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            var line = Substring(raw.drop { $0 == " " || $0 == "\t" })
+        // By scalars: "\r\n" is one Character, and a file may end its lines either way.
+        for raw in text.unicodeScalars.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            var line = Substring(String(String.UnicodeScalarView(raw)).drop { $0 == " " || $0 == "\t" })
             if line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = line.dropFirst(7).drop { $0 == " " } }
             guard let eq = line.firstIndex(of: "=") else { continue }

@@ -113,28 +113,18 @@ public struct Words: Sendable, Equatable {
         Words.fill(texts[word] ?? word.text(language), values)
     }
 
-    /// `template` with each of `values` in its `{placeholder}`.
+    /// `template` with each of `values` in its `{placeholder}`, in one pass (a value is never
+    /// read for placeholders); any other `{…}` stays as it is.
     public static func fill(_ template: String, _ values: [WordParameter: String]) -> String {
-        var t = template
-        for p in WordParameter.allCases {
-            guard let v = values[p] else { continue }
-            t = t.replacingPlaceholder(p.placeholder, with: v)
-        }
-        return t
-    }
-}
-
-extension String {
-    /// Every `placeholder` replaced by `value` (no Foundation).
-    func replacingPlaceholder(_ placeholder: String, with value: String) -> String {
-        let text = Array(unicodeScalars), p = Array(placeholder.unicodeScalars)
-        guard !p.isEmpty else { return self }
+        let t = Array(template.unicodeScalars)
         var out = String.UnicodeScalarView(), i = 0
-        while i < text.count {
-            if i + p.count <= text.count, text[i..<(i + p.count)].elementsEqual(p) {
-                out.append(contentsOf: value.unicodeScalars); i += p.count
+        while i < t.count {
+            if t[i] == "{", let close = t[(i + 1)...].firstIndex(of: "}"),
+               let p = WordParameter(rawValue: String(String.UnicodeScalarView(t[(i + 1)..<close]))), let v = values[p] {
+                out.append(contentsOf: v.unicodeScalars)
+                i = close + 1
             } else {
-                out.append(text[i]); i += 1
+                out.append(t[i]); i += 1
             }
         }
         return String(out)
