@@ -386,7 +386,7 @@ extension HUDSettings {
     /// `[words]`: the language of the HUD's own words (Words.swift), and the board's own text for
     /// each (Plymouth's mode labels are `[plymouth] MODE_label`).
     static let words: [S] = [
-        S("language", section: "words", .choice(["auto"] + Language.allCases.map(\.rawValue)), default: .text("auto"), example: "\"de\"",
+        S("language", section: "words", option: "language", .choice(["auto"] + Language.allCases.map(\.rawValue)), default: .text("auto"), example: "\"de\"",
           group: SettingGroup.words,
           help: "The language of the texts the HUD shows by itself (run's Cancel and notices, Plymouth's labels): "
               + "auto (the system's: LC_ALL, LC_MESSAGES, LANG, else /etc/default/locale; English when none is shipped) or "

@@ -70,7 +70,7 @@ public enum RunCommand {
             OptionSpec(.successText, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The text shown when the command succeeds (default: [words] done, Done in English)."),
             OptionSpec(.noticeDuration, rule: .number(0, 60, "seconds"),
                        help: "How long the end (success, failure) stays (default: SVProgressHUD's time for its text, at least 5 s; Cancelled 1.5 s)."),
-        ])],
+        ]), OptionGroup("Words", SettingOptions.options(group: SettingGroup.words))],
         positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
 
     /// show's options that run has no use for: the task owns the button and decides the end.

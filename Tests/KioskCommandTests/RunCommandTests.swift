@@ -229,7 +229,7 @@ func seconds() -> Double {
 
 /// run's own words in the system's language: LANG=de_DE.UTF-8 (LC_ALL and LC_MESSAGES unset)
 /// gives the German button, "Wird abgebrochen…" and the German failure; a board file's
-/// `[words]` beats it.
+/// `[words]` beats it, and --language beats both.
 @Suite struct RunWordsTests {
     static let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
 
@@ -258,6 +258,9 @@ func seconds() -> Double {
         try replaceFile(dir + "/board.toml", with: Array("name = \"test\"\n[words]\nlanguage = \"fr\"\nfailed_status = \"Raté : {status}\"\n".utf8))
         #expect(Proc.run(own + ["--board", dir + "/board.toml", "--", "sh", "-c", "exit 5"], env: Self.german).status == 5)
         try expectLastFrame(dir, "Raté : 5")
+        // --language over both (the board's own text stays its own).
+        #expect(Proc.run(own + ["--language", "it", "--", "sh", "-c", "exit 6"], env: Self.german).status == 6)
+        try expectLastFrame(dir, "Non riuscito (codice di uscita 6)")
     }
 
     /// run's last offscreen frame is render's error notice with `label`.
