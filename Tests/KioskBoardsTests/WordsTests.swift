@@ -136,7 +136,8 @@ struct LocaleCase: Sendable, CustomTestStringConvertible {
         #expect(p.plymouth.look(.reboot).label == "再起動しています…")
         var generic = BoardProfile.generic
         #expect(generic.words.language == .auto && generic.words.texts.isEmpty)
-        #expect(generic.localize(system: .en).text(.cancelling) == "Cancelling…")
+        let english = generic.localize(system: .en)
+        #expect(english.text(.cancelling) == "Cancelling…")
         #expect(generic.plymouth.look(.bootUp).label == "Starting…")
     }
 

@@ -393,7 +393,8 @@ func percentile(_ xs: [Double], _ p: Double) -> Double { xs.isEmpty ? .nan : xs.
         let rig = try PlymouthRig(language: .de)
         let c = try PlymouthRawClient(rig.name)
         try c.send([.changeMode(.shutdown), .status("ssh.service")])
-        #expect(try c.replies(rig, count: 2) == [.ack, .ack])
+        let replies = try c.replies(rig, count: 2)
+        #expect(replies == [.ack, .ack])
         try rig.run(0.5) { rig.details == "ssh.service wird gestartet…" }
         #expect(rig.session.configuration.content.label == "Wird heruntergefahren…")
         #expect(rig.details == "ssh.service wird gestartet…")
