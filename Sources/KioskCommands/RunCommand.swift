@@ -40,7 +40,9 @@ public enum RunCommand {
         The button (--cancel-title, default Cancel; --no-cancel: none) sends SIGTERM to everything \
         the command started, shows "Cancelling…", SIGKILL after --kill-after seconds, then \
         "Cancelled". --confirm-cancel wants a second tap within 3 s. SIGINT, SIGTERM and SIGHUP \
-        sent to run are passed to the command's group (a second one of the same: SIGKILL).
+        sent to run are passed to the command's group (a second one of the same: SIGKILL). These \
+        texts, the button's and the end notices are in the board profile's [words] language \
+        (--language; auto: the system's locale), or the profile's own [words] texts.
 
         Exit codes: the command's own (0 after the success notice; 128+n when a signal ended it), \
         130 cancelled from the HUD, 127 the command was not found, 126 it could not be run, 1 \
