@@ -71,7 +71,7 @@ let package = Package(
                                                      "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
 
         // `kiosk-hud run -- CMD`: the command, its output read for progress, Cancel on its HUD.
-        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskDevices"],
+        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskDevices", "KioskBoards"],
                 swiftSettings: lean),
 
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).

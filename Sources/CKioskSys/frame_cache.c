@@ -10,11 +10,21 @@
 
 static const char kiosk_frame_magic[8] = "KHFRAME";
 
+static uint64_t kiosk_fnv(uint64_t h, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    do { h = (h ^ *p) * 0x100000001b3ull; } while (*p++);
+    return h;
+}
+
 uint64_t kiosk_frame_cache_key(int argc, char *const *argv) {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (int i = 1; i < argc; i++) {
-        const unsigned char *p = (const unsigned char *)argv[i];
-        do { h = (h ^ *p) * 0x100000001b3ull; } while (*p++);
+    for (int i = 1; i < argc; i++) h = kiosk_fnv(h, argv[i]);
+    /* The locale the HUD's own words follow (run's Cancel is in the first frame): another
+       language, another file. Set ones only, so that the key without them is the arguments'. */
+    static const char *const names[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) { h = kiosk_fnv(h, names[i]); h = kiosk_fnv(h, v); }
     }
     return h;
 }

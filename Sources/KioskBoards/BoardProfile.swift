@@ -38,6 +38,8 @@ public struct BoardProfile: Equatable, Sendable {
     public var touch = TouchProfile()
     /// `[plymouth]`: what the daemon's Plymouth front end shows (`kiosk-hud daemon --plymouth`).
     public var plymouth = PlymouthProfile()
+    /// `[words]`: the language of the HUD's own words, and the board's own texts for them.
+    public var words = WordsProfile()
 
     public init() {}
 }
@@ -62,6 +64,9 @@ public struct PlymouthProfile: Sendable, Equatable {
 
     /// Boot status messages (the units systemd starts) on the details line; false: not shown.
     public var statusOnDetails = true
+    /// The details line for a unit systemd starts, `{unit}` where its name goes (`localize`
+    /// puts it in the profile's language).
+    public var unitStatus = Word.startingUnit.text(.en)
     /// The look of each mode.
     public var looks: [PlymouthMode: Look] = PlymouthProfile.defaultLooks
 

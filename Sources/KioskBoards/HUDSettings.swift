@@ -22,6 +22,9 @@ public struct HUDSettings: Sendable, Equatable {
     public var bindings: [String] = []
     /// A directory standing for / when looking for IIO devices (tests).
     public var iioRoot: String?
+    /// The HUD's own words (run's button and notices), in the language chosen for this run
+    /// (`BoardProfile.localize`; English until then).
+    public var words = Words()
 
     public init() {}
 

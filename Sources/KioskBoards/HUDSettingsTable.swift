@@ -12,6 +12,7 @@ public enum SettingGroup {
     public static let input = "Input"
     public static let tilt = "Tilt"
     public static let plymouth = "Plymouth"
+    public static let words = "Words"
 }
 
 extension HUDSettings {
@@ -19,12 +20,12 @@ extension HUDSettings {
 
     /// Every setting, declared once, in the order they are applied (a theme before the colours
     /// it sets) and shown. Board file sections: the top level, match, display, touch, fonts,
-    /// style, timing, motion, plymouth.
+    /// style, timing, motion, plymouth, words.
     public static let table = SettingsTable<HUDSettings>(
         // content before match and display: `setting(key:)` (the daemon's and Plymouth's fields)
         // takes the first of a key, and [match] and [display] have a `mode` too.
-        topLevel + content + match + display + touch + fonts + style + timing + motion + input + plymouth,
-        sections: ["", "match", "display", "touch", "fonts", "style", "timing", "motion", "plymouth"])
+        topLevel + content + match + display + touch + fonts + style + timing + motion + input + plymouth + words,
+        sections: ["", "match", "display", "touch", "fonts", "style", "timing", "motion", "plymouth", "words"])
 
     static let topLevel: [S] = [
         S("name", section: "", .text(64, nonEmpty: true, "a name"), default: .text("generic"), example: "\"rpi-touch-display\"", group: SettingGroup.display,
@@ -327,9 +328,13 @@ extension HUDSettings {
     ] + PlymouthMode.allCases.flatMap { m -> [S] in
         let d = PlymouthProfile.defaultLooks[m]!
         return [
-            S("\(m.key)_label", section: "plymouth", option: "plymouth-\(m.rawValue)-label", .text(1024, "text"), default: .text(d.label),
-              example: "\"Please wait\"", group: SettingGroup.plymouth, live: true, help: "The label in Plymouth's \(m.rawValue) mode (plymouth change-mode --\(m.rawValue)).",
-              set: { $0.profile.plymouth.looks[m, default: d].label = $1.string }, get: { .text($0.profile.plymouth.look(m).label) }),
+            S("\(m.key)_label", section: "plymouth", option: "plymouth-\(m.rawValue)-label", .text(1024, "text"),
+              example: "\"Please wait\"", group: SettingGroup.plymouth, live: true,
+              help: "The label in Plymouth's \(m.rawValue) mode (plymouth change-mode --\(m.rawValue)); default: \"\(Word(plymouth: m).text(.en))\" in the [words] language.",
+              set: { s, v in
+                  s.profile.plymouth.looks[m, default: d].label = v.string
+                  s.profile.words.texts[Word(plymouth: m)] = v.string
+              }, get: { $0.profile.words.texts[Word(plymouth: m)].map { .text($0) } }),
             S("\(m.key)_mode", section: "plymouth", option: "plymouth-\(m.rawValue)-mode", .choice(PlymouthProfile.hudModes.map(\.rawValue)),
               default: .text(d.mode.rawValue), example: d.mode == .bar ? "\"annular\"" : "\"bar\"", group: SettingGroup.plymouth, live: true,
               help: "The HUD's mode in Plymouth's \(m.rawValue) mode.",
@@ -374,5 +379,24 @@ func animationName(_ k: AnimationKind) -> String {
     case .zoomIn: "zoomIn"
     case .zoomOut: "zoomOut"
     default: "fade"
+    }
+}
+
+extension HUDSettings {
+    /// `[words]`: the language of the HUD's own words (Words.swift), and the board's own text for
+    /// each (Plymouth's mode labels are `[plymouth] MODE_label`).
+    static let words: [S] = [
+        S("language", section: "words", option: "language", .choice(["auto"] + Language.allCases.map(\.rawValue)), default: .text("auto"), example: "\"de\"",
+          group: SettingGroup.words,
+          help: "The language of the texts the HUD shows by itself (run's Cancel and notices, Plymouth's labels): "
+              + "auto (the system's: LC_ALL, LC_MESSAGES, LANG, else /etc/default/locale; English when none is shipped) or "
+              + Language.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+          set: { s, v in s.profile.words.language = Language(rawValue: v.string).map { .language($0) } ?? .auto },
+          get: { if case let .language(l) = $0.profile.words.language { return .text(l.rawValue) } else { return .text("auto") } }),
+    ] + Word.allCases.filter { $0.plymouthMode == nil }.map { w in
+        let takes = w.parameters.map(\.placeholder)
+        return S(w.key, section: "words", .text(256, nonEmpty: true, "text"), example: "\"\(w.text(.de))\"", group: SettingGroup.words,
+                 help: "Instead of \"\(w.text(.en))\" in the [words] language" + (takes.isEmpty ? "." : " (" + takes.joined(separator: " and ") + " where the value goes)."),
+                 set: { $0.profile.words.texts[w] = $1.string }, get: { $0.profile.words.texts[w].map { .text($0) } })
     }
 }

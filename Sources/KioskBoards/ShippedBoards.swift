@@ -211,30 +211,63 @@ reduce_motion = false
 # Where Plymouth's boot status messages (each unit systemd starts, `plymouth update --status`) go:
 # the details line, or nowhere.
 boot_status = "details"
-# The label in Plymouth's boot-up mode (plymouth change-mode --boot-up).
-boot_up_label = "Starting…"
+# The label in Plymouth's boot-up mode (plymouth change-mode --boot-up); default: "Starting…" in
+# the [words] language.
+# boot_up_label = "Please wait"
 # The HUD's mode in Plymouth's boot-up mode.
 boot_up_mode = "bar"
-# The label in Plymouth's shutdown mode (plymouth change-mode --shutdown).
-shutdown_label = "Shutting down…"
+# The label in Plymouth's shutdown mode (plymouth change-mode --shutdown); default: "Shutting
+# down…" in the [words] language.
+# shutdown_label = "Please wait"
 # The HUD's mode in Plymouth's shutdown mode.
 shutdown_mode = "indeterminate"
-# The label in Plymouth's reboot mode (plymouth change-mode --reboot).
-reboot_label = "Restarting…"
+# The label in Plymouth's reboot mode (plymouth change-mode --reboot); default: "Restarting…" in
+# the [words] language.
+# reboot_label = "Please wait"
 # The HUD's mode in Plymouth's reboot mode.
 reboot_mode = "indeterminate"
-# The label in Plymouth's updates mode (plymouth change-mode --updates).
-updates_label = "Installing updates…"
+# The label in Plymouth's updates mode (plymouth change-mode --updates); default: "Installing
+# updates…" in the [words] language.
+# updates_label = "Please wait"
 # The HUD's mode in Plymouth's updates mode.
 updates_mode = "bar"
-# The label in Plymouth's system-upgrade mode (plymouth change-mode --system-upgrade).
-system_upgrade_label = "Upgrading the system…"
+# The label in Plymouth's system-upgrade mode (plymouth change-mode --system-upgrade); default:
+# "Upgrading the system…" in the [words] language.
+# system_upgrade_label = "Please wait"
 # The HUD's mode in Plymouth's system-upgrade mode.
 system_upgrade_mode = "bar"
-# The label in Plymouth's firmware-upgrade mode (plymouth change-mode --firmware-upgrade).
-firmware_upgrade_label = "Updating firmware…"
+# The label in Plymouth's firmware-upgrade mode (plymouth change-mode --firmware-upgrade);
+# default: "Updating firmware…" in the [words] language.
+# firmware_upgrade_label = "Please wait"
 # The HUD's mode in Plymouth's firmware-upgrade mode.
 firmware_upgrade_mode = "bar"
+
+[words]
+# The language of the texts the HUD shows by itself (run's Cancel and notices, Plymouth's labels):
+# auto (the system's: LC_ALL, LC_MESSAGES, LANG, else /etc/default/locale; English when none is
+# shipped) or en, de, fr, es, it, nl, pl, pt, ja, zh.
+language = "auto"
+# Instead of "Cancel" in the [words] language.
+# cancel = "Abbrechen"
+# Instead of "Tap again to cancel" in the [words] language.
+# confirm_cancel = "Zum Abbrechen erneut tippen"
+# Instead of "Cancelling…" in the [words] language.
+# cancelling = "Wird abgebrochen…"
+# Instead of "Cancelled" in the [words] language.
+# cancelled = "Abgebrochen"
+# Instead of "Done" in the [words] language.
+# done = "Fertig"
+# Instead of "Failed (exit status {status})" in the [words] language ({status} where the value
+# goes).
+# failed_status = "Fehlgeschlagen (Exit-Status {status})"
+# Instead of "Failed (killed by {signal})" in the [words] language ({signal} where the value
+# goes).
+# failed_signal = "Fehlgeschlagen (beendet durch {signal})"
+# Instead of "Cannot run {command}: {reason}" in the [words] language ({command} and {reason}
+# where the value goes).
+# cannot_run = "{command} kann nicht ausgeführt werden: {reason}"
+# Instead of "Starting {unit}…" in the [words] language ({unit} where the value goes).
+# starting_unit = "{unit} wird gestartet…"
 
 """#),
         ShippedBoard(

@@ -36,7 +36,8 @@ public enum DaemonCommand {
                        help: "Also let this user id use the socket; repeatable."),
             OptionSpec(.psplashFifo, .optionalValue, value: "PATH",
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
-        ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth))])
+        ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth)),
+                 OptionGroup("Words", SettingOptions.options(group: SettingGroup.words))])
 
     /// Runs the daemon until it quits (see the spec's exit codes).
     public static func run(_ a: ParsedArguments) throws {

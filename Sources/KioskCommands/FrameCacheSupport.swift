@@ -18,7 +18,11 @@ extension ShowCommand {
         guard let location = FrameCache.locate(CommandLine.arguments) else { return }
         let path = location.path
         let board = SettingOptions.chosen?.selection.files ?? []
-        let files = ["/proc/self/exe"] + board + [arguments.string(.underlay)].compactMap { $0 } + fonts.fontFiles
+        // /etc/default/locale when it decides the words' language (no locale in the environment,
+        // which the key holds): a changed file, a new first frame.
+        let locale = Language.localeName(environment: environmentValue, localeFile: nil) == nil && fileExists("/etc/default/locale")
+            ? ["/etc/default/locale"] : []
+        let files = ["/proc/self/exe"] + board + [arguments.string(.underlay)].compactMap { $0 } + fonts.fontFiles + locale
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
         switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))

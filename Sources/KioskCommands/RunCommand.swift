@@ -40,7 +40,9 @@ public enum RunCommand {
         The button (--cancel-title, default Cancel; --no-cancel: none) sends SIGTERM to everything \
         the command started, shows "Cancelling…", SIGKILL after --kill-after seconds, then \
         "Cancelled". --confirm-cancel wants a second tap within 3 s. SIGINT, SIGTERM and SIGHUP \
-        sent to run are passed to the command's group (a second one of the same: SIGKILL).
+        sent to run are passed to the command's group (a second one of the same: SIGKILL). These \
+        texts, the button's and the end notices are in the board profile's [words] language \
+        (--language; auto: the system's locale), or the profile's own [words] texts.
 
         Exit codes: the command's own (0 after the success notice; 128+n when a signal ended it), \
         130 cancelled from the HUD, 127 the command was not found, 126 it could not be run, 1 \
@@ -63,14 +65,14 @@ public enum RunCommand {
             OptionSpec(.totalBytes, value: "N", rule: .number(1, 1e18, "a byte count"), help: "The total size for dd's \"N bytes copied\" lines (dd status=progress)."),
             .flag(.detailsFromOutput, help: "Show each output line that is not progress as the details."),
             .flag(.allowBackwards, help: "Let the progress go down when the output says so."),
-            OptionSpec(.cancelTitle, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The Cancel button's title (default: Cancel)."),
+            OptionSpec(.cancelTitle, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The Cancel button's title (default: [words] cancel, Cancel in English)."),
             .flag(.noCancel, help: "No Cancel button."),
             .flag(.confirmCancel, help: "A first tap only asks \"Tap again to cancel\"; a second within 3 s cancels."),
             OptionSpec(.killAfter, rule: .number(0, 3600, "seconds"), help: "Seconds from SIGTERM to SIGKILL (default: 5)."),
-            OptionSpec(.successText, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The text shown when the command succeeds (default: Done)."),
+            OptionSpec(.successText, value: "TEXT", rule: .text(256, nonEmpty: true), help: "The text shown when the command succeeds (default: [words] done, Done in English)."),
             OptionSpec(.noticeDuration, rule: .number(0, 60, "seconds"),
                        help: "How long the end (success, failure) stays (default: SVProgressHUD's time for its text, at least 5 s; Cancelled 1.5 s)."),
-        ])],
+        ]), OptionGroup("Words", SettingOptions.options(group: SettingGroup.words))],
         positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
 
     /// show's options that run has no use for: the task owns the button and decides the end.
@@ -92,13 +94,18 @@ public enum RunCommand {
             do { re = try PosixRegex(pattern) } catch { throw UsageError("--progress-regex \(shown(pattern)): \(error.detail ?? "not a valid regular expression")") }
             command.progress.pattern = { re.firstCapture(in: $0) }
         }
+        let settings = try SettingOptions.resolve(a, log: false)
+        let words = settings.words
+        command.words = words
         var task = LongTask.Options()
-        task.cancelTitle = a.flag(.noCancel) ? nil : a.string(.cancelTitle) ?? "Cancel"
+        task.cancelTitle = a.flag(.noCancel) ? nil : a.string(.cancelTitle) ?? words.text(.cancel)
         task.confirmCancel = a.flag(.confirmCancel)
         task.allowBackwards = a.flag(.allowBackwards)
-        task.successText = a.string(.successText) ?? "Done"
+        task.successText = a.string(.successText) ?? words.text(.done)
+        task.confirmText = words.text(.confirmCancel)
+        task.cancellingText = words.text(.cancelling)
+        task.cancelledText = words.text(.cancelled)
         task.noticeDuration = try a.double(.noticeDuration)
-        let settings = try SettingOptions.resolve(a, log: false)
         var content = settings.content
         if [.determinate, .annular, .bar].contains(content.mode) { task.progressMode = content.mode } else { task.progressMode = .bar }
         if content.mode != .text { content.mode = .indeterminate }

@@ -49,8 +49,10 @@ public enum SettingOptions {
         let render = a.command.count > 1 && a.command[1] == "render"
         let builtIn = a.string(.board) == nil && (render || a.given(.offscreen))
         let selection = try builtIn ? BoardSelection.builtInGeneric : selectBoard(BoardSelection.Request(a.string(.board) ?? "auto"))
-        let s: HUDSettings
+        var s: HUDSettings
         do { s = try HUDSettings.resolved(profile: selection.profile, arguments: a) } catch { throw UsageError(error.description) }
+        // The HUD's own words in the profile's language, or the system's (render draws none).
+        if !render { s.words = s.profile.localize(system: systemLanguage()) }
         if log, !render, !builtIn, !logged {
             logged = true
             for note in selection.notes { showLog(note) }

@@ -140,9 +140,13 @@ public final class PlymouthSplash {
 
     /// What the details line says for a status: "Starting NAME…" for a unit's name (what PID 1
     /// sends), else the text as it came (`plymouth update --status="…"` from a script).
-    public static func details(forStatus s: String) -> String {
+    public static func details(forStatus s: String) -> String { details(forStatus: s, unitStatus: PlymouthProfile().unitStatus) }
+
+    /// `details(forStatus:)` with the words for a unit's name: `unitStatus`, `{unit}` where the
+    /// name goes (the board profile's `[plymouth]`, in its `[words]` language).
+    public static func details(forStatus s: String, unitStatus: String) -> String {
         let suffixes = [".service", ".mount", ".swap", ".socket", ".target", ".device", ".path", ".timer", ".slice", ".scope", ".automount"]
-        if !s.contains(" "), suffixes.contains(where: { s.hasSuffix($0) && s.count > $0.count }) { return "Starting \(s)…" }
+        if !s.contains(" "), suffixes.contains(where: { s.hasSuffix($0) && s.count > $0.count }) { return Words.fill(unitStatus, [.unit: s]) }
         return s
     }
 
@@ -165,7 +169,7 @@ public final class PlymouthSplash {
         pendingStatus = nil
         lastStatusTime = session.clock.now
         statusesShown += 1
-        set([("details", .text(PlymouthSplash.details(forStatus: s)))])
+        set([("details", .text(PlymouthSplash.details(forStatus: s, unitStatus: daemon.settings.profile.plymouth.unitStatus)))])
     }
 
     // MARK: Modes, messages, progress

@@ -1,4 +1,5 @@
 import Glibc
+import KioskBoards
 import KioskDevices
 import KioskSession
 import KioskSys
@@ -22,6 +23,8 @@ public final class CommandTask {
         /// child subreaper). Off for a program that has children of its own.
         public var ownsEveryChild = false
         public var progress = OutputProgress()
+        /// The end notices' words: a failure, a command that cannot be run (English by default).
+        public var words = Words()
         public init(arguments: [String]) { self.arguments = arguments }
     }
 
@@ -60,7 +63,7 @@ public final class CommandTask {
             let why = String(cString: strerror(error.errno))
             log("cannot run \(options.arguments[0]): \(why)")
             code = error.errno == ENOENT ? 127 : 126
-            task.finished(.failed("Cannot run \(options.arguments[0]): \(why)"))
+            task.finished(.failed(options.words.text(.cannotRun, [.command: options.arguments[0], .reason: why])))
             return
         }
         log("started \(options.arguments[0]) (pid \(child!.pid))")
@@ -134,10 +137,18 @@ public final class CommandTask {
         } else if e == .exited(0) {
             code = 0; end = .success
         } else {
-            code = e.shellStatus; end = .failed("Failed (\(exitDescription(e)))")
+            code = e.shellStatus; end = .failed(failureText(e, options.words))
         }
         // Stopped by a signal to us (systemd stopping the unit, Ctrl+C): no notice to wait for.
         task.finished(end, noticeDuration: quitSignal == nil ? nil : 0)
+    }
+}
+
+/// "Failed (exit status 3)", "Failed (killed by SIGKILL)" in `words`' language: the HUD's end notice.
+public func failureText(_ e: ChildExit, _ words: Words) -> String {
+    switch e {
+    case let .exited(c): words.text(.failedStatus, [.status: String(c)])
+    case let .signalled(s): words.text(.failedSignal, [.signal: signalName(s)])
     }
 }
 

@@ -24,7 +24,7 @@ import Testing
         "time-constant": ["--time-constant", "0.5"], "dead-zone": ["--dead-zone", "4"], "neutral": ["--neutral", "resting"],
         "reduce-motion": ["--no-reduce-motion"], "plymouth-status": ["--plymouth-status", "details"],
         "display-switch": ["--display-switch", "wait-real"],
-        "wait-real-timeout": ["--wait-real-timeout", "12"],
+        "wait-real-timeout": ["--wait-real-timeout", "12"], "language": ["--language", "ja"],
     ].merging(PlymouthMode.allCases.flatMap { m in
         [("plymouth-\(m.rawValue)-label", ["--plymouth-\(m.rawValue)-label", "Hold on"]),
          ("plymouth-\(m.rawValue)-mode", ["--plymouth-\(m.rawValue)-mode", "text"])]

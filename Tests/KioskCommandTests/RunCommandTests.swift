@@ -227,6 +227,51 @@ func seconds() -> Double {
     }
 }
 
+/// run's own words in the system's language: LANG=de_DE.UTF-8 (LC_ALL and LC_MESSAGES unset)
+/// gives the German button, "Wird abgebrochen…" and the German failure; a board file's
+/// `[words]` beats it, and --language beats both.
+@Suite struct RunWordsTests {
+    static let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+
+    @Test func cancellingInGermanOnTheDaemonsHUD() {
+        RunOnDaemonTests().withDaemon { dir in
+            let m = uniqueMarker()
+            guard let pid = Proc.spawn([Proc.kioskHUD, "run", "--socket", dir + "/c.sock", "--notice-duration", "0",
+                                        "--", "sh", "-c", "echo 10%; sleep 600; : \(m)"], env: Self.german, stderr: dir + "/run.err")
+            else { Issue.record("cannot start run"); return }
+            let status = RunOnDaemonTests().waitFor(dir, "\"progress\":0.1")
+            #expect(status.contains("\"button\":\"Abbrechen\""), "\(status)")
+            #expect(RunOnDaemonTests().ctl(dir, ["press"]).status == 0)
+            _ = RunOnDaemonTests().waitFor(dir, "\"label\":\"Wird abgebrochen…\"")
+            #expect(Proc.wait(pid) == 130)
+            #expect(leftovers(m).isEmpty)
+        }
+    }
+
+    @Test func theFailureInGermanAndABoardFilesOwnWords() throws {
+        let dir = Proc.makeTempDir("kiosk-run-words")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let own = [Proc.kioskHUD, "run", "--hud", "display", "--offscreen", dir, "--no-input", "--notice-duration", "0.4"]
+        #expect(Proc.run(own + ["--", "sh", "-c", "exit 4"], env: Self.german).status == 4)
+        try expectLastFrame(dir, "Fehlgeschlagen (Exit-Status 4)")
+        // [words] in the board file: its language and its own text, whatever LANG says.
+        try replaceFile(dir + "/board.toml", with: Array("name = \"test\"\n[words]\nlanguage = \"fr\"\nfailed_status = \"Raté : {status}\"\n".utf8))
+        #expect(Proc.run(own + ["--board", dir + "/board.toml", "--", "sh", "-c", "exit 5"], env: Self.german).status == 5)
+        try expectLastFrame(dir, "Raté : 5")
+        // --language over both (the board's own text stays its own).
+        #expect(Proc.run(own + ["--language", "it", "--", "sh", "-c", "exit 6"], env: Self.german).status == 6)
+        try expectLastFrame(dir, "Non riuscito (codice di uscita 6)")
+    }
+
+    /// run's last offscreen frame is render's error notice with `label`.
+    func expectLastFrame(_ dir: String, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let ref = Proc.run([Proc.kioskHUD, "render", "--mode", "error", "--label", label, "--out", dir + "/ref.png"])
+        #expect(ref.status == 0, "\(ref.err)", sourceLocation: sourceLocation)
+        let last = try PNG.read(path: dir + "/last.png"), want = try PNG.read(path: dir + "/ref.png")
+        #expect(last.width == want.width && last.rgba == want.rgba, "run's last frame is not \(label)", sourceLocation: sourceLocation)
+    }
+}
+
 /// run on its own (offscreen) display: the last frame is the end notice, as render draws it.
 @Suite struct RunOnOwnDisplayTests {
     @Test func theLastFrameIsTheSuccessNotice() throws {

@@ -45,7 +45,8 @@ final class PlymouthRig {
     var quit: Bool?
     let logLines: Shared<[String]>
 
-    init(content: HUDContent = HUDContent(mode: .text, label: "Booting"), estimate: BootEstimate? = nil) throws {
+    /// `language`: the profile's words put in it (`BoardProfile.localize`), as the daemon does.
+    init(content: HUDContent = HUDContent(mode: .text, label: "Booting"), estimate: BootEstimate? = nil, language: Language? = nil) throws {
         PlymouthRig.serial += 1
         name = "/kiosk-hud-test/\(getpid())/\(PlymouthRig.serial)"
         loop = PollEventLoop(clock: clock)
@@ -56,6 +57,7 @@ final class PlymouthRig {
         screen = OffscreenScreen(offscreen)
         var settings = HUDSettings.defaults
         settings.content = content
+        if let language { settings.words = settings.profile.localize(system: language) }
         var timing = settings.profile.timing
         timing.animationDuration = 0
         session = HUDSession(loop: loop, screen: screen, fonts: try FontLibrary(), clock: clock,
@@ -383,5 +385,18 @@ func percentile(_ xs: [Double], _ p: Double) -> Double { xs.isEmpty ? .nan : xs.
         #expect(percentile(latencies, 0.99) < 0.5)
         #expect((ping.max() ?? 0) < 0.5, "the daemon stays responsive")
         #expect(presents.count <= Int(window / PlymouthSplash.statusInterval) + 2, "at most one redraw per \(PlymouthSplash.statusInterval) s")
+    }
+
+    /// The profile's words: a mode's label and a unit's status line in its language (German
+    /// here), a label the profile gives as given.
+    @Test func theLabelsAndTheUnitStatusInTheProfilesLanguage() throws {
+        let rig = try PlymouthRig(language: .de)
+        let c = try PlymouthRawClient(rig.name)
+        try c.send([.changeMode(.shutdown), .status("ssh.service")])
+        let replies = try c.replies(rig, count: 2)
+        #expect(replies == [.ack, .ack])
+        try rig.run(0.5) { rig.details == "ssh.service wird gestartet…" }
+        #expect(rig.session.configuration.content.label == "Wird heruntergefahren…")
+        #expect(rig.details == "ssh.service wird gestartet…")
     }
 }

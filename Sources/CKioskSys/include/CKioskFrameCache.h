@@ -46,7 +46,9 @@ struct kiosk_frame_cache_header {
     uint64_t frame_hash;           /* kiosk_frame_hash of the frame */
 };
 
-/// FNV-1a (64 bit) of argv[1 ..< argc], each with its NUL: the cache file's name and key.
+/// FNV-1a (64 bit) of argv[1 ..< argc], each with its NUL, then of each of LC_ALL, LC_MESSAGES
+/// and LANG that is set (name and value: the language of the HUD's own words): the cache file's
+/// name and key.
 uint64_t kiosk_frame_cache_key(int argc, char *const *argv);
 
 /// A fast 64-bit hash of `size` bytes (8 at a time): tells whether a drawn frame equals the cached one.
