@@ -18,7 +18,9 @@ extension ShowCommand {
         guard let location = FrameCache.locate(CommandLine.arguments) else { return }
         let path = location.path
         let board = SettingOptions.chosen?.selection.files ?? []
-        let files = ["/proc/self/exe"] + board + [arguments.string(.underlay)].compactMap { $0 } + fonts.fontFiles
+        // The pictures' files too (the underlay, the logo from the command line or the board
+        // file): a changed picture is a changed frame.
+        let files = ["/proc/self/exe"] + board + [arguments.string(.underlay), arguments.string(.logo) ?? SettingOptions.chosen?.selection.profile.logo].compactMap { $0 } + fonts.fontFiles
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
         switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))

@@ -124,4 +124,5 @@ extension HUDSettings {
 extension OptionKey {
     public static let board = OptionKey("board")
     public static let underlay = OptionKey("underlay")
+    public static let logo = OptionKey("logo")
 }
