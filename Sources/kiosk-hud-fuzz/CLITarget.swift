@@ -145,13 +145,13 @@ final class CLITarget: SpawnTarget {
 
     let renderPool: [OptionMaker] =
         [OptionMaker(path: "board")]
-        + CLITarget.settingMakers(groups: [SettingGroup.hud], names: ["size", "scale", "format", "underlay-color"])
+        + CLITarget.settingMakers(groups: [SettingGroup.hud], names: ["size", "scale", "format", "underlay-color", "underlay-fit"])
         + [OptionMaker(choice: "scene", ["bench"]), OptionMaker(integer: "phase", -1...12), OptionMaker(path: "out"),
            OptionMaker(flag: "pressed"), OptionMaker(point: "motion-offset", 1_000_000), OptionMaker(flag: "print-layout")]
 
     let showPool: [OptionMaker] =
         [OptionMaker(path: "board")]
-        + CLITarget.settingMakers(groups: [SettingGroup.hud, SettingGroup.tilt], names: ["size", "scale", "format", "underlay-color", "card", "connector",
+        + CLITarget.settingMakers(groups: [SettingGroup.hud, SettingGroup.tilt], names: ["size", "scale", "format", "underlay-color", "underlay-fit", "card", "connector",
                                                                             "video-mode", "rotate", "seat", "input", "touch-matrix", "bind-touch"],
                         except: ["iio-root"])
         + [OptionMaker(choice: "on-button", ["exit", "hide", "none"]), OptionMaker(choice: "on-tap-outside", ["exit", "none"]),
