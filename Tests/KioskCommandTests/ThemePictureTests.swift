@@ -2,7 +2,8 @@
 // one line naming --logo, the file and why when it is too large to be.
 import Glibc
 import KioskBoards
-import KioskCommands
+import KioskCLI
+@testable import KioskCommands
 import KioskRaster
 import KioskTestSupport
 import Testing
@@ -35,12 +36,14 @@ import Testing
         try writePNG(big, to: path)
         var settings = HUDSettings.defaults
         settings.profile.width = 320; settings.profile.height = 240
-        let logo = try #require(try loadLogo(settings.with(logo: path)))
+        let read = try loadLogo(settings.with(logo: path))
+        let logo = try #require(read)
         #expect(logo.width <= 640 && logo.height <= 480)
     }
 
     @Test func noLogoIsNone() throws {
-        #expect(try loadLogo(HUDSettings.defaults) == nil)
+        let none = try loadLogo(HUDSettings.defaults)
+        #expect(none == nil)
     }
 }
 
@@ -57,5 +60,27 @@ private final class Scratch {
         let p = path(name)
         if let f = fopen(p, "wb") { _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }; fclose(f) }
         return p
+    }
+}
+
+/// The logo's file counts in the frame cache's key as the underlay's does: from --logo, else the
+/// board file's; an empty --logo is none.
+@Suite struct ThemeFrameCacheTests {
+    static func parsed(_ args: [String]) throws -> ParsedArguments {
+        let root = CommandSpec("kiosk-hud", abstract: KioskHUDCommandLine.abstract, subcommands: [ShowCommand.spec])
+        guard case let .run(_, values) = try parseCommandLine(args, root: root) else { throw ShowError("not a run: \(args)") }
+        return values
+    }
+
+    @Test func thePicturesCountInTheFrameCachesKey() throws {
+        var board = BoardProfile()
+        board.logo = "/boards/logo.png"
+        let both = try Self.parsed(["show", "--underlay", "/u.png", "--logo", "/l.png"])
+        #expect(ShowCommand.pictureFiles(both, board: board) == ["/u.png", "/l.png"])
+        let fromBoard = try Self.parsed(["show", "--underlay", "/u.png"])
+        #expect(ShowCommand.pictureFiles(fromBoard, board: board) == ["/u.png", "/boards/logo.png"])
+        let cleared = try Self.parsed(["show", "--logo", ""])
+        #expect(ShowCommand.pictureFiles(cleared, board: board).isEmpty)
+        #expect(ShowCommand.pictureFiles(fromBoard, board: nil) == ["/u.png"])
     }
 }
