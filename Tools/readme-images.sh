@@ -13,5 +13,5 @@ done
     --out "$out/annular-dark-gradient.png"
 "$hud" render --scene bench --out "$out/bench-800x480.png"
 python3 Tools/theme-logo.py "$out/theme-logo.png"
-"$hud" render --size 400x240 --scale 1 --mode bar --progress 0.6 --theme dark --underlay-color "#101418" \
+"$hud" render --size 400x240 --scale 1 --mode bar --progress 0.6 --label "Starting…" --theme dark --underlay-color "#101418" \
     --logo "$out/theme-logo.png" --logo-placement alone --logo-size 48 --out "$out/themed-splash.png"

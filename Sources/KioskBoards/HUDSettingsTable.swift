@@ -224,7 +224,7 @@ extension HUDSettings {
           set: { $0.profile.logo = $1.string.isEmpty ? nil : $1.string }, get: { $0.profile.logo.map { .text($0) } }),
         S("logo_placement", section: "style", option: "logo-placement", .choice(LogoPlacement.allCases.map(\.rawValue)), default: .text("above"),
           example: "\"alone\"", group: SettingGroup.hud, live: true,
-          help: "Where the logo goes: above (above the bezel, centred), alone (centred, the progress bar under it and no bezel: a boot splash; the bezel still shows text and notices) or none.",
+          help: "Where the logo goes: above (above the bezel, centred), alone (centred, the progress bar and the label under it, no bezel: a boot splash; a button, text and notices keep the bezel) or none.",
           set: { $0.profile.style.logoPlacement = LogoPlacement(rawValue: $1.string) ?? .above },
           get: { .text($0.profile.style.logoPlacement.rawValue) }),
         S("logo_size", section: "style", option: "logo-size", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(64), example: "96.0",

@@ -182,8 +182,8 @@ dim_color = "#00000080"
 background = "none"
 # A logo picture (PNG), placed as logo_placement says, at most logo_size high; empty: none.
 # logo = "/usr/share/kiosk-hud/logo.png"
-# Where the logo goes: above (above the bezel, centred), alone (centred, the progress bar under it
-# and no bezel: a boot splash; the bezel still shows text and notices) or none.
+# Where the logo goes: above (above the bezel, centred), alone (centred, the progress bar and the
+# label under it, no bezel: a boot splash; a button, text and notices keep the bezel) or none.
 logo_placement = "above"
 # The logo's largest height (aspect kept; never more than twice the picture's own size). (points
 # from 0 to 1000)

@@ -136,17 +136,21 @@ public final class HUDRenderer {
     /// How many times a logo was scaled (tests: once per picture and size, not per frame).
     public private(set) var logoScalings = 0
 
-    /// The logo shows alone, with the progress under it and no bezel (see `LogoPlacement.alone`).
+    /// The logo shows alone, with the progress under it and no bezel (see `LogoPlacement.alone`);
+    /// content with a button keeps the bezel (the button must be seen to be pressed).
     var logoAlone: Bool {
-        logo != nil && style.logoPlacement == .alone && [.determinate, .annular, .bar, .indeterminate].contains(content.mode)
+        logo != nil && style.logoPlacement == .alone && !content.showsButton
+            && [.determinate, .annular, .bar, .indeterminate].contains(content.mode)
     }
 
-    /// With the logo alone: the group of logo, gap and indicator centred on the frame; the
-    /// logo's top and the indicator's rectangle.
-    private func aloneGeometry() -> (logoTop: Double, indicator: Rect) {
+    /// With the logo alone: the logo, a gap, the indicator, then the label and details as the
+    /// bezel would have them (`padding` apart), the group centred on the frame. The logo's top,
+    /// the indicator, each text with how far it moves from its place in the bezel, and the box
+    /// of all but the logo (what a frame redraws when only they change).
+    private func aloneGeometry() -> (logoTop: Double, indicator: Rect, texts: [(HUDLayout.PlacedText, dx: Int, dy: Int)], box: IntRect) {
         let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
         let lh = Double(logo?.height ?? 0), lw = Double(logo?.width ?? 0)
-        let gap = (style.margin * sc).rounded()
+        let gap = (style.margin * sc).rounded(), padding = Int((style.padding * sc).rounded())
         let ind: (w: Double, h: Double)
         if content.mode == .indeterminate {
             ind = ((style.indicatorSize * sc).rounded(), (style.indicatorSize * sc).rounded())
@@ -154,9 +158,22 @@ public final class HUDRenderer {
             let w = min(max(lw, (style.barWidth * sc).rounded()), (Double(width) * 0.8).rounded())
             ind = (w, (style.barHeight * sc * 0.6).rounded())
         }
-        let top = ((Double(height) - lh - gap - ind.h) / 2).rounded(.down)
+        let placed = [layout.label, layout.details].compactMap { $0 }
+        let textHeight = placed.reduce(0) { $0 + padding + $1.text.height }
+        let top = ((Double(height) - lh - gap - ind.h - Double(textHeight)) / 2).rounded(.down)
         let r = Rect(x: ((Double(width) - ind.w) / 2).rounded(.down), y: top + lh + gap, width: ind.w, height: ind.h)
-        return (top, r)
+        var box = r.enclosingPixels
+        var y = Int(r.maxY)
+        let dx = Int((Double(width) / 2 - layout.bezel.midX).rounded())
+        var texts: [(HUDLayout.PlacedText, dx: Int, dy: Int)] = []
+        for t in placed {
+            y += padding
+            let moved = (t, dx: dx, dy: y - t.top)
+            texts.append(moved)
+            box = box.union(IntRect(x: t.frame.x + dx, y: y, width: t.frame.width, height: t.frame.height))
+            y += t.text.height
+        }
+        return (top, r, texts, box)
     }
 
     /// Where the logo goes for the current content and style (nil: no logo).
@@ -304,7 +321,7 @@ public final class HUDRenderer {
         let (mx, my) = motion(s)
         let usesProgress = [.determinate, .annular, .bar].contains(content.mode)
         if (usesProgress && p.progress != s.progress) || (content.mode == .indeterminate && p.spinnerPhase != s.spinnerPhase) {
-            d.add(logoAlone ? bezelBox(s) : grow(layout.indicatorBox, mx, my))
+            d.add(logoAlone ? grow(aloneGeometry().indicator.enclosingPixels, 0, 0) : grow(layout.indicatorBox, mx, my))
         }
         if p.buttonPressed != s.buttonPressed, let b = layout.button {
             d.add(grow(b.enclosingPixels, mx, my))
@@ -326,7 +343,7 @@ public final class HUDRenderer {
     /// The pixels the bezel covers in state `s`.
     func bezelBox(_ s: HUDFrameState) -> IntRect {
         guard s.visible, s.opacity > 0 else { return .zero }
-        if logoAlone { return grow(aloneGeometry().indicator.enclosingPixels, 0, 0).intersection(IntRect(x: 0, y: 0, width: width, height: height)) }
+        if logoAlone { return grow(aloneGeometry().box, 0, 0).intersection(IntRect(x: 0, y: 0, width: width, height: height)) }
         let (mx, my) = motion(s)
         let b = layout.bezel, k = s.scale.isFinite && s.scale > 0 ? s.scale : 1
         // While zooming the bezel is drawn as a layer with a 1 px margin: cover all of it.
@@ -480,13 +497,18 @@ public final class HUDRenderer {
     /// The logo alone's indicator under it (the logo is the backdrop's): the bar with the
     /// progress, or the spinner; faded with the HUD, never moved or zoomed.
     private func drawAlone(_ s: HUDFrameState) {
-        let r = aloneGeometry().indicator
+        let g = aloneGeometry(), r = g.indicator
         let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
         let color = style.contentColor.withOpacity(clamp01(s.opacity))
         if content.mode == .indeterminate {
             HUDDraw.spinner(canvas, center: Point(r.midX, r.midY), size: min(r.width, r.height), phase: s.spinnerPhase, color: color)
         } else {
             HUDDraw.bar(canvas, r, progress: clamp01(s.progress), color: color, lineWidth: 2 * sc)
+        }
+        for (t, dx, dy) in g.texts {
+            for (i, line) in t.text.lines.enumerated() {
+                HUDDraw.text(canvas, line, x: t.lineX[i] + dx, baseline: t.top + dy + t.text.baseline(ofLine: i), color: color)
+            }
         }
     }
 

@@ -32,9 +32,9 @@ public enum UnderlayFit: String, Sendable, Equatable, CaseIterable {
 public enum LogoPlacement: String, Sendable, Equatable, CaseIterable {
     /// Above the bezel, centred across the frame.
     case above
-    /// Centred on the frame with the progress (a bar; the spinner while indeterminate) under it
-    /// and no bezel: a boot splash. Modes without progress (text, notices, a custom picture)
-    /// show the bezel, with the logo above it.
+    /// Centred on the frame with the progress (a bar; the spinner while indeterminate) and the
+    /// label and details under it, and no bezel: a boot splash. Content with a button, and modes
+    /// without progress (text, notices, a custom picture), keep the bezel, the logo above it.
     case alone
     /// Not shown.
     case none

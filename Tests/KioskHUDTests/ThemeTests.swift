@@ -133,4 +133,39 @@ import Testing
         b.renderFull(HUDFrameState(progress: 0.7))
         #expect(a.shadow.rgbaBytes() == b.shadow.rgbaBytes())
     }
+
+    /// A new label under a lone logo (a boot splash's status) redraws what it changes, and that
+    /// equals a full redraw.
+    @Test func aloneLabelChangeMatchesAFullRedraw() throws {
+        let a = try Self.renderer(800, 480, mode: .bar, placement: .alone)
+        let b = try Self.renderer(800, 480, mode: .bar, placement: .alone)
+        let next = HUDContent(mode: .bar, progress: 0.6, label: "Mounting /data")
+        for r in [a, b] { r.setLogo(try Self.logoPicture()) }
+        a.render(HUDFrameState(progress: 0.6))
+        try a.update(content: next)
+        a.render(HUDFrameState(progress: 0.6))
+        try b.update(content: next)
+        b.renderFull(HUDFrameState(progress: 0.6))
+        #expect(a.shadow.rgbaBytes() == b.shadow.rgbaBytes())
+    }
+
+    /// Content with a button keeps the bezel (the button must be seen to be pressed): alone
+    /// draws as above does.
+    @Test func aloneWithAButtonKeepsTheBezel() throws {
+        var content = HUDContent(mode: .bar, progress: 0.6, label: "Updating", buttonTitle: "Cancel", buttonHasAction: true)
+        let alone = try Self.renderer(800, 480, mode: .bar, placement: .alone)
+        let above = try Self.renderer(800, 480, mode: .bar, placement: .above)
+        for r in [alone, above] {
+            try r.update(content: content)
+            r.setLogo(try Self.logoPicture())
+            r.render(HUDFrameState(progress: 0.6))
+        }
+        #expect(alone.shadow.rgbaBytes() == above.shadow.rgbaBytes())
+        content.buttonTitle = ""
+        try alone.update(content: content)
+        try above.update(content: content)
+        alone.render(HUDFrameState(progress: 0.6))
+        above.render(HUDFrameState(progress: 0.6))
+        #expect(alone.shadow.rgbaBytes() != above.shadow.rgbaBytes())
+    }
 }
