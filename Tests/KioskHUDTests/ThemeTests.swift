@@ -130,6 +130,7 @@ import Testing
         a.render(HUDFrameState(progress: 0.1))
         let d = a.render(HUDFrameState(progress: 0.7))
         #expect(!d.isEmpty && d.rects.allSatisfy { $0.height < 100 })
+        print("[theme] a progress frame under a lone logo at 800x480 redraws \(d.rects.map { "\($0.width)x\($0.height)" })")
         b.renderFull(HUDFrameState(progress: 0.7))
         #expect(a.shadow.rgbaBytes() == b.shadow.rgbaBytes())
     }
