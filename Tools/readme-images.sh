@@ -12,3 +12,6 @@ done
 "$hud" render --size 300x200 --mode annular --progress 0.35 --label "Provisioning" --background gradient --theme dark \
     --out "$out/annular-dark-gradient.png"
 "$hud" render --scene bench --out "$out/bench-800x480.png"
+python3 Tools/theme-logo.py "$out/theme-logo.png"
+"$hud" render --size 400x240 --scale 1 --mode bar --progress 0.6 --label "Starting…" --theme dark --underlay-color "#101418" \
+    --logo "$out/theme-logo.png" --logo-placement alone --logo-size 48 --out "$out/themed-splash.png"

@@ -23,6 +23,11 @@ public struct BoardProfile: Equatable, Sendable {
     public var format = PixelFormat.xrgb8888
     public var style = HUDStyle()
     public var underlayColor = Color.black
+    /// `[display] underlay_fit`: how the underlay picture covers the frame.
+    public var underlayFit = UnderlayFit.fill
+    /// `[style] logo`: the logo picture (a PNG path), placed and sized by `style.logoPlacement`
+    /// and `style.logoSize`; nil: none.
+    public var logo: String?
     /// `[style] theme`: light or dark (it set the colours; kept to say so).
     public var theme = "light"
     /// `[style] blur_radius`: used when the bezel is blurred.

@@ -104,6 +104,10 @@ size = "800x480"
 format = "xrgb8888"
 # The underlay's colour: under the HUD, and under the underlay picture's transparent parts.
 underlay_color = "#000000"
+# How the underlay picture covers the screen: fill (aspect kept, cropped), fit (aspect kept,
+# letterboxed on the underlay colour), center (not scaled, cropped if larger) or stretch (aspect
+# ignored).
+underlay_fit = "fill"
 # DRM card; default: the first /dev/dri/card* with dumb buffers.
 # card = "/dev/dri/card0"
 # Only these connectors (repeat the option for more); default: every connected one.
@@ -176,6 +180,14 @@ bezel = "solid"
 dim_color = "#00000080"
 # What the HUD lays over the screen: nothing, a dim colour, or a radial gradient.
 background = "none"
+# A logo picture (PNG), placed as logo_placement says, at most logo_size high; empty: none.
+# logo = "/usr/share/kiosk-hud/logo.png"
+# Where the logo goes: above (above the bezel, centred), alone (centred, the progress bar and the
+# label under it, no bezel: a boot splash; a button, text and notices keep the bezel) or none.
+logo_placement = "above"
+# The logo's largest height (aspect kept; never more than twice the picture's own size). (points
+# from 0 to 1000)
+logo_size = 64.0
 
 [timing]
 # A HUD hidden again within this time is never shown (no flash for quick work). (seconds from 0 to

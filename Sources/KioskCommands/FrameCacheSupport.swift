@@ -1,4 +1,5 @@
 import KioskBoards
+import KioskCLI
 import KioskDRM
 import KioskRaster
 import KioskSys
@@ -12,6 +13,14 @@ extension ShowCommand {
     /// a process without that constructor). kiosk-hud sets it before running a command.
     nonisolated(unsafe) public static var takeEarlyFrame: () -> EarlyFrame? = { nil }
 
+    /// The pictures' files, which count in the frame cache's key as the board file and the fonts
+    /// do (a changed picture is a changed frame): the underlay (`--underlay`) and the logo
+    /// (`--logo`, else the board file's `[style] logo`; an empty `--logo` is none).
+    static func pictureFiles(_ a: ParsedArguments, board: BoardProfile?) -> [String] {
+        let logo = a.given(.logo) ? a.string(.logo) : board?.logo
+        return [a.string(.underlay), logo].compactMap { $0 }.filter { !$0.isEmpty }
+    }
+
     /// After the first frame: keep it for the next start with these arguments (unless the file
     /// already holds this picture). Logs what it did.
     func saveFrameCache(_ screen: DRMScreen, fonts: FontLibrary) {
@@ -22,7 +31,8 @@ extension ShowCommand {
         // which the key holds): a changed file, a new first frame.
         let locale = Language.localeName(environment: environmentValue, localeFile: nil) == nil && fileExists("/etc/default/locale")
             ? ["/etc/default/locale"] : []
-        let files = ["/proc/self/exe"] + board + [arguments.string(.underlay)].compactMap { $0 } + fonts.fontFiles + locale
+        let files = ["/proc/self/exe"] + board + ShowCommand.pictureFiles(arguments, board: SettingOptions.chosen?.selection.profile)
+            + fonts.fontFiles + locale
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
         switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))

@@ -20,7 +20,16 @@ public func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitm
     return (content, underlay)
 }
 
-/// How a picture (--image, --underlay) is decoded for a canvas of `canvasWidth` x
+/// The logo picture (`--logo`, `[style] logo`), read within `pictureLimit` of the canvas as the
+/// other pictures are (a larger one is scaled down while read; one too large to be is refused,
+/// in one line naming --logo, the file and its size); nil: none. The renderer scales it once
+/// more, to `logo_size`.
+public func loadLogo(_ s: HUDSettings) throws -> Bitmap? {
+    let limit = pictureLimit(canvasWidth: s.profile.width, canvasHeight: s.profile.height)
+    return try s.profile.logo.map { try loadPNG($0, what: "--logo", limit: limit) }
+}
+
+/// How a picture (--image, --underlay, --logo) is decoded for a canvas of `canvasWidth` x
 /// `canvasHeight` pixels, decided from the PNG's header before anything is decoded. Neither
 /// picture is ever shown larger than the canvas (the underlay is scaled to fill it; the custom
 /// image sits in the bezel), so: up to 4 times the canvas's pixels decode as is; a larger

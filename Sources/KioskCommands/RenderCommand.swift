@@ -50,7 +50,8 @@ public struct RenderCommand {
             r = try HUDRenderer(width: p.width, height: p.height, format: p.format, fonts: fonts, style: p.style, content: content,
                                 keepsBackdrop: false)
         } catch { throw UsageError("\(error)") }
-        r.setUnderlay(color: p.underlayColor, image: underlay)
+        r.setUnderlay(color: p.underlayColor, image: underlay, fit: p.underlayFit)
+        r.setLogo(try loadLogo(settings))
         var motion = (0.0, 0.0)
         if case let .point(x, y) = try a.value(.motionOffset) { motion = (x, y) }
         if a.flag(.printLayout) {
@@ -70,7 +71,7 @@ public struct RenderCommand {
             guard sw >= 200, sh >= 160 else { throw UsageError("--size \(sw)x\(sh): the bench scene needs at least 200x160") }
             (w, h) = (sw, sh)
         }
-        let unused = ["mode", "progress", "label", "details", "button", "image", "underlay", "pressed", "motion-offset", "phase"]
+        let unused = ["mode", "progress", "label", "details", "button", "image", "underlay", "logo", "pressed", "motion-offset", "phase"]
         if let u = unused.first(where: arguments.given) { throw UsageError("--\(u) does not go with --scene bench") }
         let bm = try Bitmap(width: w, height: h, format: .xrgb8888)
         let s: BenchScene

@@ -30,7 +30,7 @@ public enum SettingOptions {
     }
 
     /// The canvas: `render` and `show --offscreen`.
-    public static let canvas: Set<String> = ["size", "scale", "format", "underlay-color"]
+    public static let canvas: Set<String> = ["size", "scale", "format", "underlay-color", "underlay-fit"]
     /// Choosing and turning the real display: `show`.
     public static let screen: Set<String> = ["card", "connector", "video-mode", "rotate", "wait-display", "display-switch", "wait-real-timeout"]
     /// Where touch comes from: `show`, `touch`.
@@ -126,4 +126,5 @@ extension HUDSettings {
 extension OptionKey {
     public static let board = OptionKey("board")
     public static let underlay = OptionKey("underlay")
+    public static let logo = OptionKey("logo")
 }

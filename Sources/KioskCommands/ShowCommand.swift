@@ -79,6 +79,7 @@ public struct ShowCommand {
         // let go of once the session has them (below): a local kept for the loop's life held the
         // start's pictures after a client set others — at 1920x1080 a decoded underlay, 8 MB.
         var (content, underlay) = try loadPictures(settings)
+        var logo = try loadLogo(settings)
         let duration = try a.double(.duration)
         let profile = settings.profile
         StartMarks.mark(.profile)
@@ -100,14 +101,16 @@ public struct ShowCommand {
         let scale = profile.scale
         let (screen, start) = try openOrWait(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
         StartMarks.mark(.display)
-        let session = HUDSession(
-            loop: loop, screen: screen, fonts: fonts, clock: clock,
-            configuration: SessionConfiguration(
-                style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
-                scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside) == "exit",
-                onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
-                startHidden: extras?.startHidden ?? false),
-            log: showLog)
+        var configuration = SessionConfiguration(
+            style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
+            scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside) == "exit",
+            onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
+            startHidden: extras?.startHidden ?? false)
+        configuration.underlayFit = profile.underlayFit
+        configuration.logo = logo
+        logo = nil
+        let session = HUDSession(loop: loop, screen: screen, fonts: fonts, clock: clock, configuration: configuration, log: showLog)
+        configuration.logo = nil; configuration.underlay = nil   // the session holds its own
         (content, underlay) = (HUDContent(), nil)   // not `consume`: Swift 6.0.3's checker crashes on it
         session.onEnd = { _ in loop.stop() }
         var devices = ShowDevices()

@@ -104,17 +104,25 @@ public final class Daemon {
         var next = settings
         for (s, v) in fields { s.set(&next, v) }
         let p = next.profile
+        // A new logo is read first: a picture that cannot be read changes nothing. (An empty
+        // path cleared it: nil.)
+        var logo: Bitmap?
+        let newLogo = p.logo != settings.profile.logo
+        if newLogo, let path = p.logo {
+            do { logo = try loadPicture(path) } catch { throw RequestError("logo \(error)") }
+        }
         do { try session.update(style: { $0 = p.style }) } catch { throw RequestError("\(error)") }
+        if newLogo { session.setLogo(logo) }
         if p.timing != settings.profile.timing { session.update(timing: p.timing) }
         if p.motion.reduceMotion != settings.profile.motion.reduceMotion { session.tiltTracker?.config.reduceMotion = p.motion.reduceMotion }
-        if p.underlayColor != settings.profile.underlayColor || next.underlay != settings.underlay {
+        if p.underlayColor != settings.profile.underlayColor || next.underlay != settings.underlay || p.underlayFit != settings.profile.underlayFit {
             // A new colour under the same picture keeps the picture as read: reading it again
             // cost a decode and a freed picture per request.
             var picture: Bitmap? = next.underlay == settings.underlay ? session.configuration.underlay : nil
             if picture == nil, let u = next.underlay {
                 do { picture = try loadPicture(u) } catch { throw RequestError("underlay_image \(error)") }
             }
-            session.setUnderlay(color: p.underlayColor, image: picture)
+            session.setUnderlay(color: p.underlayColor, image: picture, fit: p.underlayFit)
         }
         settings = next
     }

@@ -71,6 +71,10 @@ public struct HUDStyle: Sendable, Equatable {
     public var motionDepth = 10.0
     /// Pixels per point.
     public var scale = 1.0
+    /// Where the logo picture goes (`HUDRenderer.setLogo`), and its largest height in points
+    /// (aspect kept, never more than twice the picture's own size).
+    public var logoPlacement = LogoPlacement.above
+    public var logoSize = 64.0
 
     /// MBProgressHUDMaxOffset: an offset this large moves the bezel to the screen edge.
     public static let maxOffset = 1_000_000.0
@@ -112,6 +116,7 @@ public struct HUDStyle: Sendable, Equatable {
         s.barWidth = keep(barWidth, Limits.length, d.barWidth)
         s.barHeight = keep(barHeight, Limits.length, d.barHeight)
         s.motionDepth = keep(motionDepth, Limits.motionDepth, d.motionDepth)
+        s.logoSize = keep(logoSize, Limits.length, d.logoSize)
         s.scale = scale > 0 ? keep(scale, Limits.scale, 1) : 1
         if case let .blur(r) = bezelStyle { s.bezelStyle = .blur(radius: keep(r, Limits.blurRadius, 10)) }
         return s

@@ -57,6 +57,14 @@ public final class HUDRenderer {
     /// at 800x480).
     private var underlay: Bitmap?
     private var underlayColor = Color.black
+    /// The logo as given (`setLogo`), and as drawn: scaled once for the style's `logoSize` and
+    /// `scale` (again only when those change), never per frame.
+    private var logoSource: Bitmap?
+    /// The logo as drawn (nil: none, or `logoPlacement` none).
+    public private(set) var logo: Bitmap?
+    /// Where the backdrop has the logo (nil: nowhere); a frame whose logo goes elsewhere (the
+    /// bezel above it grew, the mode left `alone`'s) rebuilds the backdrop.
+    private var drawnLogo: Rect?
     /// Underlay + background at the current opacity, when that is not one plain colour (a
     /// gradient, or a picture underneath); otherwise `backdropColor` and no bitmap at all.
     private var backdrop: Bitmap?
@@ -86,8 +94,9 @@ public final class HUDRenderer {
         settledLayout = try engine.layout(content, style: self.style, width: width, height: height)
     }
 
-    /// Sets what lies under the HUD: a colour, or a picture scaled to fill the frame.
-    public func setUnderlay(color: Color = .black, image: Bitmap? = nil) {
+    /// Sets what lies under the HUD: a colour, or a picture over it, scaled as `fit` says (the
+    /// scaled picture is kept: drawn once here, not per frame).
+    public func setUnderlay(color: Color = .black, image: Bitmap? = nil, fit: UnderlayFit = .fill) {
         underlayColor = Color(r: color.r, g: color.g, b: color.b, a: 1)
         if let image {
             // The frame-sized bitmap is kept from one picture or colour to the next: allocating
@@ -96,13 +105,86 @@ public final class HUDRenderer {
             if let u = underlay {
                 let c = Canvas(u.surface)
                 c.clear(to: underlayColor)
-                c.draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+                c.draw(image, in: fit.rect(pictureWidth: image.width, height: image.height, inWidth: width, height: height))
             }
         } else {
             underlay = nil
         }
         backdropOpacity = -1
         last = nil
+    }
+
+    /// Sets the logo picture (nil: none), placed and sized as the style's `logoPlacement` and
+    /// `logoSize` say. It is scaled here, once; frames copy the scaled bitmap.
+    public func setLogo(_ image: Bitmap?) {
+        logoSource = image
+        scaleLogo()
+    }
+
+    /// Scales the logo for the current style (and drops the frame's idea of where it was).
+    private func scaleLogo() {
+        defer { backdropOpacity = -1; last = nil }
+        guard let src = logoSource, style.logoPlacement != .none else { logo = nil; return }
+        let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
+        let size = LogoScaling.size(width: src.width, height: src.height, maxHeight: style.logoSize * sc, maxWidth: Double(width))
+        if let l = logo, l.width == size.width, l.height == size.height, l === src || logoScaledFrom === src { return }
+        logo = LogoScaling.scaled(src, to: size)
+        logoScaledFrom = src
+        logoScalings += 1
+    }
+    private weak var logoScaledFrom: Bitmap?
+    /// How many times a logo was scaled (tests: once per picture and size, not per frame).
+    public private(set) var logoScalings = 0
+
+    /// The logo shows alone, with the progress under it and no bezel (see `LogoPlacement.alone`);
+    /// content with a button keeps the bezel (the button must be seen to be pressed).
+    var logoAlone: Bool {
+        logo != nil && style.logoPlacement == .alone && !content.showsButton
+            && [.determinate, .annular, .bar, .indeterminate].contains(content.mode)
+    }
+
+    /// With the logo alone: the logo, a gap, the indicator, then the label and details as the
+    /// bezel would have them (`padding` apart), the group centred on the frame. The logo's top,
+    /// the indicator, each text with how far it moves from its place in the bezel, and the box
+    /// of all but the logo (what a frame redraws when only they change).
+    private func aloneGeometry() -> (logoTop: Double, indicator: Rect, texts: [(HUDLayout.PlacedText, dx: Int, dy: Int)], box: IntRect) {
+        let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
+        let lh = Double(logo?.height ?? 0), lw = Double(logo?.width ?? 0)
+        let gap = (style.margin * sc).rounded(), padding = Int((style.padding * sc).rounded())
+        let ind: (w: Double, h: Double)
+        if content.mode == .indeterminate {
+            ind = ((style.indicatorSize * sc).rounded(), (style.indicatorSize * sc).rounded())
+        } else {
+            let w = min(max(lw, (style.barWidth * sc).rounded()), (Double(width) * 0.8).rounded())
+            ind = (w, (style.barHeight * sc * 0.6).rounded())
+        }
+        let placed = [layout.label, layout.details].compactMap { $0 }
+        let textHeight = placed.reduce(0) { $0 + padding + $1.text.height }
+        let top = ((Double(height) - lh - gap - ind.h - Double(textHeight)) / 2).rounded(.down)
+        let r = Rect(x: ((Double(width) - ind.w) / 2).rounded(.down), y: top + lh + gap, width: ind.w, height: ind.h)
+        var box = r.enclosingPixels
+        var y = Int(r.maxY)
+        let dx = Int((Double(width) / 2 - layout.bezel.midX).rounded())
+        var texts: [(HUDLayout.PlacedText, dx: Int, dy: Int)] = []
+        for t in placed {
+            y += padding
+            let moved = (t, dx: dx, dy: y - t.top)
+            texts.append(moved)
+            box = box.union(IntRect(x: t.frame.x + dx, y: y, width: t.frame.width, height: t.frame.height))
+            y += t.text.height
+        }
+        return (top, r, texts, box)
+    }
+
+    /// Where the logo goes for the current content and style (nil: no logo).
+    var logoRect: Rect? {
+        guard let logo else { return nil }
+        let w = Double(logo.width), h = Double(logo.height)
+        let x = ((Double(width) - w) / 2).rounded(.down)
+        if logoAlone { return Rect(x: x, y: aloneGeometry().logoTop, width: w, height: h) }
+        let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
+        let y = max(0, (layout.bezel.minY - (style.margin * sc).rounded() - h).rounded(.down))
+        return Rect(x: x, y: y, width: w, height: h)
     }
 
     /// Changes content and/or style; the next `render` redraws what that changes. A new style is
@@ -119,9 +201,12 @@ public final class HUDRenderer {
             layoutStale = true
             layoutVersion += 1
         }
+        let rescale = newStyle.scale != self.style.scale || newStyle.logoSize != self.style.logoSize
+            || newStyle.logoPlacement != self.style.logoPlacement
         if newStyle != self.style { last = nil; backdropOpacity = -1 }
         self.style = newStyle
         self.content = newContent
+        if rescale && logoSource != nil { scaleLogo() }
     }
 
     /// Lays out text changed since the last layout. The style's fonts are open already, so this
@@ -153,6 +238,9 @@ public final class HUDRenderer {
     /// Draws the frame for `state` in bands of rows, asking `stop` between them; returns what
     /// changed, or nil when `stop` said so (the next render draws everything again).
     public func render(_ state: HUDFrameState, stoppingWhen stop: () -> Bool) -> DamageRegion? {
+        // The logo moved (or came or went): the background is drawn again, whole.
+        let logoAt = logoRect
+        if logoAt != drawnLogo { drawnLogo = logoAt; backdropOpacity = -1; last = nil }
         let damage = self.damage(for: state)
         guard !damage.isEmpty else { last = state; lastLayoutVersion = layoutVersion; lastBezel = bezelBox(state); return damage }
         last = nil   // until the whole frame is drawn
@@ -233,7 +321,7 @@ public final class HUDRenderer {
         let (mx, my) = motion(s)
         let usesProgress = [.determinate, .annular, .bar].contains(content.mode)
         if (usesProgress && p.progress != s.progress) || (content.mode == .indeterminate && p.spinnerPhase != s.spinnerPhase) {
-            d.add(grow(layout.indicatorBox, mx, my))
+            d.add(logoAlone ? grow(aloneGeometry().indicator.enclosingPixels, 0, 0) : grow(layout.indicatorBox, mx, my))
         }
         if p.buttonPressed != s.buttonPressed, let b = layout.button {
             d.add(grow(b.enclosingPixels, mx, my))
@@ -255,6 +343,7 @@ public final class HUDRenderer {
     /// The pixels the bezel covers in state `s`.
     func bezelBox(_ s: HUDFrameState) -> IntRect {
         guard s.visible, s.opacity > 0 else { return .zero }
+        if logoAlone { return grow(aloneGeometry().box, 0, 0).intersection(IntRect(x: 0, y: 0, width: width, height: height)) }
         let (mx, my) = motion(s)
         let b = layout.bezel, k = s.scale.isFinite && s.scale > 0 ? s.scale : 1
         // While zooming the bezel is drawn as a layer with a 1 px margin: cover all of it.
@@ -282,7 +371,7 @@ public final class HUDRenderer {
     private func backgroundPlan(opacity: Double) -> BackgroundPlan {
         // One plain colour: the underlay's, with a dim over it (blended by the same SrcOver as
         // everything else, on one pixel).
-        if underlay == nil, style.background != .gradient, let px = try? Bitmap(width: 1, height: 1, format: shadow.format) {
+        if underlay == nil, drawnLogo == nil, style.background != .gradient, let px = try? Bitmap(width: 1, height: 1, format: shadow.format) {
             let c = Canvas(px.surface)
             c.clear(to: underlayColor)
             if case let .dim(color) = style.background { c.fill(px.surface.bounds, .solid(color), opacity: opacity) }
@@ -301,7 +390,12 @@ public final class HUDRenderer {
             switch style.background {
             case let .dim(color):
                 // The blit and the dim in one pass: the same SrcOver as a copy followed by a fill.
-                if let underlay {
+                if drawnLogo != nil && logo != nil {
+                    // The logo goes between the picture and the dim.
+                    if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
+                    drawLogo(into: c, band)
+                    c.fill(band, .solid(color), opacity: opacity)
+                } else if let underlay {
                     c.copy(from: underlay.surface, rect: band, dim: color.withOpacity(opacity))
                 } else {
                     c.clear(band, to: underlayColor)
@@ -309,13 +403,22 @@ public final class HUDRenderer {
                 }
             case .none:
                 if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
+                drawLogo(into: c, band)
             case .gradient:
                 if let underlay { c.copy(from: underlay.surface, rect: band) } else { c.clear(band, to: underlayColor) }
+                drawLogo(into: c, band)
                 let g = RadialGradient(center: Point(Double(width) / 2, Double(height) / 2), radius: Double(min(width, height)),
                                        stops: [GradientStop(0, .clear), GradientStop(1, Color(white: 0, a: 0.75))])
                 c.fill(band, .radial(g), opacity: opacity)
             }
         }
+    }
+
+    /// The scaled logo where `drawnLogo` says, over what `band` of `c` holds (whole pixels at
+    /// its own size: a copy, blended).
+    private func drawLogo(into c: Canvas, _ band: IntRect) {
+        guard let logo, let r = drawnLogo else { return }
+        c.withClip(band) { c.draw(logo, in: r) }
     }
 
     /// Builds what lies under the bezel at `opacity`; false (and not built) when `stop` said so.
@@ -353,8 +456,8 @@ public final class HUDRenderer {
             canvas.withClip(band) { drawBackground(plan, into: canvas, band) }
         }
         backdropOpacity = opacity
-        let plain = underlay == nil && style.background != .gradient  // blurs to itself: no blur (as rebuildBackdrop)
-        if case let .blur(radius) = style.bezelStyle, radius > 0, !plain, state.visible, state.opacity > 0 {
+        let plain = underlay == nil && drawnLogo == nil && style.background != .gradient  // blurs to itself: no blur (as rebuildBackdrop)
+        if case let .blur(radius) = style.bezelStyle, radius > 0, !plain, !logoAlone, state.visible, state.opacity > 0 {
             let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
             let box = layout.bezel.offsetBy(dx: Double(motion(state).0), dy: Double(motion(state).1)).enclosingPixels
             _ = blurredBackdrop(box, radius: Int((radius * sc).rounded()), from: shadow)
@@ -373,6 +476,7 @@ public final class HUDRenderer {
 
     private func drawBezel(_ s: HUDFrameState) {
         guard s.visible, s.opacity > 0 else { return }
+        if logoAlone { drawAlone(s); return }
         let (mx, my) = motion(s)
         let op = clamp01(s.opacity), k = s.scale.isFinite && s.scale > 0 ? s.scale : 1
         if op >= 1 && k == 1 {
@@ -388,6 +492,24 @@ public final class HUDRenderer {
         let w = Double(layer.width) * k, h = Double(layer.height) * k
         let dest = Rect(x: b.midX + Double(mx) - w / 2, y: b.midY + Double(my) - h / 2, width: w, height: h)
         canvas.draw(layer, in: dest, opacity: op)
+    }
+
+    /// The logo alone's indicator under it (the logo is the backdrop's): the bar with the
+    /// progress, or the spinner; faded with the HUD, never moved or zoomed.
+    private func drawAlone(_ s: HUDFrameState) {
+        let g = aloneGeometry(), r = g.indicator
+        let sc = style.scale > 0 && style.scale.isFinite ? style.scale : 1
+        let color = style.contentColor.withOpacity(clamp01(s.opacity))
+        if content.mode == .indeterminate {
+            HUDDraw.spinner(canvas, center: Point(r.midX, r.midY), size: min(r.width, r.height), phase: s.spinnerPhase, color: color)
+        } else {
+            HUDDraw.bar(canvas, r, progress: clamp01(s.progress), color: color, lineWidth: 2 * sc)
+        }
+        for (t, dx, dy) in g.texts {
+            for (i, line) in t.text.lines.enumerated() {
+                HUDDraw.text(canvas, line, x: t.lineX[i] + dx, baseline: t.top + dy + t.text.baseline(ofLine: i), color: color)
+            }
+        }
     }
 
     /// The bezel and everything on it, moved by (dx, dy).

@@ -115,7 +115,8 @@ public final class HUDSession {
         } catch {
             throw SessionError("\(d.name): cannot lay out the HUD at \(d.width)x\(d.height): \(error)")
         }
-        h.renderer.setUnderlay(color: configuration.underlayColor, image: configuration.underlay)
+        h.renderer.setUnderlay(color: configuration.underlayColor, image: configuration.underlay, fit: configuration.underlayFit)
+        h.renderer.setLogo(configuration.logo)
         var bc = h.buttonConfig
         bc.activationKeys = Set(configuration.buttonKeys)
         bc.tapOutside = configuration.tapOutside
@@ -352,11 +353,19 @@ public final class HUDSession {
         requestFrame()
     }
 
-    /// Changes what lies under every HUD: a colour, and a picture scaled over it.
-    public func setUnderlay(color: Color, image: Bitmap?) {
+    /// Changes what lies under every HUD: a colour, and a picture scaled over it as `fit` says.
+    public func setUnderlay(color: Color, image: Bitmap?, fit: UnderlayFit = .fill) {
         configuration.underlayColor = color
         configuration.underlay = image
-        for h in huds { h.hud.renderer.setUnderlay(color: color, image: image) }
+        configuration.underlayFit = fit
+        for h in huds { h.hud.renderer.setUnderlay(color: color, image: image, fit: fit) }
+        requestFrame()
+    }
+
+    /// Changes every HUD's logo picture (nil: none); the style places and sizes it.
+    public func setLogo(_ image: Bitmap?) {
+        configuration.logo = image
+        for h in huds { h.hud.renderer.setLogo(image) }
         requestFrame()
     }
 

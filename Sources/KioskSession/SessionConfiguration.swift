@@ -46,6 +46,10 @@ public struct SessionConfiguration {
     /// What lies under the HUD: a colour, and a picture scaled over it.
     public var underlayColor: Color
     public var underlay: Bitmap?
+    /// How the underlay picture covers the frame.
+    public var underlayFit = UnderlayFit.fill
+    /// The logo picture (placed and sized as `style` says), or none.
+    public var logo: Bitmap?
     /// Pixels per point for every display; nil: each display's own (its panel's size).
     public var scale: Double?
     /// Keys (Linux key codes) that press the button.

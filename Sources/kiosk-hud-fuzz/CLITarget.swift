@@ -141,17 +141,17 @@ final class CLITarget: SpawnTarget {
         }.map { s in OptionMaker(setting: s) }
     }
 
-    static let pathOptions: Set<String> = ["board", "image", "underlay", "out", "fbdev", "card", "input", "iio-root", "offscreen", "glyph-cache"]
+    static let pathOptions: Set<String> = ["board", "image", "underlay", "logo", "out", "fbdev", "card", "input", "iio-root", "offscreen", "glyph-cache"]
 
     let renderPool: [OptionMaker] =
         [OptionMaker(path: "board")]
-        + CLITarget.settingMakers(groups: [SettingGroup.hud], names: ["size", "scale", "format", "underlay-color"])
+        + CLITarget.settingMakers(groups: [SettingGroup.hud], names: ["size", "scale", "format", "underlay-color", "underlay-fit"])
         + [OptionMaker(choice: "scene", ["bench"]), OptionMaker(integer: "phase", -1...12), OptionMaker(path: "out"),
            OptionMaker(flag: "pressed"), OptionMaker(point: "motion-offset", 1_000_000), OptionMaker(flag: "print-layout")]
 
     let showPool: [OptionMaker] =
         [OptionMaker(path: "board")]
-        + CLITarget.settingMakers(groups: [SettingGroup.hud, SettingGroup.tilt], names: ["size", "scale", "format", "underlay-color", "card", "connector",
+        + CLITarget.settingMakers(groups: [SettingGroup.hud, SettingGroup.tilt], names: ["size", "scale", "format", "underlay-color", "underlay-fit", "card", "connector",
                                                                             "video-mode", "rotate", "seat", "input", "touch-matrix", "bind-touch"],
                         except: ["iio-root"])
         + [OptionMaker(choice: "on-button", ["exit", "hide", "none"]), OptionMaker(choice: "on-tap-outside", ["exit", "none"]),
@@ -270,7 +270,7 @@ struct CaseFiles {
     mutating func path(for option: String, _ rng: inout Rng) -> [UInt8] {
         switch option {
         case "board": return board(&rng)
-        case "image", "underlay": return picture(&rng)
+        case "image", "underlay", "logo": return picture(&rng)
         case "out": return output(&rng)
         case "iio-root": return iioRoot(&rng)
         case "offscreen": return offscreen(&rng)

@@ -61,6 +61,8 @@ final class Hostile: @unchecked Sendable {
         (["render", "--board", "$D/fifo", "--out", "$D/a.png"], 64, "Error: cannot read board profile: $D/fifo: not a regular file (a FIFO)"),
         (["render", "--mode", "custom", "--image", "$D/fifo", "--out", "$D/a.png"], 1, "Error: --image $D/fifo: not a regular file (a FIFO)"),
         (["render", "--underlay", "$D/fifo", "--out", "$D/a.png"], 1, "Error: --underlay $D/fifo: not a regular file (a FIFO)"),
+        (["render", "--logo", "$D/fifo", "--out", "$D/a.png"], 1, "Error: --logo $D/fifo: not a regular file (a FIFO)"),
+        (["render", "--underlay-fit", "tile", "--out", "$D/a.png"], 64, "Error: --underlay-fit tile: expected fill, fit, center or stretch"),
         (["render", "--out", "$D/fifo"], 1, "Error: --out $D/fifo: not a regular file (a FIFO)"),
         (["render", "--board", "$D/font-fifo.toml", "--label", "x", "--out", "$D/a.png"], 64, "Error: font $D/fifo: not a regular file (a FIFO)"),
     ]
