@@ -46,4 +46,29 @@ import Testing
         loop.advance(to: clock.now + 0.5)
         #expect(fonts.cachedGlyphBytes <= FontLibrary.idleGlyphBytes)
     }
+
+    /// A client that never pauses: the glyphs in use stay through a burst longer than
+    /// `longestWithoutGivingBackMemory` (only the heap's free pages go back within it).
+    @Test func aLongBurstKeepsItsGlyphs() throws {
+        let clock = ManualClock()
+        let loop = EmbeddedEventLoop(clock: clock)
+        let display = try OffscreenDisplay(width: 240, height: 160)
+        let fonts = try FontLibrary()
+        let session = HUDSession(loop: loop, screen: OffscreenScreen(display), fonts: fonts, clock: clock,
+                                 configuration: SessionConfiguration(content: HUDContent(mode: .annular, label: "Booting")))
+        let daemon = Daemon(session: session, settings: HUDSettings.defaults) { _ in throw RequestError("no pictures here") }
+        daemon.onQuit = { _ in }
+        try session.start()
+        _ = try daemon.handle(try Self.request("{\"v\":1,\"op\":\"style\",\"label_size\":200}"))
+        loop.advance(to: clock.now + 2)
+        let steps = Int(3 * Daemon.longestWithoutGivingBackMemory / 0.25)
+        for i in 0..<steps {
+            let label = String(Unicode.Scalar(UInt32(0x4E00 + 7 * (i % 20)))!)
+            _ = try daemon.handle(try Self.request("{\"v\":1,\"op\":\"update\",\"label\":\"\(label)\"}"))
+            loop.advance(to: clock.now + 0.25)
+        }
+        #expect(fonts.cachedGlyphBytes > FontLibrary.idleGlyphBytes, "glyphs let go within the burst")
+        loop.advance(to: clock.now + 1.5)
+        #expect(fonts.cachedGlyphBytes <= FontLibrary.idleGlyphBytes)
+    }
 }
