@@ -15,24 +15,11 @@ import Testing
         let dir = Proc.makeTempDir("kiosk-wait-cmd")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         // systemd's side: an abstract datagram socket, as PID 1's is.
-        let name = "kiosk-wait-notify-\(getpid())"
-        let sock = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(sock) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { b in for (i, c) in name.utf8.enumerated() { b[i + 1] = c } }
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(3 + name.utf8.count)) } }
-        #expect(bound == 0)
-        var tv = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        func datagram() -> String {
-            var b = [UInt8](repeating: 0, count: 1024)
-            let n = recv(sock, &b, b.count, 0)
-            return n < 0 ? "" : String(decoding: b[..<n], as: UTF8.self)
-        }
+        guard let notify = NotifyListener("kiosk-wait-notify") else { Issue.record("no notify socket"); return }
+        func datagram() -> String { notify.next() }
         let t0 = monotonicSeconds()
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--wait-display", "1.5", "--no-input", "--socket", dir + "/c.sock"],
-                                   env: ["NOTIFY_SOCKET": "@" + name], stderr: dir + "/d.err") else {
+                                   env: ["NOTIFY_SOCKET": notify.environmentValue], stderr: dir + "/d.err") else {
             Issue.record("cannot start the daemon"); return
         }
         #expect(datagram() == "STATUS=Waiting up to 1.5 s for a display\n")

@@ -14,24 +14,13 @@ import Testing
         let dir = Proc.makeTempDir("kiosk-wait-default")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         try? replaceFile(dir + "/board.toml", with: Array("name = \"kiosk\"\n[display]\n\(display)".utf8))
-        let name = "kiosk-wait-default-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let sock = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(sock) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { b in for (i, c) in name.utf8.enumerated() { b[i + 1] = c } }
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(3 + name.utf8.count)) } }
-        guard bound == 0 else { return nil }
-        // A bound on a daemon that never says anything (not a measured time).
-        var tv = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        guard let notify = NotifyListener("kiosk-wait-default", bound: 20) else { return nil }
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--board", dir + "/board.toml", "--no-input", "--socket", dir + "/c.sock"] + arguments,
-                                   env: ["NOTIFY_SOCKET": "@" + name], stderr: dir + "/d.err") else { return nil }
-        var b = [UInt8](repeating: 0, count: 1024)
-        let n = recv(sock, &b, b.count, 0)
+                                   env: ["NOTIFY_SOCKET": notify.environmentValue], stderr: dir + "/d.err") else { return nil }
+        let status = notify.next()
         kill(pid, SIGTERM)
         _ = Proc.wait(pid)
-        return n < 0 ? nil : String(decoding: b[..<n], as: UTF8.self)
+        return status.isEmpty ? nil : status
     }
 
     static var noDisplay: Bool { !Proc.exists("/dev/dri") && !Proc.exists("/dev/fb0") }

@@ -18,7 +18,9 @@ import Testing
         return try DaemonRequest(o)
     }
 
-    @Test func aBurstOfRequestsKeepsOneTimerAndTrimsAfterIt() throws {
+    /// A daemon on a manual clock, its labels 200 px (so a few glyphs pass the idle budget), two
+    /// seconds after it started.
+    static func daemonWithLargeLabels() throws -> (ManualClock, EmbeddedEventLoop, FontLibrary, Daemon) {
         let clock = ManualClock()
         let loop = EmbeddedEventLoop(clock: clock)
         let display = try OffscreenDisplay(width: 240, height: 160)
@@ -30,6 +32,11 @@ import Testing
         try session.start()
         _ = try daemon.handle(try Self.request("{\"v\":1,\"op\":\"style\",\"label_size\":200}"))
         loop.advance(to: clock.now + 2)
+        return (clock, loop, fonts, daemon)
+    }
+
+    @Test func aBurstOfRequestsKeepsOneTimerAndTrimsAfterIt() throws {
+        let (clock, loop, fonts, daemon) = try Self.daemonWithLargeLabels()
         // Twenty requests, 0.1 s apart, each a new 200 px ideograph: nothing is let go within
         // the burst (the wait is moved by each request).
         for i in 0..<20 {
@@ -50,17 +57,7 @@ import Testing
     /// A client that never pauses: the glyphs in use stay through a burst longer than
     /// `longestWithoutGivingBackMemory` (only the heap's free pages go back within it).
     @Test func aLongBurstKeepsItsGlyphs() throws {
-        let clock = ManualClock()
-        let loop = EmbeddedEventLoop(clock: clock)
-        let display = try OffscreenDisplay(width: 240, height: 160)
-        let fonts = try FontLibrary()
-        let session = HUDSession(loop: loop, screen: OffscreenScreen(display), fonts: fonts, clock: clock,
-                                 configuration: SessionConfiguration(content: HUDContent(mode: .annular, label: "Booting")))
-        let daemon = Daemon(session: session, settings: HUDSettings.defaults) { _ in throw RequestError("no pictures here") }
-        daemon.onQuit = { _ in }
-        try session.start()
-        _ = try daemon.handle(try Self.request("{\"v\":1,\"op\":\"style\",\"label_size\":200}"))
-        loop.advance(to: clock.now + 2)
+        let (clock, loop, fonts, daemon) = try Self.daemonWithLargeLabels()
         let steps = Int(3 * Daemon.longestWithoutGivingBackMemory / 0.25)
         for i in 0..<steps {
             let label = String(Unicode.Scalar(UInt32(0x4E00 + 7 * (i % 20)))!)
