@@ -114,9 +114,9 @@ public enum RunCommand {
         let hud = a.string(.hud) ?? "auto"
         if hud == "auto" || hud == "daemon" {
             let path = a.string(.socket) ?? ControlSocket.defaultPath
-            let loop = PollEventLoop(clock: SystemClock())
+            let loop = DisplayLoop.system()
             do {
-                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop, replyTimeout: try a.double(.daemonTimeout) ?? DaemonTaskHUD.defaultReplyTimeout)
+                let daemonHUD = try DaemonTaskHUD(path: path, loop: loop.loop, replyTimeout: try a.double(.daemonTimeout) ?? DaemonTaskHUD.defaultReplyTimeout)
                 // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
                 let own: ((RunParts) throws -> Void)? = hud == "auto" ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
                 parts.displayLoop = loop
@@ -127,7 +127,7 @@ public enum RunCommand {
         }
         if hud == "none" { return try parts.runAlone() }
         do {
-            let loop = PollEventLoop(clock: SystemClock())
+            let loop = DisplayLoop.system()
             parts.displayLoop = loop
             try ShowCommand(a, extras: parts, loop: loop).run()
         } catch let e as DisplayUnavailable where hud == "auto" && !parts.started {

@@ -14,25 +14,25 @@ final class RunParts: ShowExtras {
     var quitsOnSignals: Bool { false }
     private(set) var started = false
     private var commandTask: CommandTask?
-    /// The loop a display run of the command runs on (the command's child process needs the
-    /// real loop: its pipes, pidfd and SIGCHLD).
-    var displayLoop: PollEventLoop?
+    /// The loop a display run of the command runs on, with its kernel (the command's child
+    /// process: its pipes, pidfd and SIGCHLD).
+    var displayLoop: DisplayLoop?
 
     init(command: CommandTask.Options, task: LongTask.Options, content: HUDContent) {
         self.command = command; self.taskOptions = task; self.content = content
     }
 
     /// Starts the command on `hud`; `end(code)` once it has ended and the notice was shown.
-    private func start(hud: TaskHUD, loop: PollEventLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
+    private func start(hud: TaskHUD, loop: DisplayLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
         // Our stdout or stderr may be a pipe whose reader goes away (the command's output then
         // goes nowhere, and the command still runs to its end, or its Cancel).
         ignoreBrokenPipes()
-        let task = LongTask(hud: hud, loop: loop, options: options ?? taskOptions)
+        let task = LongTask(hud: hud, loop: loop.loop, options: options ?? taskOptions)
         task.log = showLog
-        let c = CommandTask(command, task: task, loop: loop)
+        let c = CommandTask(command, task: task, loop: loop.loop, kernel: loop.kernel)
         c.log = { showLog("run: \($0)") }
         c.onDone = end
-        for s in ShowCommand.quitSignals { loop.onSignal(s) { [weak c] in c?.forward(s) } }
+        for s in ShowCommand.quitSignals { loop.loop.onSignal(s) { [weak c] in c?.forward(s) } }
         started = true
         commandTask = c
         c.start()
@@ -68,7 +68,7 @@ final class RunParts: ShowExtras {
     /// Runs the command on the daemon's HUD. A daemon that stops answering mid-command is given
     /// up: the command goes on on run's own display through `ownDisplay` (nil, or no display
     /// there: without a HUD).
-    func runThroughDaemon(_ daemonHUD: DaemonTaskHUD, loop: PollEventLoop, given: (String) -> Bool, ownDisplay: ((RunParts) throws -> Void)?) throws {
+    func runThroughDaemon(_ daemonHUD: DaemonTaskHUD, loop: DisplayLoop, given: (String) -> Bool, ownDisplay: ((RunParts) throws -> Void)?) throws {
         let before = daemonHUD.content
         var c = before
         c.mode = content.mode; c.progress = 0
@@ -86,13 +86,13 @@ final class RunParts: ShowExtras {
             // if the daemon is gone).
             try? daemonHUD.update(before, animatedProgress: false)
             try? daemonHUD.endActivity()
-            daemonHUD.settle { loop.stop() }
+            daemonHUD.settle { loop.loop.stop() }
         }
         daemonHUD.onLost = { [weak self] _ in
             guard let self, let task = self.commandTask?.task else { return }
             // Its end notice: cut short, run ends with its command.
             if case .ended = task.state { task.hudLost(); return }
-            if ownDisplay != nil { switching = true; loop.stop() } else { showLog("run: the command goes on without a HUD") }
+            if ownDisplay != nil { switching = true; loop.loop.stop() } else { showLog("run: the command goes on without a HUD") }
         }
         start(hud: hud, loop: loop) { [weak self] c in self?.onEnd(c) }
         try loop.run()
@@ -112,7 +112,7 @@ final class RunParts: ShowExtras {
             try ownDisplay(self)
         } catch where !attachedOwn {
             showLog("run: no display of its own (\(error)); the command goes on without a HUD")
-            onEnd = { c in code = c; loop.stop() }
+            onEnd = { c in code = c; loop.loop.stop() }
             if case .ended = commandTask?.task.state { commandTask?.task.hudLost() }
             try loop.run()
             if code != 0 { throw ExitCode(code) }
@@ -122,11 +122,11 @@ final class RunParts: ShowExtras {
     // MARK: With no HUD
 
     func runAlone() throws {
-        let loop = PollEventLoop(clock: SystemClock())
+        let loop = DisplayLoop.system()
         var code: Int32 = 1
         var options = taskOptions
         options.noticeDuration = 0   // nobody to show it to
-        start(hud: NoHUD(content), loop: loop, options: options) { code = $0; loop.stop() }
+        start(hud: NoHUD(content), loop: loop, options: options) { code = $0; loop.loop.stop() }
         try loop.run()
         if code != 0 { throw ExitCode(code) }
     }

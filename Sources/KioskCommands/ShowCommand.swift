@@ -49,21 +49,17 @@ public struct ShowCommand {
     /// What a command adds to the display run (the daemon's control socket); nil for `show`.
     var extras: ShowExtras?
     /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
-    let givenLoop: PollEventLoop?
-    init(_ a: ParsedArguments, extras: ShowExtras?, loop: PollEventLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
+    let givenLoop: DisplayLoop?
+    init(_ a: ParsedArguments, extras: ShowExtras?, loop: DisplayLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
     /// `show` with the parsed options.
     public init(_ a: ParsedArguments) { self.init(a, extras: nil) }
     var offscreen: String? { arguments.string(.offscreen) }
     var noInput: Bool { arguments.flag(.noInput) }
 
-    /// Runs until the session ends, on a `PollEventLoop` (the given one, else a new one); throws
+    /// Runs until the session ends, on the given `DisplayLoop`, else a new real one (`DisplayLoop.system()`); throws
     /// `ExitCode` for a non-zero end, `ShowError` for a failure.
     public func run() throws {
-        try run {
-            let loop = givenLoop ?? PollEventLoop(clock: SystemClock())
-            // One clock for the loop and the session.
-            return DisplayLoop(loop: loop, kernel: loop.kernel, clock: loop.clock as? SystemClock ?? SystemClock()) { try loop.run() }
-        }
+        try run { givenLoop ?? .system() }
     }
 
     /// Runs until the session ends on the loop `makeLoop` gives (called once the options are
@@ -175,6 +171,13 @@ public struct DisplayLoop {
     /// The parts of a display run's loop.
     public init(loop: EventLoop, kernel: Kernel, clock: any Clock & Sendable, run: @escaping () throws -> Void) {
         self.loop = loop; self.kernel = kernel; self.clock = clock; self.run = run
+    }
+
+    /// A new real loop (`PollEventLoop` on the system's kernel), one clock for the loop and the session.
+    static func system() -> DisplayLoop {
+        let clock = SystemClock()
+        let loop = PollEventLoop(clock: clock)
+        return DisplayLoop(loop: loop, kernel: loop.kernel, clock: clock) { try loop.run() }
     }
 }
 

@@ -25,26 +25,26 @@ public struct ControlSocket {
     /// a test plays it).
     public static func open(_ path: String, group: UInt32?, kernel: Kernel = LinuxKernel()) throws(SysError) -> ControlSocket {
         if let s = kernel.activationSockets().first { return ControlSocket(fd: s, path: nil, lock: nil, kernel: kernel) }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try kernel.makeDirectories(String(path[..<slash])) }
         let lock: Int32
         do { lock = try kernel.lockFile(path + ".lock") } catch where error.errno == EWOULDBLOCK {
             throw SysError(call: "flock", errno: error.errno, target: path, detail: "another kiosk-hud daemon is serving this socket")
         }
         // We hold the lock: whatever socket file is there was left by a daemon that is gone.
         if fileExists(path) {
-            if let st = try? fileStatus(path), st.kind != .socket {
+            if let st = try? kernel.fileStatus(path), st.kind != .socket {
                 kernel.close(lock)
                 throw SysError(call: "bind", errno: EEXIST, target: path, detail: "exists and is not a socket (\(st.kind))")
             }
-            try? removeFile(path)
+            try? kernel.removeFile(path)
         }
         do throws(SysError) {
             let fd = try kernel.listenUnix(path, backlog: ControlServer.backlog)
             do throws(SysError) {
-                if let group { try setOwner(path, uid: nil, gid: group) }
-                try setMode(path, 0o660)
+                if let group { try kernel.setOwner(path, uid: nil, gid: group) }
+                try kernel.setMode(path, 0o660)
             } catch {
-                kernel.close(fd); try? removeFile(path)
+                kernel.close(fd); try? kernel.removeFile(path)
                 throw error
             }
             return ControlSocket(fd: fd, path: path, lock: lock, kernel: kernel)
@@ -63,7 +63,7 @@ public struct ControlSocket {
     /// Closes the socket, removes the file we made, and releases the lock.
     public func close() {
         kernel.close(fd)
-        if let path { try? removeFile(path) }
+        if let path { try? kernel.removeFile(path) }
         if let lock { kernel.close(lock) }
     }
 }

@@ -443,6 +443,32 @@ public final class FakeKernel: Kernel {
         try record("flock \(path)")
         return try real.lockFile(path)
     }
+    // Calls by path: the real system's, recorded ("stat P", "unlink P", "rename A B",
+    // "mkdir -p P", "chmod P", "chown P") and failable.
+    public func fileStatus(_ path: String) throws(SysError) -> FileStatus {
+        try record("stat \(path)")
+        return try real.fileStatus(path)
+    }
+    public func removeFile(_ path: String) throws(SysError) {
+        try record("unlink \(path)")
+        try real.removeFile(path)
+    }
+    public func renameFile(_ from: String, to: String) throws(SysError) {
+        try record("rename \(from) \(to)")
+        try real.renameFile(from, to: to)
+    }
+    public func makeDirectories(_ path: String) throws(SysError) {
+        try record("mkdir -p \(path)")
+        try real.makeDirectories(path)
+    }
+    public func setMode(_ path: String, _ mode: UInt32) throws(SysError) {
+        try record("chmod \(path)")
+        try real.setMode(path, mode)
+    }
+    public func setOwner(_ path: String, uid: UInt32?, gid: UInt32) throws(SysError) {
+        try record("chown \(path)")
+        try real.setOwner(path, uid: uid, gid: gid)
+    }
     /// The sockets systemd "passed" (none unless a test sets them).
     public var activationSocketsPassed: [Int32] = []
     public func activationSockets() -> [Int32] {

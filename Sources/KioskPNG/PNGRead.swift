@@ -118,7 +118,7 @@ final class InputFile {
         guard !path.isEmpty else { throw refuse("empty path") }
         // Asked first without opening (a device is never opened), then again on the descriptor
         // (what was opened is what is read).
-        if let status = try? fileStatus(path), status.kind != .regular { throw refuse("not a regular file (\(status.kind))") }
+        if let status = try? kernel.fileStatus(path), status.kind != .regular { throw refuse("not a regular file (\(status.kind))") }
         let fd: Int32
         do { fd = try kernel.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw refuse("cannot open: \(error.reason)") }
         let status: FileStatus

@@ -13,15 +13,26 @@ extension PNG {
     /// Throws `PNGError` (operation "write", `path` set): "empty path", "not a regular file
     /// (a FIFO)", "cannot write: open x.png.123.tmp: Permission denied" …
     public static func write(_ image: PNGImage, path: String) throws(PNGError) {
+        try write(image, path: path, kernel: LinuxKernel())
+    }
+
+    /// `write(_:path:)` with the file's stat, new file, unlink and rename through `kernel`
+    /// (the real one unless a test plays it).
+    public static func write(_ image: PNGImage, path: String, kernel: Kernel) throws(PNGError) {
         guard !path.isEmpty else { throw PNGError(operation: "write", message: "empty path", path: path) }
-        if let status = try? fileStatus(path), status.kind != .regular {
+        if let status = try? kernel.fileStatus(path), status.kind != .regular {
             throw PNGError(operation: "write", message: "not a regular file (\(status.kind))", path: path)
         }
         let bytes: [UInt8]
         do { bytes = try encode(image) } catch {
             throw PNGError(operation: "write", message: error.message, path: path)
         }
-        do { try replaceFile(path, with: bytes) } catch {
+        do {
+            try kernel.replaceFile(path) { (fd) throws(SysError) in
+                let written: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try kernel.writeAll(fd, b) } }
+                try written.get()
+            }
+        } catch {
             throw PNGError(operation: "write", message: cannotWrite(error, path), path: path)
         }
     }

@@ -13,7 +13,7 @@ extension PNG {
     public static func write(width: Int, height: Int, alpha: Bool, path: String, kernel: Kernel = LinuxKernel(),
                              row: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) throws(PNGError) {
         guard !path.isEmpty else { throw PNGError(operation: "write", message: "empty path", path: path) }
-        if let status = try? fileStatus(path), status.kind != .regular {
+        if let status = try? kernel.fileStatus(path), status.kind != .regular {
             throw PNGError(operation: "write", message: "not a regular file (\(status.kind))", path: path)
         }
         guard width > 0, height > 0, width <= 0x7FFF_FFFF / 4, height <= 0x7FFF_FFFF else {

@@ -9,7 +9,9 @@ import KioskSys
 /// found among our descendants and ended with the rest.
 public final class ChildProcess {
     public let pid: Int32
-    let loop: PollEventLoop
+    let loop: any EventLoop
+    /// The system calls behind `loop` (pipes, the spawn, the descriptors).
+    let kernel: any Kernel
     private var pipes: [(fd: Int32, target: Int32, token: LoopToken)] = []
     private var signalToken: LoopToken?
     /// The command's pidfd, when the kernel has them: its end is seen even when another thread
@@ -29,9 +31,16 @@ public final class ChildProcess {
     /// reparented to it) this process becomes a child subreaper, and every descendant of it is
     /// the command's; else (a program with children of its own) the command's are the ones seen
     /// below it (`notice()`, on each SIGCHLD), and only they are reaped.
-    public init(_ arguments: [String], stdin: Bool, ownsEveryChild: Bool = false, loop: PollEventLoop,
+    public convenience init(_ arguments: [String], stdin: Bool, ownsEveryChild: Bool = false, loop: PollEventLoop,
+                            onOutput: @escaping (Int32, ArraySlice<UInt8>) -> Void, onExit: @escaping (ChildExit) -> Void) throws(SysError) {
+        try self.init(arguments, stdin: stdin, ownsEveryChild: ownsEveryChild, loop: loop, kernel: loop.kernel, onOutput: onOutput, onExit: onExit)
+    }
+
+    /// Starts `arguments` on any event loop, its system calls through `kernel` (the one behind
+    /// `loop`: a real loop's, or a test's fake); else as the `PollEventLoop` initialiser.
+    public init(_ arguments: [String], stdin: Bool, ownsEveryChild: Bool = false, loop: any EventLoop, kernel: any Kernel,
                 onOutput: @escaping (Int32, ArraySlice<UInt8>) -> Void, onExit: @escaping (ChildExit) -> Void) throws(SysError) {
-        self.loop = loop; self.onOutput = onOutput; self.onExit = onExit; self.ownsEveryChild = ownsEveryChild
+        self.loop = loop; self.kernel = kernel; self.onOutput = onOutput; self.onExit = onExit; self.ownsEveryChild = ownsEveryChild
         if ownsEveryChild {
             try becomeChildSubreaper()
             // What was ours before the command (a shell's process substitution on our stderr,
@@ -40,7 +49,6 @@ public final class ChildProcess {
         }
         // Pipes, the child and its descriptors through the loop's kernel (the seam); what the
         // process table says (descendants, start times, reaping) is read directly.
-        let kernel = loop.kernel
         let out = try kernel.pipe()
         let err: (read: Int32, write: Int32)
         do { err = try kernel.pipe() } catch { kernel.close(out.read); kernel.close(out.write); throw error }
@@ -135,7 +143,7 @@ public final class ChildProcess {
         // A few chunks per turn: the loop stays responsive to a button while a command floods.
         for _ in 0..<4 {
             let n: Int
-            do { n = try loop.kernel.read(fd, into: &buffer) } catch where error.errno == EAGAIN { return } catch {
+            do { n = try kernel.read(fd, into: &buffer) } catch where error.errno == EAGAIN { return } catch {
                 closePipe(fd); return
             }
             if n == 0 { closePipe(fd); finishIfDone(); return }
@@ -150,7 +158,7 @@ public final class ChildProcess {
     private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var rest = bytes
         while !rest.isEmpty {
-            guard let n = try? loop.kernel.write(fd, rest), n > 0 else { return false }
+            guard let n = try? kernel.write(fd, rest), n > 0 else { return false }
             rest = UnsafeRawBufferPointer(rebasing: rest[n...])
         }
         return true
@@ -159,11 +167,11 @@ public final class ChildProcess {
     private func closePipe(_ fd: Int32) {
         guard let i = pipes.firstIndex(where: { $0.fd == fd }) else { return }
         loop.cancel(pipes[i].token)
-        loop.kernel.close(pipes[i].fd)
+        kernel.close(pipes[i].fd)
         pipes.remove(at: i)
     }
 
-    private func closePipes() { for p in pipes { loop.cancel(p.token); loop.kernel.close(p.fd) }; pipes = [] }
+    private func closePipes() { for p in pipes { loop.cancel(p.token); kernel.close(p.fd) }; pipes = [] }
 
     private func reap() {
         let ended: [(pid: Int32, exit: ChildExit)]
@@ -172,7 +180,7 @@ public final class ChildProcess {
             ended = reapChild(pid).map { [(pid, $0)] } ?? []
         }
         for (p, e) in ended where p == pid && exit == nil { exit = e }
-        if exit != nil, let p = processFD { loop.cancel(p.token); loop.kernel.close(p.fd); processFD = nil }
+        if exit != nil, let p = processFD { loop.cancel(p.token); kernel.close(p.fd); processFD = nil }
         guard exit != nil, !pipes.isEmpty || onExit != nil else { return }
         // The command ended: what is left in the pipes is read now; a descendant that keeps
         // them open (a daemon it started) does not hold the end back.
@@ -192,7 +200,7 @@ public final class ChildProcess {
         closePipes()
         if let t = signalToken { loop.cancel(t) }
         signalToken = nil
-        if let p = processFD { loop.cancel(p.token); loop.kernel.close(p.fd) }
+        if let p = processFD { loop.cancel(p.token); kernel.close(p.fd) }
         processFD = nil
     }
 }

@@ -30,7 +30,9 @@ public final class CommandTask {
 
     public let task: LongTask
     public let options: Options
-    let loop: PollEventLoop
+    let loop: any EventLoop
+    /// The system calls behind `loop` (the command's child process).
+    let kernel: any Kernel
     public private(set) var child: ChildProcess?
     /// The exit code `run` ends with, once the end notice has been shown.
     public var onDone: ((Int32) -> Void)?
@@ -44,8 +46,14 @@ public final class CommandTask {
     /// When the cancel's SIGTERM went out (for the log and the measurements).
     public private(set) var termSentAt: Seconds?
 
-    public init(_ options: Options, task: LongTask, loop: PollEventLoop) {
-        self.options = options; self.task = task; self.loop = loop
+    public convenience init(_ options: Options, task: LongTask, loop: PollEventLoop) {
+        self.init(options, task: task, loop: loop, kernel: loop.kernel)
+    }
+
+    /// The command's task on any event loop, its system calls through `kernel` (the one behind
+    /// `loop`); else as the `PollEventLoop` initialiser.
+    public init(_ options: Options, task: LongTask, loop: any EventLoop, kernel: any Kernel) {
+        self.options = options; self.task = task; self.loop = loop; self.kernel = kernel
         parser = options.progress
         task.onCancel = { [weak self] in self?.cancel() }
         task.onDone = { [weak self] _ in guard let self else { return }; self.onDone?(self.code) }
@@ -56,7 +64,7 @@ public final class CommandTask {
     public func start() {
         do {
             child = try ChildProcess(
-                options.arguments, stdin: options.stdin, ownsEveryChild: options.ownsEveryChild, loop: loop,
+                options.arguments, stdin: options.stdin, ownsEveryChild: options.ownsEveryChild, loop: loop, kernel: kernel,
                 onOutput: { [weak self] _, bytes in self?.output(bytes) },
                 onExit: { [weak self] e in self?.commandEnded(e) })
         } catch {

@@ -111,6 +111,33 @@ public protocol Kernel: AnyObject {
     func connectUnixAbstract(_ name: String) throws(SysError) -> Int32
     /// One send(2) with MSG_NOSIGNAL | MSG_DONTWAIT: what fits now, 0 when nothing does.
     func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int
+
+    // MARK: Calls by path
+    /// stat(2) of `path`, symbolic links followed: what is there, without opening it.
+    func fileStatus(_ path: String) throws(SysError) -> FileStatus
+    /// unlink(2) of `path`.
+    func removeFile(_ path: String) throws(SysError)
+    /// rename(2) of `from` to `to` (replacing what is at `to`).
+    func renameFile(_ from: String, to: String) throws(SysError)
+    /// mkdir(2) of `path` and any missing parents (0755); an existing directory is fine.
+    func makeDirectories(_ path: String) throws(SysError)
+    /// chmod(2) of `path`.
+    func setMode(_ path: String, _ mode: UInt32) throws(SysError)
+    /// chown(2) of `path` to `uid` (nil: unchanged) and `gid`.
+    func setOwner(_ path: String, uid: UInt32?, gid: UInt32) throws(SysError)
+}
+
+extension Kernel {
+    // The calls by path, added to the seam later: the real system's, for every conformer that
+    // does not play them (a fake records them by implementing them).
+    public func fileStatus(_ path: String) throws(SysError) -> FileStatus { try KioskSys.fileStatus(path) }
+    public func removeFile(_ path: String) throws(SysError) { try KioskSys.removeFile(path) }
+    public func renameFile(_ from: String, to: String) throws(SysError) {
+        if Glibc.rename(from, to) != 0 { throw SysError(call: "rename", errno: Glibc.errno, target: to) }
+    }
+    public func makeDirectories(_ path: String) throws(SysError) { try KioskSys.makeDirectories(path) }
+    public func setMode(_ path: String, _ mode: UInt32) throws(SysError) { try KioskSys.setMode(path, mode) }
+    public func setOwner(_ path: String, uid: UInt32?, gid: UInt32) throws(SysError) { try KioskSys.setOwner(path, uid: uid, gid: gid) }
 }
 
 extension Kernel {

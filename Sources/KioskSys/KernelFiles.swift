@@ -89,21 +89,21 @@ extension SysError {
 extension Kernel {
     /// `replaceFile(_:mode:writing:)` through this kernel: `body` writes to the new file's
     /// descriptor (opened O_EXCL beside `path`, so a regular file of ours); when it throws, the
-    /// new file is removed and `path` is left as it was; else it is renamed over `path`.
+    /// new file is removed and `path` is left as it was; else it is renamed over `path` (the
+    /// unlink and the rename through this kernel too).
     public func replaceFile(_ path: String, mode: UInt32 = 0o644, writing body: (Int32) throws(SysError) -> Void) throws(SysError) {
         let temporary = path + ".\(getpid()).tmp"
-        unlink(temporary)
+        try? removeFile(temporary)
         let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, mode: mode)
         do throws(SysError) { try body(fd) } catch {
             close(fd)
-            unlink(temporary)
+            try? removeFile(temporary)
             throw error.on(temporary)
         }
         close(fd)
-        if rename(temporary, path) != 0 {
-            let e = Glibc.errno
-            unlink(temporary)
-            throw SysError(call: "rename", errno: e, target: path)
+        do { try renameFile(temporary, to: path) } catch {
+            try? removeFile(temporary)
+            throw SysError(call: "rename", errno: error.errno, target: path)
         }
     }
 }

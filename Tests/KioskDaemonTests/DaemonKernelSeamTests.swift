@@ -33,6 +33,37 @@ import Testing
         #expect(ck.calls.contains("send") && ck.calls.contains("read"), "\(ck.calls)")
     }
 
+    @Test func controlSocketFileCallsGoThroughTheKernel() throws {
+        let dir = Proc.makeTempDir("kiosk-seam-socket") + "/run/kiosk-hud"
+        let path = dir + "/control.sock"
+        let k = FakeKernel()
+        let socket = try ControlSocket.open(path, group: getgid(), kernel: k)
+        // Its directory made, the file's group and mode set: each call through the kernel.
+        #expect(k.calls.contains("mkdir -p \(dir)"), "\(k.calls)")
+        #expect(k.calls.contains("chown \(path)") && k.calls.contains("chmod \(path)"), "\(k.calls)")
+        let kind = try fileStatus(path).kind
+        #expect(kind == .socket)
+        socket.close()
+        #expect(k.calls.last == "close" && k.calls.contains("unlink \(path)"), "\(k.calls)")
+        #expect(!fileExists(path))
+    }
+
+    @Test func aLeftSocketFileIsStatedAndRemovedThroughTheKernel() throws {
+        let dir = Proc.makeTempDir("kiosk-seam-socket")
+        let path = dir + "/control.sock"
+        // A socket file left by a daemon that is gone (bound, never unlinked).
+        let left = try LinuxKernel().listenUnix(path, backlog: 1)
+        LinuxKernel().close(left)
+        let k = FakeKernel()
+        let socket = try ControlSocket.open(path, group: nil, kernel: k)
+        defer { socket.close() }
+        let stat = k.calls.firstIndex(of: "stat \(path)"), unlink = k.calls.firstIndex(of: "unlink \(path)")
+        let listen = k.calls.firstIndex(of: "listen \(path)")
+        #expect(stat != nil && unlink != nil && listen != nil, "\(k.calls)")
+        if let stat, let unlink, let listen { #expect(stat < unlink && unlink < listen) }
+        #expect(!k.calls.contains("chown \(path)"))
+    }
+
     @Test func aFailedReadIsAClearError() throws {
         let rig = try DaemonRig()
         let ck = FakeKernel()

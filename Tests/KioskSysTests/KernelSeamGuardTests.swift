@@ -18,12 +18,14 @@ import Testing
 
     /// Words that may not appear at all (as an identifier).
     static let forbiddenWords = ["FileDescriptor"]
-    /// Calls that may not be made by name: libc's, or KioskSys's free wrappers that return a
-    /// descriptor (a `Kernel` has each of them). A method call (`kernel.lockFile(`) is fine.
+    /// Calls that may not be made by name: libc's, KioskSys's free wrappers that return a
+    /// descriptor, or that change a file by path (chmod, chown): a `Kernel` has each of them.
+    /// A method call (`kernel.lockFile(`) is fine.
     static let forbiddenCalls = [
         "Glibc.read", "Glibc.write", "Glibc.open", "Glibc.close", "Glibc.pread", "Glibc.poll", "Glibc.send", "Glibc.fcntl",
         "fcntl", "unixConnection", "unixAbstractConnection", "unixListener", "unixAbstractListener", "lockFile",
         "eventCounter", "ueventSocket", "openProcessDescriptor", "makePipe", "activationSockets",
+        "setMode", "setOwner",
     ]
 
     /// Every .swift file under `dir`.

@@ -20,14 +20,15 @@ import Testing
     @Test func theFileIsReadAndWrittenThroughTheKernel() throws {
         let w = FakeKernel()
         let path = try written(w)
-        #expect(w.calls.first == "open \(path).\(getpid()).tmp")
+        let temporary = "\(path).\(getpid()).tmp"
+        #expect(Array(w.calls.prefix(3)) == ["stat \(path)", "unlink \(temporary)", "open \(temporary)"])
         #expect(w.calls.contains("write"))
-        #expect(w.calls.last == "close")
+        #expect(Array(w.calls.suffix(2)) == ["close", "rename \(temporary) \(path)"])
         let k = FakeKernel()
         let image = try PNG.read(path: path, kernel: k)
         #expect(image.width == 4 && image.height == 3)
         #expect(image.pixel(x: 1, y: 2).g == UInt8(2 * 16 + 5))
-        #expect(k.calls.first == "open \(path)")
+        #expect(Array(k.calls.prefix(2)) == ["stat \(path)", "open \(path)"])
         #expect(k.calls.contains("fstat") && k.calls.contains("pread"))
         #expect(k.calls.last == "close")
         #expect(k.count("close") == 1)
@@ -35,10 +36,31 @@ import Testing
         #expect(header.width == 4)
     }
 
+    @Test func aWholeImageIsWrittenAndRenamedThroughTheKernel() throws {
+        let path = Proc.makeTempDir("kiosk-png-seam") + "/whole.png"
+        let k = FakeKernel()
+        try PNG.write(PNGImage(width: 2, height: 2, fill: (255, 0, 0, 255)), path: path, kernel: k)
+        let temporary = "\(path).\(getpid()).tmp"
+        #expect(k.calls.first == "stat \(path)" && k.calls.contains("open \(temporary)") && k.calls.contains("write"))
+        #expect(k.calls.last == "rename \(temporary) \(path)")
+        let back = try PNG.read(path: path)
+        #expect(back.width == 2)
+    }
+
+    @Test func aFailedRenameLeavesNoNewFile() throws {
+        let path = Proc.makeTempDir("kiosk-png-seam") + "/kept.png"
+        let k = FakeKernel()
+        k.failAt = (5, EXDEV)   // stat, unlink, open, write, close, then the rename
+        let error = caught(PNGError.self) { try PNG.write(PNGImage(width: 1, height: 1, fill: (0, 0, 0, 255)), path: path, kernel: k) }
+        #expect(error?.message.hasPrefix("cannot write: rename") == true, "\(String(describing: error)) \(k.calls)")
+        #expect(k.calls.last == "unlink \(path).\(getpid()).tmp")
+        #expect(!fileExists(path) && !fileExists("\(path).\(getpid()).tmp"))
+    }
+
     @Test func aFailedReadIsAClearError() throws {
         let path = try written(LinuxKernel())
         let k = FakeKernel()
-        k.failAt = (2, EIO)   // open, fstat, then the first pread
+        k.failAt = (3, EIO)   // stat, open, fstat, then the first pread
         let error = caught(PNGError.self) { _ = try PNG.read(path: path, kernel: k) }
         #expect(error == PNGError(operation: "read", message: "cannot read: Input/output error", path: path))
         #expect(k.calls.last == "close")
@@ -46,9 +68,9 @@ import Testing
 
     @Test func aFailedOpenIsAClearError() {
         let k = FakeKernel()
-        k.failAt = (0, EACCES)
+        k.failAt = (1, EACCES)   // the stat (of nothing), then the open
         let error = caught(PNGError.self) { _ = try PNG.read(path: "/tmp/kiosk-seam-absent.png", kernel: k) }
         #expect(error?.message == "cannot open: Permission denied")
-        #expect(k.calls == ["open /tmp/kiosk-seam-absent.png"])
+        #expect(k.calls == ["stat /tmp/kiosk-seam-absent.png", "open /tmp/kiosk-seam-absent.png"])
     }
 }
