@@ -52,11 +52,22 @@ public struct PictureError: Error, CustomStringConvertible {
 /// The PNG at `path` (given as option `what`) as a bitmap, within `limit`.
 public func loadPNG(_ path: String, what: String, limit: PNGReadLimit) throws -> Bitmap {
     guard !path.isEmpty else { throw UsageError("\(what): empty path") }
-    let img: PNGImage
-    do { img = try PNG.read(path: path, limit: limit) } catch { throw PictureError(description: "\(what) \(error)") }
-    do { return try Bitmap(width: img.width, height: img.height, rgba: img.rgba) } catch {
-        throw PictureError(description: "\(what) \(path): \(error)")
+    // Decoded straight into the bitmap and premultiplied there: one picture-sized buffer while
+    // it is read, not an RGBA array and a bitmap (16 MB → 8 MB for a 1920x1080 underlay, which a
+    // daemon reads while the one it replaces is still shown).
+    var bitmap: Bitmap?, refusal: Error?
+    do {
+        _ = try PNG.read(path: path, limit: limit) { width, height in
+            do { bitmap = try Bitmap.forStraightRGBA(width: width, height: height) } catch { refusal = error; return nil }
+            return bitmap?.rawBytes
+        }
+    } catch {
+        if let refusal { throw PictureError(description: "\(what) \(path): \(refusal)") }
+        throw PictureError(description: "\(what) \(error)")
     }
+    guard let bitmap else { throw PictureError(description: "\(what) \(path): not decoded") }
+    bitmap.premultiplyStraightRGBA()
+    return bitmap
 }
 
 /// Writes `bitmap` as a PNG at `path`; `what` (e.g. "--out") names the option in errors.

@@ -17,20 +17,46 @@ extension PNG {
     /// pixels); at most …", "cannot decode: <libpng's message>". The file is opened, read and
     /// closed through `kernel` (the real one unless a test plays it); decoding is pure.
     public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGImage {
-        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes, kernel: kernel)
+        let (file, header, size) = try open(path: path, limit: limit, kernel: kernel)
         defer { file.close() }
-        let header = try file.header()
-        let size = try limit.decodedSize(of: header).mapError { PNGError(operation: "read", message: $0.message, path: path) }.get()
         return try decodeRows(header, size: size, operation: "read", path: path, sourceFailure: { file.failure }) { request in
-            // libpng's reads come back here (a C function pointer, so no captures: the file is
-            // the context); a failure returns -1 and read.c longjmps from C, never from here.
-            request.read = { context, buffer, count in
-                Unmanaged<InputFile>.fromOpaque(context!).takeUnretainedValue()
-                    .read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
-            }
-            request.context = Unmanaged.passUnretained(file).toOpaque()
+            file.attach(to: &request)
             return kiosk_png_read_rgba(&request)
         }
+    }
+
+    /// The file opened, its header read and the decoded size decided (`limit`).
+    private static func open(path: String, limit: PNGReadLimit, kernel: Kernel) throws(PNGError)
+        -> (InputFile, PNGHeader, (width: Int, height: Int)) {
+        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes, kernel: kernel)
+        do {
+            let header = try file.header()
+            let size = try limit.decodedSize(of: header).mapError { PNGError(operation: "read", message: $0.message, path: path) }.get()
+            return (file, header, size)
+        } catch {
+            file.close()
+            throw error
+        }
+    }
+
+    /// Reads a PNG file as `read(path:limit:kernel:)` does, straight into memory the caller
+    /// owns: `target` is called once, with the size decided from the header, and returns
+    /// width × height × 4 bytes that stay valid until this returns (nil: refused as "no memory
+    /// for WxH"); the rows are written top-down as straight RGBA8, without padding. A picture
+    /// then costs one copy in memory, not two (KioskCommands' `loadPNG` premultiplies it in
+    /// place in its bitmap: 8 MB less while a 1920x1080 underlay is read). Returns the size.
+    public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel(),
+                            into target: (_ width: Int, _ height: Int) -> UnsafeMutableRawBufferPointer?) throws(PNGError) -> (width: Int, height: Int) {
+        let (file, header, size) = try open(path: path, limit: limit, kernel: kernel)
+        defer { file.close() }
+        guard let out = target(size.width, size.height), out.count >= size.width * size.height * 4, let base = out.baseAddress else {
+            throw PNGError(operation: "read", message: "no memory for \(size.width)x\(size.height)", path: path)
+        }
+        try decodeRows(header, size: size, into: base, operation: "read", path: path, sourceFailure: { file.failure }) { request in
+            file.attach(to: &request)
+            return kiosk_png_read_rgba(&request)
+        }
+        return size
     }
 
     /// The header of a PNG file (size, bit depth, colour type, interlacing), from its first 33
@@ -72,8 +98,25 @@ extension PNG {
     private static func decodeRows(_ header: PNGHeader, size: (width: Int, height: Int), operation: String, path: String?,
                                    sourceFailure: () -> String?,
                                    run: (inout kiosk_png_read_request) -> kiosk_png_read_status) throws(PNGError) -> PNGImage {
-        try loadLibPNG(operation, path: path)
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        var failure: PNGError?
+        pixels.withUnsafeMutableBytes { out in
+            do throws(PNGError) {
+                try decodeRows(header, size: size, into: out.baseAddress!, operation: operation, path: path, sourceFailure: sourceFailure, run: run)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return PNGImage(width: size.width, height: size.height, rgba: pixels)
+    }
+
+    /// Runs kiosk_png_read_rgba (through `run`, which sets the source) into `out`, which holds
+    /// size.width × size.height × 4 bytes.
+    private static func decodeRows(_ header: PNGHeader, size: (width: Int, height: Int), into out: UnsafeMutableRawPointer,
+                                   operation: String, path: String?, sourceFailure: () -> String?,
+                                   run: (inout kiosk_png_read_request) -> kiosk_png_read_status) throws(PNGError) {
+        try loadLibPNG(operation, path: path)
         var request = kiosk_png_read_request()
         request.width = png_uint_32(header.width)
         request.height = png_uint_32(header.height)
@@ -81,14 +124,12 @@ extension PNG {
         request.out_height = png_uint_32(size.height)
         request.max_side = png_uint_32(PNGReadLimit.maxSide)
         request.chunk_malloc_max = png_alloc_size_t(PNGReadLimit.chunkMallocMax)
-        let status = pixels.withUnsafeMutableBytes { out in
-            request.out = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            defer { request.out = nil }
-            return run(&request)
-        }
+        request.out = out.assumingMemoryBound(to: UInt8.self)
+        let status = run(&request)
+        request.out = nil
         switch status {
         case KIOSK_PNG_READ_OK:
-            return PNGImage(width: size.width, height: size.height, rgba: pixels)
+            return
         case KIOSK_PNG_READ_SOURCE_FAILED:
             throw PNGError(operation: operation, message: sourceFailure() ?? "cannot read", path: path)
         default:
@@ -102,6 +143,17 @@ extension PNG {
 /// A PNG file opened for reading: never blocks in open (a FIFO, a device), refuses anything but
 /// a regular file of at most `maxBytes`, and hands libpng its bytes from a 64 kB buffer.
 final class InputFile {
+    /// Makes the file `request`'s source: libpng's reads come back to `read(into:)` (a C function
+    /// pointer, so no captures: the file is the context); a failure returns -1 and read.c
+    /// longjmps from C, never from Swift.
+    func attach(to request: inout kiosk_png_read_request) {
+        request.read = { context, buffer, count in
+            Unmanaged<InputFile>.fromOpaque(context!).takeUnretainedValue()
+                .read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+        }
+        request.context = Unmanaged.passUnretained(self).toOpaque()
+    }
+
     let path: String
     private let fd: Int32
     /// The seam the file is opened, read and closed through.

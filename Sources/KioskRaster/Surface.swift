@@ -113,6 +113,31 @@ public final class Bitmap {
         }
     }
 
+    /// An ARGB8888 bitmap whose rows are exactly `width` × 4 bytes apart, for a decoder to write
+    /// straight RGBA8 into (`rawBytes`) before `premultiplyStraightRGBA()` makes it ARGB8888 in
+    /// place: one picture-sized buffer instead of an RGBA array and a bitmap.
+    public static func forStraightRGBA(width: Int, height: Int) throws -> Bitmap {
+        try Bitmap(width: width, height: height, format: .argb8888, stride: width * 4)
+    }
+
+    /// The pixels' bytes (stride × height).
+    public var rawBytes: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: surface.base, count: surface.stride * height)
+    }
+
+    /// Turns straight RGBA8 bytes written into this bitmap (rows `width` × 4 bytes, as
+    /// `forStraightRGBA` makes them) into premultiplied ARGB8888, in place — the same pixels as
+    /// `init(width:height:rgba:)` gives.
+    public func premultiplyStraightRGBA() {
+        precondition(format == .argb8888 && surface.stride == width * 4, "not a bitmap for straight RGBA")
+        let bytes = surface.base.assumingMemoryBound(to: UInt8.self)
+        let pixels = surface.base.assumingMemoryBound(to: UInt32.self)
+        for i in 0..<(width * height) {
+            let r = UInt32(bytes[4 * i]), g = UInt32(bytes[4 * i + 1]), b = UInt32(bytes[4 * i + 2]), a = UInt32(bytes[4 * i + 3])
+            pixels[i] = a << 24 | Blend.mul(r, a) << 16 | Blend.mul(g, a) << 8 | Blend.mul(b, a)
+        }
+    }
+
     /// A bitmap from straight RGBA bytes (e.g. a decoded PNG), premultiplied into ARGB8888.
     public convenience init(width: Int, height: Int, rgba: [UInt8]) throws {
         try self.init(width: width, height: height, format: .argb8888)
