@@ -13,17 +13,21 @@ public final class BoardFacts {
     /// Asks a card's device node (`ROOT/dev/dri/cardN`) for its driver's DRM name.
     private var askDRMName: (String) -> String? = { KioskSys.drmDriverName(ofCard: $0) }
 
-    /// `root` stands for `/` ("" or "/": the real system).
-    public init(root: String = "") {
+    /// The seam the small files are read through.
+    private let kernel: any Kernel
+
+    /// `root` stands for `/` ("" or "/": the real system); the files are read through `kernel`.
+    public init(root: String = "", kernel: any Kernel = LinuxKernel()) {
         var r = Substring(root)
         while r.hasSuffix("/") { r = r.dropLast() }
         self.root = String(r)
+        self.kernel = kernel
     }
 
     /// As `init(root:)`, with `drmDriverName` asking the card at a device path for its driver's
     /// own name instead of DRM_IOCTL_VERSION (a test's machine answers for its cards).
-    public convenience init(root: String, drmDriverName: @escaping (String) -> String?) {
-        self.init(root: root)
+    public convenience init(root: String, drmDriverName: @escaping (String) -> String?, kernel: any Kernel = LinuxKernel()) {
+        self.init(root: root, kernel: kernel)
         askDRMName = drmDriverName
     }
 
@@ -126,7 +130,7 @@ public final class BoardFacts {
     // MARK: Reading
 
     /// The text of `path` under the root, nil when it cannot be read.
-    func read(_ path: String, limit: Int = 4096) -> String? { try? readSmallFile(root + path, limit: limit) }
+    func read(_ path: String, limit: Int = 4096) -> String? { try? kernel.readSmallFile(root + path, limit: limit) }
 
     private func named(in dir: String, prefix: String) -> [String] {
         var found: [(Int, String)] = []

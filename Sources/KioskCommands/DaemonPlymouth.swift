@@ -91,8 +91,8 @@ final class PlymouthParts {
         closeListener()
         guard let splash, let text = splash.finish(), let path = durationPath else { return }
         do {
-            if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
-            try replaceFile(path, with: Array(text.utf8))
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try kernel.makeDirectories(String(path[..<slash])) }
+            try kernel.replaceFile(path, with: Array(text.utf8))
             showLog("plymouth: boot estimate written to \(path)")
         } catch {
             showLog("plymouth: cannot write the boot estimate: \(error)")

@@ -29,12 +29,12 @@ extension ShowCommand {
         let board = SettingOptions.chosen?.selection.files ?? []
         // /etc/default/locale when it decides the words' language (no locale in the environment,
         // which the key holds): a changed file, a new first frame.
-        let locale = Language.localeName(environment: environmentValue, localeFile: nil) == nil && fileExists("/etc/default/locale")
+        let locale = Language.localeName(environment: environmentValue, localeFile: nil) == nil && screen.card.kernel.fileExists("/etc/default/locale")
             ? ["/etc/default/locale"] : []
         let files = ["/proc/self/exe"] + board + ShowCommand.pictureFiles(arguments, board: SettingOptions.chosen?.selection.profile)
             + fonts.fontFiles + locale
         let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
-        switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous) {
+        switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous, kernel: screen.card.kernel) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))
         case .unchanged: break
         case let .skipped(why): showLog("frame cache: not written (\(why))")

@@ -86,10 +86,10 @@ public func writePNG(_ bitmap: Bitmap, to path: String, what: String? = nil) thr
 }
 
 /// Refuses an output path that cannot take a PNG before any work is done: empty, or an existing
-/// FIFO, device or directory (PNG.write checks again when writing).
-public func checkOutputPath(_ path: String, what: String) throws {
+/// FIFO, device or directory (PNG.write checks again when writing); looked at through `kernel`.
+public func checkOutputPath(_ path: String, what: String, kernel: any Kernel = LinuxKernel()) throws {
     guard !path.isEmpty else { throw UsageError("\(what): empty path") }
-    if let status = try? fileStatus(path), status.kind != .regular {
+    if let status = try? kernel.fileStatus(path), status.kind != .regular {
         throw PictureError(description: "\(what) \(path): not a regular file (\(status.kind))")
     }
 }

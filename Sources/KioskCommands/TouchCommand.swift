@@ -87,13 +87,13 @@ public struct TouchCommand {
     /// --size, else the first mode of the --output connector (or the first connected one).
     private func panelSize(output: String?) throws -> (Int, Int, String) {
         if case let .size(w, h) = try arguments.value(.size) { return (w, h, "--size") }
-        let base = "/sys/class/drm"
+        let base = "/sys/class/drm", kernel = LinuxKernel()
         for entry in listDirectory(base) ?? [] {
             guard let dash = entry.firstIndex(of: "-"), entry.hasPrefix("card") else { continue }
             let connector = String(entry[entry.index(after: dash)...])
             if let output, connector != output { continue }
-            guard (try? readSmallFile("\(base)/\(entry)/status"))?.hasPrefix("connected") == true,
-                  let mode = (try? readSmallFile("\(base)/\(entry)/modes"))?.split(separator: "\n").first else { continue }
+            guard (try? kernel.readSmallFile("\(base)/\(entry)/status"))?.hasPrefix("connected") == true,
+                  let mode = (try? kernel.readSmallFile("\(base)/\(entry)/modes"))?.split(separator: "\n").first else { continue }
             let parts = mode.split(separator: "x")
             if parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1].prefix { $0.isNumber }) {
                 return (w, h, "\(connector) mode")

@@ -54,8 +54,10 @@ public enum FrameCache {
 
     /// Writes the first display's last presented picture (call right after the first frame) for
     /// its first head at `location`, unless `previousHash` (the early frame's) says the file
-    /// holds it already. `files`: what the picture was drawn from.
-    public static func save(screen: DRMScreen, at location: Location, files: [String], previousHash: UInt64?) -> Outcome {
+    /// holds it already. `files`: what the picture was drawn from. The file is written (and old
+    /// ones pruned) through `kernel`.
+    public static func save(screen: DRMScreen, at location: Location, files: [String], previousHash: UInt64?,
+                            kernel: any Kernel = LinuxKernel()) -> Outcome {
         let path = location.path, arguments = location.arguments
         guard let o = screen.drmDisplays.first, let head = o.heads.first, let frame = o.lastFrame,
               let pitch = o.buffers.compactMap({ $0?.info.pitch }).first
@@ -114,12 +116,12 @@ public enum FrameCache {
         }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }
         do {
-            if let directory { try makeDirectories(directory) }
-            try replaceFile(path, with: bytes)
+            if let directory { try kernel.makeDirectories(directory) }
+            try kernel.replaceFile(path, with: bytes)
         } catch {
             return .skipped("\(path): \(error)")
         }
-        if let directory { prune(directory, keeping: path) }
+        if let directory { prune(directory, keeping: path, kernel: kernel) }
         return .written
     }
 
@@ -128,7 +130,7 @@ public enum FrameCache {
     public static let filesKept = 4
 
     /// Removes all but the `filesKept` newest frame-*.bin files in `directory` (never `current`).
-    static func prune(_ directory: String, keeping current: String) {
+    static func prune(_ directory: String, keeping current: String, kernel: any Kernel) {
         var frames: [(path: String, modified: UInt64)] = []
         for name in listDirectory(directory) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(".bin") {
             let p = directory + "/" + name
@@ -136,7 +138,7 @@ public enum FrameCache {
         }
         guard frames.count >= filesKept else { return }
         frames.sort { $0.modified > $1.modified }
-        for f in frames[(filesKept - 1)...] { try? removeFile(f.path) }
+        for f in frames[(filesKept - 1)...] { try? kernel.removeFile(f.path) }
     }
 }
 

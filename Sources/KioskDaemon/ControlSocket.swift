@@ -14,7 +14,7 @@ public struct ControlSocket {
     /// The group systemd gave the socket it passed (its unit's SocketGroup=), nil for root's or
     /// one we made: the daemon lets that group in as with --group, so the socket unit is the one
     /// place that says which group may talk to the splash.
-    public var activationGroup: UInt32? { path == nil ? Self.group(ofListening: fd) : nil }
+    public var activationGroup: UInt32? { path == nil ? Self.group(ofListening: fd, kernel: kernel) : nil }
 
     /// The default path.
     public static let defaultPath = "/run/kiosk-hud/control.sock"
@@ -31,8 +31,8 @@ public struct ControlSocket {
             throw SysError(call: "flock", errno: error.errno, target: path, detail: "another kiosk-hud daemon is serving this socket")
         }
         // We hold the lock: whatever socket file is there was left by a daemon that is gone.
-        if fileExists(path) {
-            if let st = try? kernel.fileStatus(path), st.kind != .socket {
+        if let st = try? kernel.fileStatus(path) {
+            if st.kind != .socket {
                 kernel.close(lock)
                 throw SysError(call: "bind", errno: EEXIST, target: path, detail: "exists and is not a socket (\(st.kind))")
             }
@@ -54,9 +54,10 @@ public struct ControlSocket {
         }
     }
 
-    /// The group owning the file `fd` is bound to, unless it is root's (0).
-    public static func group(ofListening fd: Int32) -> UInt32? {
-        guard let file = boundPath(ofUnixSocket: fd), let st = try? fileStatus(file), st.kind == .socket, st.groupID != 0 else { return nil }
+    /// The group owning the file `fd` is bound to, unless it is root's (0); the file looked at
+    /// through `kernel`.
+    public static func group(ofListening fd: Int32, kernel: any Kernel = LinuxKernel()) -> UInt32? {
+        guard let file = boundPath(ofUnixSocket: fd), let st = try? kernel.fileStatus(file), st.kind == .socket, st.groupID != 0 else { return nil }
         return st.groupID
     }
 

@@ -103,7 +103,7 @@ public final class IIOAccelerometer {
     /// mount matrix. Throws on a failed call (EIO, ENODEV), text that is not an integer, or an
     /// absurd value.
     public func read() throws(IIOError) -> IIOReading {
-        guard fds.count == 3, fileExists(device.path) else { throw .gone(path: device.path) }
+        guard fds.count == 3, kernel.fileExists(device.path) else { throw .gone(path: device.path) }
         var raw: [Int] = [0, 0, 0]
         var v: [Double] = [0, 0, 0]
         for i in 0..<3 {
@@ -124,7 +124,7 @@ public final class IIOAccelerometer {
 
     /// A calibration attribute: nil if absent, the number, or garbage.
     static func number(_ path: String, _ kernel: Kernel = systemKernel) throws(IIOError) -> Double? {
-        guard fileExists(path) else { return nil }
+        guard kernel.fileExists(path) else { return nil }
         let text = try readAttributeOrThrow(path, kernel: kernel)
         guard let v = parseDecimal(text), v.isFinite else { throw .garbage(path: path, text: text, expected: "a decimal number") }
         return v

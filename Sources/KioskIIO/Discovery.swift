@@ -57,7 +57,7 @@ public enum IIODiscovery {
         for n in names where n.hasPrefix("iio:device") {
             guard let number = Int(n.dropFirst("iio:device".count)), number >= 0 else { continue }
             let path = dir + "/" + n
-            guard ["x", "y", "z"].allSatisfy({ fileExists("\(path)/in_accel_\($0)_raw") }) else { continue }
+            guard ["x", "y", "z"].allSatisfy({ systemKernel.fileExists("\(path)/in_accel_\($0)_raw") }) else { continue }
             out.append(IIODevice(sysName: n, number: number, path: path,
                                  name: readAttribute(path + "/name").flatMap { $0.isEmpty ? nil : $0 },
                                  label: readAttribute(path + "/label").flatMap { $0.isEmpty ? nil : $0 },

@@ -30,7 +30,7 @@ extension LibinputSource {
             for path in paths {
                 cb.lastOpenFailure = nil
                 cb.lastLibinputError = nil
-                if let refusal = notAnInputNode(path) {
+                if let refusal = notAnInputNode(path, cb.kernel) {
                     kiosk_libinput_unref(li)
                     throw refusal
                 }
@@ -57,15 +57,15 @@ extension LibinputSource {
     /// 13), or one udev has not initialised (no /run/udev/data/c13:N) — for which libinput
     /// sleeps 10 ms at a time for 2 s before it gives up (found by kiosk-hud-fuzz cli: --input
     /// naming a link to /dev/zero held show's start for 2 s). nil: let libinput try.
-    private static func notAnInputNode(_ path: String) -> LibinputError? {
-        guard let st = try? fileStatus(path) else { return nil }  // missing: libinput's error says so
+    private static func notAnInputNode(_ path: String, _ kernel: any Kernel) -> LibinputError? {
+        guard let st = try? kernel.fileStatus(path) else { return nil }  // missing: libinput's error says so
         let call = "libinput_path_add_device", prefix = "not an input device libinput handles"
         guard st.kind == .characterDevice else { return LibinputError(call: call, target: path, reason: "\(prefix) (\(st.kind), not a character device)") }
         let numbers = "\(st.deviceMajor):\(st.deviceMinor)"
         guard st.deviceMajor == 13 else {
             return LibinputError(call: call, target: path, reason: "\(prefix) (character device \(numbers), not the input subsystem's 13:N)")
         }
-        guard fileExists("/run/udev/data/c\(numbers)") else {
+        guard kernel.fileExists("/run/udev/data/c\(numbers)") else {
             return LibinputError(call: call, target: path, reason: "\(prefix) yet (udev has not initialised it: no /run/udev/data/c\(numbers))")
         }
         return nil
@@ -78,7 +78,7 @@ extension LibinputSource {
         if let f = cb.lastOpenFailure, f.path == path {
             return LibinputError(call: call, target: path, reason: "open: \(errnoText(f.error.errno))", errno: f.error.errno)
         }
-        if !fileExists(path) { return LibinputError(call: call, target: path, reason: "no such device node", errno: 2) }
+        if !cb.kernel.fileExists(path) { return LibinputError(call: call, target: path, reason: "no such device node", errno: 2) }
         let detail = cb.lastLibinputError.map { " (libinput: \($0))" } ?? ""
         return LibinputError(call: call, target: path,
                              reason: "not an input device libinput handles (not tagged ID_INPUT by udev, or no touch, pointer or keyboard capability)\(detail)")

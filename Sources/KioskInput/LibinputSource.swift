@@ -79,7 +79,7 @@ public final class LibinputSource: InputSource {
         callbacks = CallbackContext(log: options.log, kernel: options.kernel)
         (li, udev) = try Self.makeContext(options.backend, callbacks)
         if let clock = options.clock { align(to: clock) }
-        if case .udev = options.backend, !fileExists("/run/udev/data") {
+        if case .udev = options.backend, !options.kernel.fileExists("/run/udev/data") {
             options.log("input: /run/udev/data is missing: is udev running? libinput only takes devices udev has initialised")
         }
         do { try dispatch() } catch {

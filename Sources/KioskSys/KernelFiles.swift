@@ -107,3 +107,17 @@ extension Kernel {
         }
     }
 }
+
+extension Kernel {
+    /// `replaceFile(_:with:mode:)` through this kernel: `bytes` written whole to a new file
+    /// beside `path`, renamed over it (readers see the old file or the new one, never a part).
+    public func replaceFile(_ path: String, with bytes: [UInt8], mode: UInt32 = 0o644) throws(SysError) {
+        try replaceFile(path, mode: mode) { (fd) throws(SysError) in
+            let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try writeAll(fd, b) } }
+            try r.get()
+        }
+    }
+
+    /// Whether something is at `path` (stat(2) through this kernel succeeds; links followed).
+    public func fileExists(_ path: String) -> Bool { (try? fileStatus(path)) != nil }
+}

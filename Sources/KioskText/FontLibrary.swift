@@ -14,6 +14,8 @@ public final class FontLibrary {
 
     /// Where rendered glyphs are kept between runs, nil for none.
     public let glyphCacheDirectory: String?
+    /// The seam the glyph cache files are written through.
+    private let kernel: any Kernel
 
     /// Opens no files yet; FreeType is loaded (dlopen) and initialized when the first font file
     /// is opened, so errors such as a missing libfreetype come from `font(_:)`. (Still `throws`
@@ -28,8 +30,12 @@ public final class FontLibrary {
     /// `glyphBudget` bounds the rendered glyphs kept in memory, all fonts together, in bytes
     /// (coverage plus ~200 bytes a glyph); at least 64 KiB (less is taken as that). See
     /// `glyphBudget` and `font(_:)`.
-    public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget) throws(TextError) {
-        faces = FaceStore()
+    ///
+    /// `kernel` is the seam the font files are looked at and the glyph cache files written
+    /// through (a fake records them in tests).
+    public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget, kernel: any Kernel = LinuxKernel()) throws(TextError) {
+        faces = FaceStore(kernel: kernel)
+        self.kernel = kernel
         glyphCacheDirectory = glyphCache
         self.glyphBudget = max(glyphBudget, FontLibrary.minimumGlyphBudget)
         budget = GlyphBudget(limit: self.glyphBudget)
@@ -141,7 +147,7 @@ public final class FontLibrary {
         let pending = fonts.values.filter(\.hasNewGlyphs)
         guard !pending.isEmpty, let freetype = kiosk_freetype_path().map({ String(cString: $0) }) else { return [] }
         var problems: [String] = []
-        do { try makeDirectories(dir) } catch { return ["glyph cache \(dir): \(error)"] }
+        do { try kernel.makeDirectories(dir) } catch { return ["glyph cache \(dir): \(error)"] }
         for font in pending {
             let bytes = GlyphCacheFile.encode(font.cacheRecord(), spec: font.spec, freetypePath: freetype)
             guard bytes.count <= GlyphCacheFile.sizeLimit else {
@@ -150,7 +156,7 @@ public final class FontLibrary {
                 continue
             }
             do {
-                try replaceFile(dir + "/" + GlyphCacheFile.fileName(for: font.spec), with: bytes)
+                try kernel.replaceFile(dir + "/" + GlyphCacheFile.fileName(for: font.spec), with: bytes)
                 font.didSaveCache()
             } catch {
                 problems.append("glyph cache: \(error)")

@@ -1,3 +1,5 @@
+import KioskSys
+
 /// Which font files to use, in order, and at what pixel size.
 public struct FontSpec: Sendable, Hashable {
     /// Font files: the primary first, then fallbacks tried in order for
@@ -36,5 +38,5 @@ public struct FontSpec: Sendable, Hashable {
 
     /// The `candidateFallbacks` that exist on this machine, checked once
     /// (on first use) so creating specs stays cheap.
-    public static let defaultFallbacks: [String] = candidateFallbacks.filter(fileExists)
+    public static let defaultFallbacks: [String] = candidateFallbacks.filter { LinuxKernel().fileExists($0) }
 }

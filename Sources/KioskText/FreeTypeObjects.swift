@@ -28,8 +28,8 @@ final class FontFace {
     let hasKerning: Bool
 
     /// Opens face 0 of `path` (the first face of a .ttc collection).
-    init(library: FreeTypeLibrary, path: String) throws(TextError) {
-        guard let st = try? fileStatus(path) else { throw .fontNotFound(path) }
+    init(library: FreeTypeLibrary, path: String, kernel: any Kernel) throws(TextError) {
+        guard let st = try? kernel.fileStatus(path) else { throw .fontNotFound(path) }
         guard st.kind == .regular else { throw TextError(.notARegularFile(path: path, kind: st.kind.description)) }
         var face: FT_Face?
         // On failure FreeType frees whatever it allocated and leaves `face` nil.
@@ -95,8 +95,10 @@ final class SizedFace {
 final class FaceStore {
     private var library: FreeTypeLibrary?
     private var faces: [String: FontFace] = [:]
+    /// The seam font files are looked at through (stat before FreeType opens one).
+    let kernel: any Kernel
 
-    init() {}
+    init(kernel: any Kernel) { self.kernel = kernel }
 
     /// True once a face was opened (FreeType loaded and used).
     var opened: Bool { library != nil }
@@ -105,11 +107,8 @@ final class FaceStore {
         if let face = faces[path] { return face }
         let lib: FreeTypeLibrary
         if let library { lib = library } else { lib = try FreeTypeLibrary(); library = lib }
-        let face = try FontFace(library: lib, path: path)
+        let face = try FontFace(library: lib, path: path, kernel: kernel)
         faces[path] = face
         return face
     }
 }
-
-/// True when a file exists at `path`.
-func fileExists(_ path: String) -> Bool { KioskSys.fileExists(path) }

@@ -32,6 +32,7 @@ final class ClientTally: @unchecked Sendable {
     var done = false
 }
 
+// Free KioskSys calls (here and below), not a `Kernel`: the bench is a measuring tool, not product code.
 func residentKB() -> Int {
     guard let s = try? readSmallFile("/proc/self/statm"), let pages = s.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
     return pages * 4

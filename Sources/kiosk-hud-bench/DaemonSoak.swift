@@ -13,6 +13,7 @@ import KioskProtocol
 import KioskSys
 
 /// Resident kB of `pid` (`field` VmRSS or VmHWM), 0 when unreadable.
+// Free KioskSys calls, not a `Kernel`: the bench is a measuring tool, not product code.
 func procStatusKB(_ pid: pid_t, _ field: String) -> Int {
     let text = (try? readSmallFile("/proc/\(pid)/status", limit: 1 << 16)) ?? ""
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }

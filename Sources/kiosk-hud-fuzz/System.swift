@@ -41,6 +41,7 @@ func makeTempDir(_ prefix: String) -> String {
 }
 
 /// `path` and its missing parents (errors ignored: a generated tree may be meant to fail).
+// mkdir(2) itself, not through a `Kernel`: the fuzzer is a driving tool, not product code.
 func makeDirectories(_ path: String) {
     var current = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {

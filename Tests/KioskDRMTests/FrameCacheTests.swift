@@ -133,6 +133,26 @@ import Testing
         #expect(left.contains("frame-6.bin"))
     }
 
+    /// The file is written, and the old ones pruned, through the kernel `save` is given.
+    @Test func writtenAndPrunedThroughTheGivenKernel() throws {
+        let dir = Proc.makeTempDir("kiosk-frame-cache")
+        let k = FakeKernel.card(), files = FakeKernel()
+        let (s, _, pic) = try shown(k)
+        defer { s.close(retain: false); withExtendedLifetime(pic) {} }
+        for i in 0...FrameCache.filesKept {
+            #expect(FrameCache.save(screen: s, at: at(dir + "/frame-\(i).bin", ["show", "--label", "step \(i)"]),
+                                    files: [], previousHash: nil, kernel: files) == .written)
+        }
+        let last = dir + "/frame-\(FrameCache.filesKept).bin"
+        #expect(files.calls.contains("mkdir -p \(dir)"), "\(files.calls)")
+        #expect(files.calls.contains { $0.hasPrefix("rename \(last).") && $0.hasSuffix(" \(last)") }, "\(files.calls)")
+        #expect(files.calls.contains("write"))
+        let removed = files.calls.filter { $0.hasPrefix("unlink \(dir)/frame-") && $0.hasSuffix(".bin") }
+        #expect(removed.count == 1, "\(files.calls)")
+        #expect((listDirectory(dir) ?? []).filter { $0.hasPrefix("frame-") }.count == FrameCache.filesKept)
+        #expect(!k.calls.contains("mkdir -p \(dir)"), "the card's kernel is not the files'")
+    }
+
     @Test func cacheDirectoryFollowsTheOptions() {
         func dir(_ args: [String]) -> String? { FrameCache.cacheDirectory(["kiosk-hud"] + args) }
         #expect(dir(["show", "--glyph-cache", "/x/y"]) == "/x/y")

@@ -36,7 +36,7 @@ import Testing
         let dev = try #require(IIODiscovery.accelerometers(root: fs.root).first)
         let k = FakeKernel()
         let acc = try IIOAccelerometer(device: dev, kernel: k)
-        k.failAt = (k.calls.count + 1, EIO)   // the second axis's pread
+        k.failAt = (k.calls.count + 2, EIO)   // the second axis's pread (after the stat that finds the device there)
         let error = caught(IIOError.self) { _ = try acc.read() }
         #expect(error == .sys(SysError(call: "pread", errno: EIO, target: dev.path + "/in_accel_y_raw")))
         #expect(error?.description == "pread \(dev.path)/in_accel_y_raw failed: Input/output error (errno 5)")
