@@ -181,10 +181,11 @@ import Testing
         for i in 1...6 {
             try write("step\(i).service", "[Unit]\nAfter=step\(i - 1).service\n[Service]\nType=oneshot\nExecStart=/bin/sleep 0.3\n")
         }
-        // Mid-boot, step 2 waits (up to 10 s, for a loaded machine) until the HUD shows a bar.
+        // Mid-boot, step 2 waits (up to 30 s, for a loaded machine) until the HUD's content is a
+        // bar (`content`'s mode: status also lists the look's boot_up_mode and the others).
         try write("step2.service.d/status.conf", """
             [Service]
-            ExecStartPost=/bin/sh -c 'for i in $(seq 100); do \(Proc.kioskHUD) ctl status > \(d)/mid.json; grep -q mode.:.bar \(d)/mid.json && break; sleep 0.1; done'
+            ExecStartPost=/bin/sh -c 'for i in $(seq 300); do \(Proc.kioskHUD) ctl status > \(d)/mid.json; grep -q content.:..mode.:.bar \(d)/mid.json && break; sleep 0.1; done'
 
             """)
         for u in ["kiosk-hud", "kiosk-hud-progress", "kiosk-hud-quit"] {
