@@ -11,6 +11,10 @@
 #   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
 #   /usr/share/doc/kiosk-hud/                  LICENSE, README, dist/README, the protocol, Plymouth,
 #                                              examples (the .deb: copyright for LICENSE)
+#   /usr/share/initramfs-tools/{hooks,scripts/init-top,scripts/init-bottom}/kiosk-hud
+#                                              the splash in the initramfs (docs/initramfs.md;
+#                                              another PREFIX: /etc/initramfs-tools, where
+#                                              initramfs-tools looks for the admin's own)
 #   /etc/default/kiosk-hud                     the daemon's options (kept if there)
 #   /etc/kiosk-hud/boards/                     your own profiles (empty)
 # Another PREFIX (/usr/local by default) puts the units in PREFIX/lib/systemd/system (systemd
@@ -57,6 +61,13 @@ for u in dist/systemd/kiosk-hud.socket dist/systemd/kiosk-hud.service dist/syste
     chmod 644 "$D$unitdir/$(basename "$u")"
 done
 
+# The initramfs (initramfs-tools reads /usr/share/initramfs-tools and /etc/initramfs-tools only).
+if [ "$PREFIX" = /usr ]; then itdir=/usr/share/initramfs-tools; else itdir=/etc/initramfs-tools; fi
+for f in hooks/kiosk-hud scripts/init-top/kiosk-hud scripts/init-bottom/kiosk-hud; do
+    install -d "$D$itdir/$(dirname "$f")"
+    install -m 755 "dist/initramfs-tools/$f" "$D$itdir/$f"
+done
+
 # Manual pages from the binary's own declarations (the same as --help).
 if [ "${KIOSK_HUD_MAN:-}" != none ]; then
     run=()
@@ -82,7 +93,7 @@ doc=$D$share/doc/kiosk-hud
 install -m 644 LICENSE "$doc/LICENSE"
 install -m 644 README.md "$doc/README.md"
 install -m 644 dist/README.md "$doc/boot-splash.md"
-install -m 644 docs/protocol.md docs/plymouth.md "$doc/"
+install -m 644 docs/protocol.md docs/plymouth.md docs/initramfs.md "$doc/"
 sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" dist/systemd/kiosk-app.service.example > "$doc/examples/kiosk-app.service"
 chmod 644 "$doc/examples/kiosk-app.service"
 install -m 644 dist/debian/kiosk-hud.default "$doc/examples/kiosk-hud.default"

@@ -121,6 +121,10 @@ fi
 install -d -m 755 "$root/DEBIAN"
 for s in postinst prerm postrm; do install -m 755 "dist/debian/$s" "$root/DEBIAN/$s"; done
 echo /etc/default/kiosk-hud > "$root/DEBIAN/conffiles"
+# initramfs-tools rebuilds the initramfs once dpkg is done (its trigger), with or without the
+# hook: the splash goes into it on install and out of it on removal.
+echo "activate-noawait update-initramfs" > "$root/DEBIAN/triggers"
+chmod 644 "$root/DEBIAN/triggers"
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

@@ -40,6 +40,8 @@ public enum CtlCommand {
         verb("status", "Print what the HUD shows now, its look, the displays and the input devices, as JSON."),
         verb("wait-button", "Wait until the HUD's button is pressed.", [OptionSpec(.timeout, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
         verb("quit", "End the daemon.", [.flag(.retain, help: "Leave the last frame on screen for the next program.")]),
+        verb("new-root", "Tell the initramfs's daemon (daemon --initramfs) that the real root is mounted at PATH, before switch-root (the initramfs's init-bottom script does).",
+             positionals: [PositionalSpec("path", help: "Where the real root is mounted (initramfs-tools: /root).")]),
         FollowBootCommand.spec,
     ])
     static let duration = OptionSpec(.duration, value: "s", rule: .number(0, 86_400, "seconds"),
@@ -75,6 +77,7 @@ public enum CtlCommand {
                 }
             case "quit": try client.request("quit", [("retain", .bool(a.flag(.retain)))])
             case "follow-boot": try FollowBootCommand.run(client, a)
+            case "new-root": try client.request("new_root", [("path", .string(a.positionals.first ?? ""))])
             default: try client.request(verb)
             }
         } catch let e as DaemonClient.Failure { throw fail(e) }

@@ -3,6 +3,7 @@ import KioskBoards
 import KioskCLI
 import KioskDaemon
 import KioskDevices
+import KioskDRM
 import KioskProtocol
 import KioskSession
 import KioskSettings
@@ -34,6 +35,7 @@ public enum DaemonCommand {
                        help: "The group that owns the socket and may use it. Default: the daemon's own."),
             OptionSpec(.allowUid, .repeated, value: "UID", rule: ValueRule(.integers(min: 0, max: 4_294_967_294, maxCount: 64), expected: "a user id"),
                        help: "Also let this user id use the socket; repeatable."),
+            .flag(.initramfs, help: "Started in the initramfs (its init-top script): takes new_root before switch-root, and is taken over by the real root's daemon start (docs/initramfs.md)."),
             OptionSpec(.psplashFifo, .optionalValue, value: "PATH",
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
         ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth)),
@@ -43,7 +45,27 @@ public enum DaemonCommand {
     public static func run(_ a: ParsedArguments) throws {
         // A daemon runs for months: what its requests free must not stay in the heap.
         Heap.keepLargeBlocksOutOfTheHeap()
-        try ShowCommand(a, extras: try DaemonParts(a, kernel: LinuxKernel())).run()
+        let kernel = LinuxKernel()
+        // A previous image of this process (the initramfs's daemon, carried on): its state.
+        let resume = try DaemonResume.take()
+        let socket = a.string(.socket) ?? ControlSocket.defaultPath
+        if resume == nil, !a.flag(.initramfs), let pid = InitramfsTakeover.waitingDaemon(socket: socket, kernel: kernel) {
+            try InitramfsTakeover.run(pid: pid, socket: socket, kernel: kernel)
+            return
+        }
+        if resume != nil { logToJournal(kernel: kernel) }
+        if let handed = resume?.screen {
+            var left: ScreenHandoff? = handed
+            ShowCommand.takeEarlyFrame = {
+                defer { left = nil }
+                guard let h = left else { return nil }
+                do { return try EarlyFrame(resuming: h, kernel: kernel) } catch {
+                    showLog("initramfs: the screen handed over cannot be taken: \(error)")
+                    return nil
+                }
+            }
+        }
+        try ShowCommand(a, extras: try DaemonParts(a, kernel: kernel, resume: resume)).run()
     }
 }
 
@@ -52,5 +74,6 @@ extension OptionKey {
     public static let allowUid = OptionKey("allow-uid")
     public static let group = OptionKey("group")
     public static let hidden = OptionKey("hidden")
+    public static let initramfs = OptionKey("initramfs")
     public static let psplashFifo = OptionKey("psplash-fifo")
 }

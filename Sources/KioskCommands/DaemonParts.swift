@@ -22,11 +22,16 @@ final class DaemonParts: ShowExtras {
     var inputDevices: [String] = []
 
     let group: UInt32?
+    /// The previous image's state (the initramfs's daemon carried on), applied once at attach.
+    var resume: DaemonResume?
+    /// Started with --initramfs: the stage that takes new_root and adopt (nil once carried on).
+    var initramfsStage: InitramfsDaemon?
 
     /// Checks the options and takes the control socket — before the display is touched, so a
     /// second daemon on the same socket refuses without disturbing the screen.
-    init(_ a: ParsedArguments, kernel: Kernel) throws {
+    init(_ a: ParsedArguments, kernel: Kernel, resume: DaemonResume? = nil) throws {
         arguments = a
+        self.resume = resume
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
         let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)
@@ -41,9 +46,21 @@ final class DaemonParts: ShowExtras {
         }
         plymouth = try PlymouthParts(a, kernel: kernel)
         let path = a.string(.socket) ?? ControlSocket.defaultPath
-        do { socket = try ControlSocket.open(path, group: group) } catch {
-            plymouth?.close()
-            throw ShowError("control socket: \(error)")
+        if let c = resume?.control {
+            socket = ControlSocket.resumed(fd: c.fd, path: c.path, lock: c.lock, kernel: kernel)
+            try? kernel.removeFile(InitramfsDaemon.markerPath(socket: path))
+        } else {
+            do { socket = try ControlSocket.open(path, group: group) } catch {
+                plymouth?.close()
+                throw ShowError("control socket: \(error)")
+            }
+            if a.flag(.initramfs) {
+                // While this is there, kiosk-hud.socket does not take the path (the unit's
+                // ConditionPathExists=), and the real root's daemon start takes this one over.
+                do { try kernel.replaceFile(InitramfsDaemon.markerPath(socket: path), with: Array("\(getpid())\n".utf8)) } catch {
+                    showLog("initramfs: cannot write \(InitramfsDaemon.markerPath(socket: path)): \(error)")
+                }
+            }
         }
     }
 
@@ -65,9 +82,20 @@ final class DaemonParts: ShowExtras {
         d.statusExtras = { [weak self] in
             [("input", .object(JSONObject([("devices", .array((self?.inputDevices ?? []).map { .string($0) }))]))),
              ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
+                + (self?.initramfsStatus.map { [("initramfs", .string($0.rawValue))] } ?? [])
                 + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
         }
         daemon = d
+        if let r = resume {
+            resume = nil
+            for request in r.requests {
+                do throws(RequestError) { _ = try d.handle(request) } catch { showLog("initramfs: the state handed over: \(error)") }
+            }
+        } else if a.flag(.initramfs) {
+            let stage = InitramfsDaemon(kernel: kernel, socket: s, screen: screen) { [unowned d] in d.status() }
+            d.initramfs = stage
+            initramfsStage = stage
+        }
         let uids = try a.value(.allowUid)?.ints.map { UInt32($0) } ?? []
         // Under systemd the socket unit's SocketGroup= is the group let in (--group wins).
         let activated = group == nil ? s.activationGroup : nil
@@ -104,6 +132,13 @@ final class DaemonParts: ShowExtras {
         }
     }
 
+    /// Where a daemon started with --initramfs is in the initramfs's life; nil without it.
+    var initramfsStatus: InitramfsState? {
+        guard arguments.flag(.initramfs) else { return nil }
+        guard let stage = initramfsStage else { return .carriedOver }
+        return stage.rootChanged ? .newRoot : .started
+    }
+
     /// A quit is the boot's handover: a daemon socket-activated later in this boot starts hidden.
     private func handedOver() {
         do { try BootHandover.mark(CommandLine.arguments) } catch { showLog("cannot remember the handover: \(error)") }
@@ -138,6 +173,8 @@ final class DaemonParts: ShowExtras {
     deinit { socket?.close(); plymouth?.close() }   // a run that ended before attach (bad options, no display)
 
     func detach() -> Bool? {
+        // Ended before being taken over: the real root's daemon start has nothing to take.
+        if initramfsStage != nil { try? initramfsStage?.kernel.removeFile(InitramfsDaemon.markerPath(socket: arguments.string(.socket) ?? ControlSocket.defaultPath)) }
         psplash?.close(); psplash = nil
         plymouth?.detach()
         server?.close()

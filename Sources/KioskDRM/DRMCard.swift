@@ -49,6 +49,9 @@ public final class DRMCard {
 
     deinit { close() }
 
+    /// Lets go of the descriptor without closing it (someone else owns it now).
+    func forget() { closed = true }
+
     /// The one ioctl call site: retries EINTR and EAGAIN, errors name the request.
     @discardableResult
     public func ioctl<T>(_ request: UInt, _ name: String, _ arg: inout T) throws(SysError) -> T {

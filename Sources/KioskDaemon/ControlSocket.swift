@@ -9,6 +9,9 @@ public struct ControlSocket {
     /// The socket file we made (removed on close), nil when systemd passed the socket.
     public let path: String?
     private let lock: Int32?
+    /// The lock's descriptor (nil for systemd's socket): kept open with the socket across an
+    /// execve of the daemon's next program image.
+    public var lockDescriptor: Int32? { lock }
     /// The seam the socket and its lock were opened through (and are closed through).
     let kernel: Kernel
     /// The group systemd gave the socket it passed (its unit's SocketGroup=), nil for root's or
@@ -52,6 +55,12 @@ public struct ControlSocket {
             kernel.close(lock)
             throw error
         }
+    }
+
+    /// The socket a previous program image of this process listened on, with its lock (the
+    /// initramfs's daemon carried on after switch-root: docs/initramfs.md).
+    public static func resumed(fd: Int32, path: String?, lock: Int32?, kernel: Kernel = LinuxKernel()) -> ControlSocket {
+        ControlSocket(fd: fd, path: path, lock: lock, kernel: kernel)
     }
 
     /// The group owning the file `fd` is bound to, unless it is root's (0); the file looked at

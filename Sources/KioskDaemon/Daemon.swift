@@ -22,6 +22,9 @@ public final class Daemon {
     /// A front end that owns the progress (the Plymouth front end's boot estimate) sees each
     /// progress a client's `update` sends and says what to show instead.
     public var progressFilter: ((Double) -> Double)?
+    /// The initramfs stage (`daemon --initramfs`), filled by the owner: `new_root` and `adopt`
+    /// are refused without it.
+    public var initramfs: InitramfsStage?
     private var noticeTimer: LoopToken?
     private var trimTimer: LoopToken?
     /// When a request last changed content or style (the idle time counts from it).
@@ -54,6 +57,14 @@ public final class Daemon {
         case .status: return status()
         case .subscribe: break   // the server keeps the subscription
         case let .quit(retain): session.loop.execute { [weak self] in self?.onQuit(retain) }
+        case let .newRoot(path):
+            guard let stage = initramfs else { throw RequestError("new_root: this daemon did not start in the initramfs (daemon --initramfs)") }
+            try stage.newRoot(path)
+        case .adopt:
+            guard let stage = initramfs else { throw RequestError("adopt: this daemon did not start in the initramfs (daemon --initramfs)") }
+            let carryOn = try stage.prepareAdoption()
+            // After the reply has gone out.
+            session.loop.execute { carryOn() }
         }
         return []
     }

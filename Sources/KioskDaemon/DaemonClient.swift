@@ -72,6 +72,14 @@ public final class DaemonClient {
     /// for ever); `.timedOut` when the daemon did not answer in time (stopped, or stuck).
     @discardableResult
     public func request(_ op: String, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
+        let o = try reply(op, fields, timeout: timeout)
+        try Self.check(o)
+        return o
+    }
+
+    /// Sends one request and returns its reply as it came, an error reply too (its `"code"` is
+    /// a `ReplyCode`); throws only when no reply came.
+    public func reply(_ op: String, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
         let deadline = timeout.map { monotonicSeconds() + $0 }
         var bytes = Self.requestLine(op, fields)[...]
         while !bytes.isEmpty {
@@ -87,7 +95,6 @@ public final class DaemonClient {
         while true {
             let o = try nextObject(timeout: deadline.map { max(0, $0 - monotonicSeconds()) })
             if o["event"] != nil { continue }   // an event for an earlier subscription
-            try Self.check(o)
             return o
         }
     }

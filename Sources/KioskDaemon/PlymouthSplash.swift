@@ -82,8 +82,14 @@ public final class PlymouthSplash {
     /// than the one shown, read late, is not shown).
     public func handle(_ r: PlymouthRequest, order: UInt64 = .max) -> PlymouthServer.Answer {
         switch r {
-        case .ping, .systemInitialized, .newRoot, .reload, .ignoreKeystroke:
+        case .ping, .systemInitialized, .reload, .ignoreKeystroke:
             break
+        case let .newRoot(path):
+            // `plymouth --newroot=/root` from an initramfs script (Plymouth's own init-bottom
+            // does this): the daemon started there makes it its root; elsewhere nothing to do.
+            if let stage = daemon.initramfs {
+                do throws(RequestError) { try stage.newRoot(path) } catch { log("plymouth: newroot \(path): \(error)") }
+            }
         case .reportError:
             log("plymouth: a boot error was reported (report-error)")
         case let .status(s):

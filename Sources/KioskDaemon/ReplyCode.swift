@@ -14,9 +14,13 @@ public enum ReplyCode: String, Sendable, CaseIterable {
     case permissionDenied = "permission_denied"
     /// The daemon serves as many clients as it may; try again later.
     case tooManyClients = "too_many_clients"
+    /// Understood, and possible a moment later (a page flip in flight): send it again.
+    case busy
 }
 
 /// The ops of the control protocol, as clients name them.
 public enum DaemonOp: String, Sendable, CaseIterable {
     case ping, show, hide, update, style, success, error, info, push, pop, press, status, subscribe, quit
+    /// The initramfs's daemon: the new root (before switch-root), and the real root's unit taking it over.
+    case newRoot = "new_root", adopt
 }

@@ -35,6 +35,11 @@ public enum DaemonRequest {
     /// nil: every event.
     case subscribe(Set<DaemonEvent>?)
     case quit(retain: Bool)
+    /// The initramfs's daemon: the real root is mounted at this path (switch-root comes next).
+    case newRoot(String)
+    /// The real root's kiosk-hud.service takes the initramfs's daemon over: it carries on as the
+    /// new root's program, the same process (docs/initramfs.md).
+    case adopt
 
     /// The ops, as clients name them (`DaemonOp`'s raw values).
     public static let ops = DaemonOp.allCases.map(\.rawValue)
@@ -82,6 +87,12 @@ public enum DaemonRequest {
             }
             self = .subscribe(events)
         case .quit: self = .quit(retain: try fields.bool("retain") ?? false)
+        case .newRoot:
+            guard let path = try fields.text("path", maxBytes: 4095), path.hasPrefix("/") else {
+                throw RequestError.bad("new_root: missing \"path\" (an absolute path)")
+            }
+            self = .newRoot(path)
+        case .adopt: self = .adopt
         }
         try fields.finish(name)
     }

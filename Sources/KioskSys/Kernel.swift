@@ -125,6 +125,17 @@ public protocol Kernel: AnyObject {
     func setMode(_ path: String, _ mode: UInt32) throws(SysError)
     /// chown(2) of `path` to `uid` (nil: unchanged) and `gid`.
     func setOwner(_ path: String, uid: UInt32?, gid: UInt32) throws(SysError)
+
+    // MARK: The program itself (the initramfs's daemon carried across switch-root)
+    /// chroot(2) to `path`, then chdir(2) to the new "/".
+    func changeRoot(_ path: String) throws(SysError)
+    /// Sets or clears FD_CLOEXEC on `fd`: a descriptor the next program image keeps.
+    func setCloseOnExec(_ fd: Int32, _ on: Bool) throws(SysError)
+    /// execve(2): this process becomes `path` with `arguments` (argv[0] first) and
+    /// `environment` ("NAME=value"). Returns only when the call failed, with why.
+    func replaceImage(_ path: String, arguments: [String], environment: [String]) -> SysError
+    /// dup2(2): `target` becomes another descriptor of what `fd` is (e.g. stderr onto the journal).
+    func duplicate(_ fd: Int32, to target: Int32) throws(SysError)
 }
 
 extension Kernel {
@@ -138,6 +149,14 @@ extension Kernel {
     public func makeDirectories(_ path: String) throws(SysError) { try KioskSys.makeDirectories(path) }
     public func setMode(_ path: String, _ mode: UInt32) throws(SysError) { try KioskSys.setMode(path, mode) }
     public func setOwner(_ path: String, uid: UInt32?, gid: UInt32) throws(SysError) { try KioskSys.setOwner(path, uid: uid, gid: gid) }
+    public func changeRoot(_ path: String) throws(SysError) { try KioskSys.changeRoot(path) }
+    public func setCloseOnExec(_ fd: Int32, _ on: Bool) throws(SysError) { try KioskSys.setCloseOnExec(fd, on) }
+    public func replaceImage(_ path: String, arguments: [String], environment: [String]) -> SysError {
+        KioskSys.replaceImage(path, arguments: arguments, environment: environment)
+    }
+    public func duplicate(_ fd: Int32, to target: Int32) throws(SysError) {
+        _ = try retrying("dup2") { dup2(fd, target) }
+    }
 }
 
 extension Kernel {

@@ -74,18 +74,25 @@ import Testing
         case firmwareFramebuffer
         /// No display at all until bochs-drm is loaded, 1 s after the daemon said it waits.
         case driverLate
+        /// An initramfs made by the host's mkinitramfs with kiosk-hud's hook (Tests/VM/initramfs):
+        /// the daemon starts at init-top and carries on after switch-root.
+        case initramfs
+        /// The same initramfs made without kiosk-hud's hook: the boot as before.
+        case initramfsWithoutHook
 
-        var tag: String { [.driverInInitramfs: "boot", .firmwareFramebuffer: "boot-efi", .driverLate: "boot-late"][self]! }
+        var tag: String { [.driverInInitramfs: "boot", .firmwareFramebuffer: "boot-efi", .driverLate: "boot-late", .initramfs: "boot-initramfs",
+                        .initramfsWithoutHook: "boot-initramfs-without"][self]! }
+        var madeByMkinitramfs: Bool { self == .initramfs || self == .initramfsWithoutHook }
         var harness: [String] {
-            [.driverInInitramfs: [], .firmwareFramebuffer: ["--efi", "--hold", "bochs"], .driverLate: ["--hold", "bochs"]][self]!
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["--efi", "--hold", "bochs"], .driverLate: ["--hold", "bochs"], .initramfs: [], .initramfsWithoutHook: []][self]!
         }
         /// setup.sh's WORK_STEPS WORK_SECONDS LATE_DRM LATE_WHEN.
         var setup: [String] {
-            [.driverInInitramfs: [], .firmwareFramebuffer: ["6", "1.5", "bochs", "frame"], .driverLate: ["6", "1.5", "bochs", "waiting"]][self]!
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["6", "1.5", "bochs", "frame"], .driverLate: ["6", "1.5", "bochs", "waiting"], .initramfs: [], .initramfsWithoutHook: []][self]!
         }
         var checks: [String] {
             [.driverInInitramfs: [], .firmwareFramebuffer: ["started-on-efifb", "switched-to-card"],
-             .driverLate: ["waited-for-display", "shown-on-late-card"]][self]!
+             .driverLate: ["waited-for-display", "shown-on-late-card"], .initramfs: ["initramfs-hud-before-root", "initramfs-carried-over"], .initramfsWithoutHook: []][self]!
         }
     }
 
@@ -112,6 +119,32 @@ import Testing
     @Test(.timeLimit(.minutes(30)))
     func bootWithTheDriverLoadedLate() async throws { try await boot(.driverLate) }
 
+    /// The splash from the initramfs: an initramfs made by the host's own mkinitramfs with
+    /// kiosk-hud's hook (dist/initramfs-tools; Tests/VM/initramfs/make.sh), the host's root over
+    /// 9p as the root file system. Held before the root is mounted: the HUD is on screen (a
+    /// screendump, the daemon's status); after switch-root kiosk-hud.service takes the same
+    /// process over (the same pid carries on as the real root's /usr/bin/kiosk-hud); the rest of
+    /// the boot — PID 1's units on the details line, the handover to the app — as above.
+    @Test(.timeLimit(.minutes(30)))
+    func bootFromTheInitramfs() async throws {
+        guard Proc.executable("mkinitramfs") else {
+            if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing mkinitramfs (apt-get install initramfs-tools)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+        try await boot(.initramfs)
+    }
+
+    /// The same initramfs-tools boot with an initramfs made without kiosk-hud's hook: the splash
+    /// starts in the real root as before (the socket unit listens, the service starts the daemon).
+    @Test(.timeLimit(.minutes(30)))
+    func bootFromAnInitramfsWithoutTheHook() async throws {
+        guard Proc.executable("mkinitramfs") else {
+            if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing mkinitramfs (apt-get install initramfs-tools)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+        try await boot(.initramfsWithoutHook)
+    }
+
     func boot(_ display: Display) async throws {
         let tag = display.tag
         if let p = Self.problem {
@@ -134,7 +167,22 @@ import Testing
             Issue.record("Tools/make-deb.sh failed (\(made.status)): \(made.err)")
             return
         }
-        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v"] + display.harness +
+        var harness = display.harness
+        if display.madeByMkinitramfs {
+            // The same options as setup.sh writes into the guest's /etc/default/kiosk-hud.
+            let defaults = out + "/kiosk-hud.default"
+            _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1\\\"\" " +
+                          "\"KIOSK_HUD_PLYMOUTH=\\\"--plymouth --plymouth-boot-duration none\\\"\" > '\(defaults)'"])
+            let sizes = [("with", []), ("without", ["--without-hook"])].map { (name, extra) -> Int in
+                let r = Proc.run([Proc.root + "/Tests/VM/initramfs/make.sh", Proc.kioskHUD, defaults, out + "/initrd-\(name).img"] + extra)
+                if r.status != 0 { Issue.record("Tests/VM/initramfs/make.sh \(name) the hook failed (\(r.status)): \(r.err)") }
+                return Int(r.out.split(separator: "\n").last ?? "") ?? 0
+            }
+            guard sizes.allSatisfy({ $0 > 0 }) else { return }
+            print("[boot-initramfs] mkinitramfs (gzip): \(sizes[1]) bytes without kiosk-hud, \(sizes[0]) with it: +\(sizes[0] - sizes[1]) bytes")
+            harness += ["--initrd", out + (display == .initramfs ? "/initrd-with.img" : "/initrd-without.img")]
+        }
+        let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v"] + harness +
             ["--", "bash", Proc.root + "/Tests/VM/boot/setup.sh", deb, app] + display.setup
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(Self.width) -global VGA.yres=\(Self.height)", out: out)
@@ -154,6 +202,25 @@ import Testing
         if try !checkShots(m, out: out) { clean = false }
         logTimes(m, harness: stderr)
         func t(_ k: String) -> String { m.times[k].map { String(format: "%.2f s", $0) } ?? "?" }
+        if display == .initramfs {
+            // The HUD held on screen before the root was mounted: not a black screen.
+            if let ppm = PPM(path: out + "/initramfs.ppm") {
+                var lit = 0
+                for i in stride(from: 0, to: ppm.rgb.count, by: 3) where ppm.rgb[i] > 16 || ppm.rgb[i + 1] > 16 || ppm.rgb[i + 2] > 16 { lit += 1 }
+                #expect(lit > ppm.width * ppm.height / 100, "the screendump before the root was mounted is black (\(lit) pixels lit)")
+                if lit <= ppm.width * ppm.height / 100 { clean = false }
+            } else {
+                Issue.record("no screendump from the initramfs (initramfs.ppm)"); clean = false
+            }
+            print("[boot-initramfs] the initramfs held at \(t("initramfs-hold")), the HUD's first frame there by \(t("initramfs-frame")); " +
+                  "the real root's first frame (the carried-on daemon) at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
+        }
+        if display.madeByMkinitramfs, let ff = m.times["first-frame"] {
+            // The test's own set-up (setup.sh) runs in the initramfs, after its hold: not part of a boot.
+            let setup = (m.times["cmd-end"] ?? 0) - (m.times["cmd-start"] ?? 0)
+            print("[\(tag)] kernel start → the HUD's first frame: " +
+                  (display == .initramfs ? "\(t("initramfs-frame")) in the initramfs" : String(format: "%.2f s in the real root (%.2f s less the test's set-up)", ff, ff - setup)))
+        }
         if display == .driverLate {
             print("[boot-late] kiosk-hud.service exec at \(t("daemon-exec")), bochs-drm loaded by \(t("late-drm-loaded")), " +
                   "the HUD's first frame on its card at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")

@@ -76,7 +76,7 @@ CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
 
 GPU=bochs OUTPUTS=1 OUT='' QMP_USER='' TABLET=0 MEM=2048 SMP=1 TIMEOUT=600 ACCEL=${KIOSK_VM_ACCEL:-}
 UDEV=1 AUTOLOAD=0 UDEV_TRIGGER='' BOOT='' CONSOLE=0 KEEP=0 VERBOSE=0 EFI=0 HOLD= ARCH=amd64
-ENV_ARGS=() SHARES=()
+ENV_ARGS=() SHARES=() INITRD=''
 usage() { sed -n "2,60p" "$0" >&2; exit "${1:-125}"; }
 need() { [ $# -ge 2 ] || { echo "run-in-vm: $1 needs a value" >&2; exit 125; }; }
 while [ $# -gt 0 ]; do
@@ -95,6 +95,7 @@ while [ $# -gt 0 ]; do
     --udev-autoload) AUTOLOAD=1; shift ;;
     --udev-full) UDEV_TRIGGER=all; shift ;;
     --systemd) BOOT=systemd; shift ;;
+    --initrd) need "$@"; INITRD=$(realpath "$2"); BOOT=systemd; shift 2 ;;
     --efi) EFI=1; shift ;;
     --hold) need "$@"; HOLD=$2; shift 2 ;;
     --arch) need "$@"; ARCH=$2; shift 2 ;;
@@ -210,6 +211,9 @@ if [ "$GPU" = virtio ]; then
   for ((k = 2; k <= OUTPUTS; k++)); do APPEND+=" video=Virtual-$k:1024x768e"; done
 fi
 [ -n "$HOLD" ] && APPEND+=" kiosk_vm.hold=$HOLD"
+# An initramfs of initramfs-tools' (Tests/VM/initramfs/make.sh): its /init mounts the host's root
+# (9p) as the root file system; the guest's plumbing is in its own scripts.
+[ -n "$INITRD" ] && APPEND+=" root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro fsck.mode=skip"
 APPEND+=" ${KIOSK_VM_APPEND:-}"
 KERNEL=$CACHE/vmlinux-$KVER
 if [ "$EFI" = 1 ] && [ "$ARCH" = amd64 ]; then
@@ -237,7 +241,7 @@ fi
 Q=("${SYSTEM[@]}" -nodefaults -no-user-config -display none -no-reboot
    -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM"
    "${BIOS[@]}"
-   -kernel "$KERNEL" -initrd "$ACACHE/initramfs-$KVER.cpio"
+   -kernel "$KERNEL" -initrd "${INITRD:-$ACACHE/initramfs-$KVER.cpio}"
    -append "$APPEND"
    -serial "file:$CTL/console.log"
    -virtfs "local,path=$ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"

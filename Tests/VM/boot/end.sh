@@ -62,6 +62,21 @@ else
   [ -d "/proc/$keeper" ] && fail keeper-exited "keeper $keeper still runs after the app drew" || ok keeper-exited
 fi
 
+# --- the splash from the initramfs (run-in-vm.sh --initrd: Tests/VM/initramfs/make.sh's, with the hook) ---
+if [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-pid")" != none ]; then
+  ipid=$(cat "$KIOSK_VM_CTL/initramfs-pid")
+  if [ -s "$KIOSK_VM_CTL/initramfs-status.json" ] && grep -q '"displays":\[{' "$KIOSK_VM_CTL/initramfs-status.json" &&
+     ! grep -q root-mounted-too-early "$KIOSK_VM_CTL/initramfs-status.json"; then ok initramfs-hud-before-root
+  else fail initramfs-hud-before-root "pid '$ipid', status: $(head -c 300 "$KIOSK_VM_CTL/initramfs-status.json" 2>/dev/null)"; fi
+  cp "$KIOSK_VM_CTL/initramfs-status.json" "$VM_OUT/" 2>/dev/null || true
+  grep -q "initramfs: its daemon carries on as /usr/bin/kiosk-hud (pid $ipid)" "$VM_OUT/journal-units.txt" && ok initramfs-carried-over ||
+    fail initramfs-carried-over "initramfs pid $ipid; journal: $(grep 'initramfs:' "$VM_OUT/journal-units.txt" | tr '\n' '|')"
+  journalctl -b -k -o short-monotonic --no-pager | grep 'kiosk-hud' > "$VM_OUT/journal-initramfs.txt" || true
+  sed 's/^/info initramfs-log: /' "$VM_OUT/journal-initramfs.txt" | head -40
+fi
+[ -e "$KIOSK_VM_CTL/initramfs-pid" ] &&
+  sed -n 's/^\(initramfs-hold\|initramfs-frame\|cmd-start\|cmd-end\) \([0-9.]*\)$/time \1 \2/p' "$KIOSK_VM_CTL/timing" >> "$M"
+
 # --- the driver late (setup.sh's LATE_DRM) with no firmware framebuffer: the daemon waited --------------
 if [ -n "${KIOSK_VM_LATE_DRM:-}" ] && [ "${KIOSK_VM_LATE_WHEN:-}" = waiting ]; then
   J=$VM_OUT/journal-units.txt

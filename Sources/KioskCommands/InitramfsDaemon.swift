@@ -1,0 +1,303 @@
+import CKioskSys
+import Glibc
+import KioskBoards
+import KioskDaemon
+import KioskDevices
+import KioskDRM
+import KioskProtocol
+import KioskSettings
+import KioskSys
+
+// The daemon started in the initramfs (`daemon --initramfs`, by dist/initramfs-tools' init-top
+// script) carries on after switch-root as the same process: docs/initramfs.md.
+//
+// 1. init-bottom (the real root mounted at /root, before run-init empties the initramfs) sends
+//    `new_root /root`: the daemon chroots there, so nothing of the initramfs stays its root or its
+//    working directory. Its program file still is the initramfs's: run-init deletes it, but a
+//    mapped file's pages stay in memory as long as it runs — the whole binary, 8–9 MB.
+// 2. In the real root, kiosk-hud.service starts `kiosk-hud daemon` as on any boot; that program
+//    finds the initramfs's daemon (the marker beside the socket) and, instead of a second
+//    daemon, sends it `adopt`: the daemon execve()s the new root's kiosk-hud (the same path,
+//    now in the real root) with the descriptors that matter kept open — the control socket and
+//    its lock, and the DRM card (master, the frame on screen) — and its state in
+//    $KIOSK_HUD_RESUME. The same pid, no modeset, no black frame; the initramfs's file is let go.
+//    The starter then makes the daemon the unit's main process (MAINPID=, READY=1) and ends.
+// Plymouth does step 1 the same way (plymouthd chroots on `--newroot`) but keeps running from
+// the initramfs's binary for the whole boot; systemd re-executes itself the way step 2 does.
+
+/// The initramfs stage of a daemon started with --initramfs: carries out `new_root` and `adopt`.
+final class InitramfsDaemon: InitramfsStage {
+    let kernel: Kernel
+    let socket: ControlSocket
+    let screen: Screen
+    /// The daemon's state now (`status`'s fields), carried to the next image.
+    let status: () -> [(String, JSONValue)]
+    private(set) var rootChanged = false
+
+    init(kernel: Kernel, socket: ControlSocket, screen: Screen, status: @escaping () -> [(String, JSONValue)]) {
+        self.kernel = kernel; self.socket = socket; self.screen = screen; self.status = status
+    }
+
+    func newRoot(_ path: String) throws(RequestError) {
+        guard !rootChanged else { throw RequestError("new_root: the root was changed already") }
+        guard let st = try? kernel.fileStatus(path), st.kind == .directory else { throw RequestError("new_root: \(shown(path)) is not a directory") }
+        do { try kernel.changeRoot(path) } catch { throw RequestError("new_root: \(error)") }
+        rootChanged = true
+        showLog("initramfs: the new root is \(path); this daemon's root now")
+    }
+
+    func prepareAdoption() throws(RequestError) -> () -> Void {
+        guard rootChanged else { throw RequestError("adopt: no new root yet (new_root comes first, from the initramfs's init-bottom)") }
+        let program = CommandLine.arguments[0]
+        guard program.hasPrefix("/") else { throw RequestError("adopt: started as \(shown(program)), not by an absolute path: the new root's program cannot be found") }
+        guard let st = try? kernel.fileStatus(program), st.kind == .regular else {
+            throw RequestError("adopt: the new root has no \(program)")
+        }
+        var handoff: ScreenHandoff?
+        let inner = innermostScreen(screen)
+        if let drm = inner as? DRMScreen {
+            do throws(HandoffRefusal) { handoff = try drm.handOff() } catch {
+                throw RequestError("adopt: \(error)", code: error.transient ? .busy : .cannot)
+            }
+        }
+        // Another screen (fbdev, offscreen, none yet) is opened again by the next image: fbdev
+        // memory keeps its picture until the next frame is written over it.
+        let resume = DaemonResume(control: .init(fd: socket.fd, lock: socket.lockDescriptor, path: socket.path),
+                                  screen: handoff, status: JSONObject(status()))
+        return { [kernel] in Self.replace(program: program, resume: resume, kernel: kernel) }
+    }
+
+    /// execve() with the descriptors kept; back to normal (and a log line) if it fails.
+    static func replace(program: String, resume: DaemonResume, kernel: Kernel) {
+        let kept = resume.descriptors
+        for fd in kept { try? kernel.setCloseOnExec(fd, false) }
+        var environment = currentEnvironment().filter { !$0.hasPrefix(DaemonResume.variable + "=") }
+        environment.append(DaemonResume.variable + "=" + JSON.encode(.object(resume.encoded)))
+        showLog("initramfs: carrying on as \(program) (same process, the screen and the socket kept)")
+        let failure = kernel.replaceImage(program, arguments: CommandLine.arguments, environment: environment)
+        for fd in kept { try? kernel.setCloseOnExec(fd, true) }
+        showLog("initramfs: cannot carry on as \(program): \(failure); this program goes on")
+    }
+
+    /// The marker beside the control socket while the initramfs's daemon has not been taken over:
+    /// its pid. kiosk-hud.socket does not start while it is there (its socket is this daemon's).
+    static func markerPath(socket: String) -> String {
+        let dir = socket.lastIndex(of: "/").map { String(socket[..<$0]) } ?? "."
+        return dir + "/initramfs.pid"
+    }
+}
+
+/// The carried-on daemon's output: the initramfs's daemon logged to the kernel's log (all there
+/// was); under systemd its stdout and stderr become a journal stream, as a unit's own output is —
+/// attributed to kiosk-hud.service, whose control group the starter moved it into first.
+func logToJournal(kernel: Kernel) {
+    let path = "/run/systemd/journal/stdout"
+    guard let st = try? kernel.fileStatus(path), st.kind == .socket, let fd = try? kernel.connectUnix(path) else { return }
+    defer { kernel.close(fd) }
+    // The stream's header: identifier, unit, priority, level prefix, to syslog, to kmsg, to console.
+    let header = Array("kiosk-hud\n\n6\n0\n0\n0\n0\n".utf8)
+    do {
+        _ = try header.withUnsafeBytes { b throws(SysError) in try kernel.write(fd, b) }
+        try kernel.duplicate(fd, to: 1)
+        try kernel.duplicate(fd, to: 2)
+    } catch {
+        showLog("initramfs: the log stays the kernel's: \(error)")
+    }
+}
+
+/// `environ` as "NAME=value" strings.
+func currentEnvironment() -> [String] {
+    var out: [String] = []
+    var p = environ
+    while let s = p.pointee {
+        out.append(String(cString: s))
+        p += 1
+    }
+    return out
+}
+
+/// What the daemon hands to the next program image in the same process (the initramfs's daemon
+/// taken over after switch-root): in $KIOSK_HUD_RESUME as JSON, read once and removed at start.
+struct DaemonResume {
+    static let variable = "KIOSK_HUD_RESUME"
+
+    struct Control {
+        var fd: Int32
+        var lock: Int32?
+        var path: String?
+    }
+
+    var control: Control
+    var screen: ScreenHandoff?
+    /// `status`'s fields: `content`, `style`, `visible`.
+    var status: JSONObject
+
+    var descriptors: [Int32] { [control.fd] + (control.lock.map { [$0] } ?? []) + (screen.map { [$0.fd] } ?? []) }
+
+    var encoded: JSONObject {
+        var c: [(String, JSONValue)] = [("fd", .number(Double(control.fd)))]
+        if let l = control.lock { c.append(("lock", .number(Double(l)))) }
+        if let p = control.path { c.append(("path", .string(p))) }
+        var fields: [(String, JSONValue)] = [("control", .object(JSONObject(c))), ("status", .object(status))]
+        if let s = screen {
+            func n(_ v: some BinaryInteger) -> JSONValue { .number(Double(v)) }
+            let saved: [(String, JSONValue)] = [("crtc", n(s.saved.id)), ("fb", n(s.saved.fbID)), ("x", n(s.saved.x)), ("y", n(s.saved.y))]
+                + (s.saved.mode.map { [("mode", .string(hex($0)))] } ?? [])
+            fields.append(("screen", .object(JSONObject([
+                ("fd", n(s.fd)), ("card", .string(s.card)), ("connector", n(s.connectorID)), ("crtc", n(s.crtcID)),
+                ("mode", .string(hex(s.mode))), ("format", .string(s.format == .rgb565 ? "rgb565" : "xrgb8888")),
+                ("handle", n(s.buffer.handle)), ("pitch", n(s.buffer.pitch)), ("size", n(s.buffer.size)), ("fb", n(s.fbID)),
+                ("saved", .object(JSONObject(saved))),
+                ("released", .array(s.released.map { .array([n($0.fbID), n($0.handle)]) })),
+            ]))))
+        }
+        return JSONObject(fields)
+    }
+
+    /// Reads and removes $KIOSK_HUD_RESUME; nil when it is not set. Throws for a value that is not
+    /// what `encoded` writes (nothing of it is used then).
+    static func take() throws(ShowError) -> DaemonResume? {
+        guard let text = environmentValue(variable) else { return nil }
+        unsetenv(variable)
+        guard let v = try? JSON.parse(Array(text.utf8)), let o = v.object, let r = DaemonResume(o) else {
+            throw ShowError("\(variable): not the state a kiosk-hud daemon hands over")
+        }
+        return r
+    }
+
+    init(control: Control, screen: ScreenHandoff?, status: JSONObject) { self.control = control; self.screen = screen; self.status = status }
+
+    init?(_ o: JSONObject) {
+        func u32(_ v: JSONValue?) -> UInt32? { v?.int.flatMap { UInt32(exactly: $0) } }
+        func i32(_ v: JSONValue?) -> Int32? { v?.int.flatMap { Int32(exactly: $0) } }
+        guard let c = o["control"]?.object, let fd = i32(c["fd"]), let status = o["status"]?.object else { return nil }
+        control = Control(fd: fd, lock: i32(c["lock"]), path: c["path"]?.string)
+        self.status = status
+        guard let s = o["screen"]?.object else { screen = nil; return }
+        guard let sfd = i32(s["fd"]), let card = s["card"]?.string, let conn = u32(s["connector"]), let crtc = u32(s["crtc"]),
+              let mode = s["mode"]?.string.flatMap(modeInfo), let handle = u32(s["handle"]), let pitch = s["pitch"]?.int,
+              let size = s["size"]?.int, let fb = u32(s["fb"]), let saved = s["saved"]?.object,
+              let sc = u32(saved["crtc"]), let sfb = u32(saved["fb"]), let sx = u32(saved["x"]), let sy = u32(saved["y"]),
+              let released = s["released"]?.array else { return nil }
+        var freed: [ScreenHandoff.Released] = []
+        for r in released {
+            guard let pair = r.array, pair.count == 2, let f = u32(pair[0]), let h = u32(pair[1]) else { return nil }
+            freed.append(.init(fbID: f, handle: h))
+        }
+        let savedMode = saved["mode"]?.string.flatMap(modeInfo)
+        screen = ScreenHandoff(fd: sfd, card: card, connectorID: conn, crtcID: crtc, mode: mode,
+                               format: s["format"]?.string == "rgb565" ? .rgb565 : .xrgb8888,
+                               buffer: DumbBufferInfo(handle: handle, pitch: pitch, size: size), fbID: fb,
+                               saved: CRTCInfo(id: sc, fbID: sfb, x: sx, y: sy, mode: savedMode), released: freed)
+    }
+
+    /// The content and look to apply, as `update` and `style` requests, and whether the HUD was shown.
+    var requests: [DaemonRequest] {
+        var out: [DaemonRequest] = []
+        for (op, key) in [("style", "style"), ("update", "content")] {
+            guard let fields = status[key]?.object else { continue }
+            // Only the settings' own names (status repeats a setting under its former name).
+            let own = fields.members.filter { HUDSettings.table.setting(key: $0.key) != nil }
+            if let r = try? DaemonRequest(JSONObject([("v", .number(1)), ("op", .string(op))] + own.map { ($0.key, $0.value) })) { out.append(r) }
+        }
+        if status["visible"]?.bool == false { out.append(.hide(animated: false, delay: 0)) }
+        return out
+    }
+}
+
+private func hex(_ m: ModeInfo) -> String {
+    withUnsafeBytes(of: m.raw) { b in b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+}
+
+private func modeInfo(_ s: String) -> ModeInfo? {
+    let bytes = Array(s.utf8)
+    var raw = drm_mode_modeinfo()
+    guard bytes.count == MemoryLayout<drm_mode_modeinfo>.size * 2 else { return nil }
+    var ok = true
+    withUnsafeMutableBytes(of: &raw) { b in
+        for i in 0..<b.count {
+            guard let v = UInt8(String(decoding: bytes[2 * i ..< 2 * i + 2], as: UTF8.self), radix: 16) else { ok = false; return }
+            b[i] = v
+        }
+    }
+    return ok ? ModeInfo(raw) : nil
+}
+
+/// The real root's `kiosk-hud daemon` when the initramfs's daemon is still running: it takes that
+/// daemon over instead of starting a second one (which could not take the socket or the screen).
+enum InitramfsTakeover {
+    /// The initramfs's daemon's pid, when its marker is beside `socket` and it runs.
+    static func waitingDaemon(socket: String, kernel: Kernel) -> Int32? {
+        guard let text = kernel.readTextFile(InitramfsDaemon.markerPath(socket: socket)),
+              let pid = Int32(text.split(separator: "\n").first.map(String.init) ?? ""), pid > 1, pid != getpid() else { return nil }
+        do { try kernel.kill(pid, 0) } catch { return nil }
+        return pid
+    }
+
+    /// Asks the daemon at `socket` to carry on as this system's program (`adopt`, tried again
+    /// while it is busy for a moment), waits until the new image answers, and makes it this
+    /// service's main process. A daemon that cannot carry on (an error reply) is made the main
+    /// process as it is: it still shows the boot and answers, from the initramfs's program.
+    static func run(pid: Int32, socket: String, kernel: Kernel) throws {
+        showLog("initramfs: its daemon (pid \(pid)) is running: taking it over")
+        // Under systemd (a notify unit) the daemon joins the unit's control group first: what
+        // it logs from now on, and the unit's stop, are the unit's.
+        if environmentValue("NOTIFY_SOCKET") != nil { joinOwnCgroup(pid, kernel: kernel) }
+        let deadline = monotonicSeconds() + 30
+        var carriedOn = false
+        while monotonicSeconds() < deadline {
+            let reply: JSONObject
+            do { reply = try DaemonClient(path: socket, kernel: kernel).reply("adopt", [], timeout: 10) } catch {
+                throw ShowError("initramfs: its daemon does not answer on \(socket): \(error)")
+            }
+            if reply["ok"]?.bool == true { carriedOn = true; break }
+            let why = reply["error"]?.string ?? "refused"
+            if reply["code"]?.string == ReplyCode.busy.rawValue { kernel.sleep(0.05); continue }
+            showLog("initramfs: its daemon cannot carry on as this system's program (\(why)); it goes on as it is")
+            break
+        }
+        if carriedOn {
+            // The new image answers once its loop runs; its status says it was carried over.
+            var answered = false
+            while !answered && monotonicSeconds() < deadline {
+                if let c = try? DaemonClient(path: socket, kernel: kernel), let s = try? c.request("status", [], timeout: 5),
+                   s["initramfs"]?.string == InitramfsState.carriedOver.rawValue {
+                    answered = true
+                } else {
+                    kernel.sleep(0.05)
+                }
+            }
+            guard answered else { throw ShowError("initramfs: its daemon did not come back after carrying on as \(CommandLine.arguments[0])") }
+            showLog("initramfs: its daemon carries on as \(CommandLine.arguments[0]) (pid \(pid))")
+        }
+        // systemd takes a main pid outside the unit's control group from root (as here).
+        do { try notifyServiceManager("MAINPID=\(pid)\nREADY=1\nSTATUS=The initramfs's splash, taken over\n") } catch {
+            showLog("cannot tell systemd the daemon's pid: \(error)")
+        }
+    }
+
+    /// Moves `pid` into this process's cgroup (v2), so the unit's stop and KillMode reach it.
+    static func joinOwnCgroup(_ pid: Int32, kernel: Kernel) {
+        guard let text = kernel.readTextFile("/proc/self/cgroup"),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return }
+        let path = "/sys/fs/cgroup" + line.dropFirst(3) + "/cgroup.procs"
+        do {
+            let fd = try kernel.open(path, flags: O_WRONLY, mode: 0)
+            defer { kernel.close(fd) }
+            let bytes = Array("\(pid)\n".utf8)
+            _ = try bytes.withUnsafeBytes { b throws(SysError) in try kernel.write(fd, b) }
+        } catch {
+            showLog("initramfs: cannot move its daemon into \(path): \(error)")
+        }
+    }
+}
+
+/// Where the daemon is in the initramfs's life (`status`'s "initramfs" field).
+enum InitramfsState: String {
+    /// Started in the initramfs, its root not changed yet.
+    case started
+    /// Its root is the real root (after `new_root`), the initramfs's program still running.
+    case newRoot = "new-root"
+    /// Carried on as the real root's program (after `adopt`).
+    case carriedOver = "carried-over"
+}

@@ -1,0 +1,90 @@
+import Glibc
+import KioskRaster
+import KioskSys
+
+// The screen handed from one program image to the next in the same process: the initramfs's
+// daemon, told the new root, replaces its program with the new root's kiosk-hud (execve keeps the
+// pid and every descriptor without FD_CLOEXEC). The DRM descriptor stays open, so DRM master and
+// the framebuffer on screen stay too: no modeset, no black frame. The next image takes the
+// buffer on screen over as it takes the frame cache's early frame (`EarlyFrame`), draws its first
+// frame into a new buffer and flips to it; the old image's other buffer is let go first.
+
+/// What the next program image needs to take the screen over: the card's descriptor, the head,
+/// the buffer on screen, what the CRTC showed before us, and the buffers to let go.
+public struct ScreenHandoff: Equatable, Sendable {
+    /// The card's descriptor (DRM master), without FD_CLOEXEC.
+    public var fd: Int32
+    public var card: String
+    public var connectorID: UInt32
+    public var crtcID: UInt32
+    public var mode: ModeInfo
+    public var format: PixelFormat
+    /// The dumb buffer on screen and its framebuffer.
+    public var buffer: DumbBufferInfo
+    public var fbID: UInt32
+    /// What the CRTC showed before the first image touched it (put back at a quit without retain).
+    public var saved: CRTCInfo
+    /// The first image's other buffers (framebuffer, dumb handle): not on screen, let go by the next.
+    public var released: [Released]
+
+    /// A framebuffer and its dumb buffer's handle.
+    public struct Released: Equatable, Sendable {
+        public var fbID: UInt32, handle: UInt32
+        public init(fbID: UInt32, handle: UInt32) { self.fbID = fbID; self.handle = handle }
+    }
+
+    public init(fd: Int32, card: String, connectorID: UInt32, crtcID: UInt32, mode: ModeInfo, format: PixelFormat,
+                buffer: DumbBufferInfo, fbID: UInt32, saved: CRTCInfo, released: [Released]) {
+        self.fd = fd; self.card = card; self.connectorID = connectorID; self.crtcID = crtcID; self.mode = mode
+        self.format = format; self.buffer = buffer; self.fbID = fbID; self.saved = saved; self.released = released
+    }
+}
+
+extension CRTCInfo: Equatable {
+    public static func == (a: CRTCInfo, b: CRTCInfo) -> Bool { a.id == b.id && a.fbID == b.fbID && a.x == b.x && a.y == b.y && a.mode == b.mode }
+}
+
+/// Why the screen cannot be handed over now.
+public struct HandoffRefusal: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    /// True when it may be possible a moment later (a flip in flight).
+    public var transient: Bool
+    public init(_ description: String, transient: Bool = false) { self.description = description; self.transient = transient }
+}
+
+extension DRMScreen {
+    /// The handoff for one display with one head whose frame is on screen; refused for more
+    /// displays or heads (the next image would have to modeset the rest), while a flip is in
+    /// flight, or before a first frame. Changes nothing: if the new image never comes, this one
+    /// goes on.
+    public func handOff() throws(HandoffRefusal) -> ScreenHandoff {
+        guard isActive else { throw HandoffRefusal("the display is not ours now (another program has it)") }
+        guard drmDisplays.count == 1, let d = drmDisplays.first, d.heads.count == 1, let h = d.heads.first else {
+            throw HandoffRefusal("\(drmDisplays.count) displays with \(drmDisplays.map(\.heads.count)) heads: only one display with one head is handed over")
+        }
+        guard !d.flipPending else { throw HandoffRefusal("a page flip is in flight", transient: true) }
+        guard d.front >= 0, let front = d.buffers[d.front] else { throw HandoffRefusal("nothing on screen yet", transient: true) }
+        let saved: CRTCInfo
+        do { saved = try originalState(of: h.crtc) } catch { throw HandoffRefusal("the CRTC's first state cannot be read: \(error)") }
+        let others = d.buffers.enumerated().compactMap { i, b in i == d.front ? nil : b.map { ScreenHandoff.Released(fbID: $0.fbID, handle: $0.info.handle) } }
+        return ScreenHandoff(fd: card.fd, card: card.path, connectorID: h.connector.id, crtcID: h.crtc, mode: d.mode, format: d.preferredFormat,
+                             buffer: front.info, fbID: front.fbID, saved: saved, released: others)
+    }
+}
+
+extension EarlyFrame {
+    /// The previous program image's buffer on screen, as an early frame to take over: its other
+    /// buffers are let go and the one on screen is mapped again (its handle is the descriptor's).
+    /// On failure nothing is taken: the descriptor is left as it was.
+    public init(resuming h: ScreenHandoff, kernel: Kernel) throws(SysError) {
+        let card = DRMCard(adopting: h.fd, path: h.card, kernel: kernel)
+        defer { card.forget() }
+        for r in h.released {
+            try? card.removeFramebuffer(r.fbID)
+            try? card.destroyDumb(r.handle)
+        }
+        let memory = try card.map(offset: try card.mapDumbOffset(h.buffer.handle), length: h.buffer.size)
+        self.init(fd: h.fd, card: h.card, connectorID: h.connectorID, crtcID: h.crtcID, mode: h.mode, format: h.format,
+                  buffer: h.buffer, fbID: h.fbID, memory: memory, saved: h.saved, frameHash: 0, shownAt: monotonicSeconds())
+    }
+}
