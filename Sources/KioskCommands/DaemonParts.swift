@@ -8,7 +8,8 @@ import KioskSession
 import KioskSettings
 import KioskSys
 
-/// What the daemon adds to a display run: the control socket, the protocol, psplash's FIFO.
+/// What the daemon adds to a display run: the control socket, the protocol, psplash's FIFO,
+/// Plymouth's socket, RAUC's installer.
 final class DaemonParts: ShowExtras {
     let arguments: ParsedArguments
     let startHidden: Bool
@@ -18,6 +19,8 @@ final class DaemonParts: ShowExtras {
     var daemon: Daemon?
     /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
     var plymouth: PlymouthParts?
+    /// RAUC's installer followed (--rauc).
+    var rauc: RaucParts?
     var retainOnQuit: Bool?
     var inputDevices: [String] = []
 
@@ -66,6 +69,8 @@ final class DaemonParts: ShowExtras {
             [("input", .object(JSONObject([("devices", .array((self?.inputDevices ?? []).map { .string($0) }))]))),
              ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
                 + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
+                + [("source", .string((self?.rauc?.follower.machine.isActive == true ? HUDSource.rauc : .control).rawValue))]
+                + (self?.rauc?.statusFields ?? [])
         }
         daemon = d
         let uids = try a.value(.allowUid)?.ints.map { UInt32($0) } ?? []
@@ -101,6 +106,11 @@ final class DaemonParts: ShowExtras {
                 }
                 showLog("psplash: reading \(fifo)")
             } catch { throw ShowError("psplash FIFO: \(error)") }
+        }
+        if let address = a.string(.rauc) {
+            do {
+                rauc = try RaucParts(address: address.isEmpty ? RaucFollower.systemBus : address, daemon: d, words: settings.words, log: showLog)
+            } catch { throw ShowError("rauc: \(error)") }
         }
     }
 
@@ -139,6 +149,7 @@ final class DaemonParts: ShowExtras {
 
     func detach() -> Bool? {
         psplash?.close(); psplash = nil
+        rauc?.close(); rauc = nil
         plymouth?.detach()
         server?.close()
         socket?.close(); socket = nil
