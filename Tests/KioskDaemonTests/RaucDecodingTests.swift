@@ -1,6 +1,7 @@
 // RAUC's installer as the daemon reads it: its properties and signals decoded from typed D-Bus
 // values (what sd-bus reads), and the state machine that maps them to the HUD (pure, no bus).
 import KioskDaemon
+import KioskTestDoubles
 import KioskTestSupport
 import Testing
 
@@ -30,9 +31,10 @@ import Testing
     @Test func valuesOfTheWrongTypeAreErrors() {
         let e = caught(RaucDecodeError.self) { _ = try RaucDecoding.property("Progress", .variant(.structure([.integer(1, .uint32), .string("m"), .integer(1, .int32)]))) }
         #expect(e?.description.hasPrefix("Progress is not (isi)") == true, "\(String(describing: e))")
-        #expect(caught(RaucDecodeError.self) { _ = try RaucDecoding.property("Operation", .variant(.integer(1, .int32))) } != nil)
-        #expect(caught(RaucDecodeError.self) { _ = try RaucDecoding.completed([.string("0")]) } != nil)
-        #expect(caught(RaucDecodeError.self) { _ = try RaucDecoding.properties(.string("a{sv}")) } != nil)
+        let operation = caught(RaucDecodeError.self) { _ = try RaucDecoding.property("Operation", .variant(.integer(1, .int32))) }
+        let completed = caught(RaucDecodeError.self) { _ = try RaucDecoding.completed([.string("0")]) }
+        let dictionary = caught(RaucDecodeError.self) { _ = try RaucDecoding.properties(.string("a{sv}")) }
+        #expect(operation != nil && completed != nil && dictionary != nil)
     }
 
     /// GetAll's dictionary and PropertiesChanged: Operation first, then LastError, then
@@ -160,4 +162,31 @@ final class MachineDriver {
     var nextDeadline: Double? { machine.nextDeadline }
     var present: Bool { machine.present }
     var interrupted: Bool { machine.interrupted }
+}
+
+/// The follower on a loop with no bus at its address: one log line, a retry every second
+/// (a loop timer, never a wait), nothing shown; closing it leaves nothing on the loop.
+@Suite struct RaucFollowerTests {
+    @Test func aBusThatIsNotThereIsTriedAgainOnTheLoop() throws {
+        let loop = EmbeddedEventLoop()
+        final class Lines { var all: [String] = []; var actions: [RaucAction] = [] }
+        let lines = Lines()
+        let follower: RaucFollower
+        do {
+            follower = try RaucFollower(address: "unix:path=/nonexistent-kiosk-rauc/bus.sock", loop: loop,
+                                        log: { lines.all.append($0) }, perform: { lines.actions.append($0) })
+        } catch {
+            // A machine without libsystemd.so.0: the daemon says so at start.
+            #expect(error.description.hasPrefix("cannot load libsystemd.so.0"), "\(error)")
+            return
+        }
+        #expect(!follower.connected)
+        #expect(lines.all == ["rauc: cannot reach the bus (unix:path=/nonexistent-kiosk-rauc/bus.sock: No such file or directory); trying again every 1.0 s"])
+        #expect(loop.pendingTimers == 1 && loop.nextTimer == RaucFollower.retryInterval)
+        loop.advance(by: 1)
+        loop.advance(by: 1)
+        #expect(lines.all.count == 1 && loop.pendingTimers == 1 && lines.actions.isEmpty)
+        follower.close()
+        #expect(loop.pendingTimers == 0 && loop.watchedDescriptors.isEmpty)
+    }
 }
