@@ -177,7 +177,7 @@ final class MachineDriver {
                                         log: { lines.all.append($0) }, perform: { lines.actions.append($0) })
         } catch {
             // A machine without libsystemd.so.0: the daemon says so at start.
-            #expect(error.description.hasPrefix("cannot load libsystemd.so.0"), "\(error)")
+            #expect("\(error)".hasPrefix("cannot load libsystemd.so.0"), "\(error)")
             return
         }
         #expect(!follower.connected)
