@@ -167,22 +167,45 @@ import Testing
         return condition()
     }
 
-    @Test func installationsAreFollowedThroughTheServiceComingAndGoing() throws {
+    /// A rig with the bus, the daemon following RAUC on $DBUS_SYSTEM_BUS_ADDRESS (bare
+    /// --rauc; started before the service is there) and the service; nil (and why printed or
+    /// recorded) when RAUC cannot run here.
+    static func started() -> Rig? {
         if let why = Self.unavailable() {
             print("RaucDaemonTests skipped: \(why)")
-            return
+            return nil
         }
         let rig = Rig()
-        defer { rig.close() }
-        guard rig.prepare(), rig.startBus() else { Issue.record("no private bus: \(Proc.readFile(rig.dir + "/bus.err") ?? "")"); return }
-        // The daemon follows RAUC on $DBUS_SYSTEM_BUS_ADDRESS (bare --rauc), before the service is there.
+        guard rig.prepare(), rig.startBus() else {
+            Issue.record("no private bus: \(Proc.readFile(rig.dir + "/bus.err") ?? "")")
+            rig.close()
+            return nil
+        }
         rig.daemon = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", rig.dir, "--no-input", "--socket", rig.dir + "/c.sock",
                                  "--rauc", "--animation-duration", "0"], env: rig.env, stderr: rig.dir + "/d.err")
         #expect(Self.waitUntil { rig.ctl(["ping"]).status == 0 })
         rig.waitForStatus(["\"bus\":true", "\"service\":false"])
         rig.startService()
-        var s = rig.waitForStatus(["\"service\":true", "\"operation\":\"idle\""])
+        let s = rig.waitForStatus(["\"service\":true", "\"operation\":\"idle\""])
         #expect(s.contains("\"source\":\"control\""), "\(s)")
+        return rig
+    }
+
+    /// The daemon quits; its last frame is render's with `args`.
+    static func lastFrameIsRenders(_ rig: Rig, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(rig.ctl(["quit"]).status == 0, sourceLocation: sourceLocation)
+        if let d = rig.daemon { #expect(Proc.wait(d) == 0, sourceLocation: sourceLocation) }
+        rig.daemon = nil
+        let r = Proc.run([Proc.kioskHUD, "render"] + args + ["--out", rig.dir + "/ref.png"])
+        #expect(r.status == 0, "\(r.err)", sourceLocation: sourceLocation)
+        let last = try PNG.read(path: rig.dir + "/last.png"), ref = try PNG.read(path: rig.dir + "/ref.png")
+        #expect(last.width == ref.width && last.rgba == ref.rgba, "the daemon's last frame differs from render \(args)", sourceLocation: sourceLocation)
+    }
+
+    @Test func installationsAreFollowedThroughTheServiceComingAndGoing() throws {
+        guard let rig = Self.started() else { return }
+        defer { rig.close() }
+        var s = ""
 
         // A good bundle: through RAUC's steps (held in the pre-install handler: the bar at
         // RAUC's 80 %, its step) to "Installed".
@@ -225,14 +248,25 @@ import Testing
         rig.waitForStatus(["\"mode\":\"success\"", "\"label\":\"Installed\""])
 
         // The last frame is render's success notice.
-        #expect(rig.ctl(["quit"]).status == 0)
-        if let d = rig.daemon { #expect(Proc.wait(d) == 0) }
-        rig.daemon = nil
+        try Self.lastFrameIsRenders(rig, ["--mode", "success", "--label", "Installed"])
         let err = Proc.readFile(rig.dir + "/d.err") ?? ""
         #expect(err.contains("rauc: de.pengutronix.rauc left the bus during an installation; the last state stays until it is back"), "\(err)")
-        let r = Proc.run([Proc.kioskHUD, "render", "--mode", "success", "--label", "Installed", "--out", rig.dir + "/ref.png"])
-        #expect(r.status == 0, "\(r.err)")
-        let last = try PNG.read(path: rig.dir + "/last.png"), ref = try PNG.read(path: rig.dir + "/ref.png")
-        #expect(last.width == ref.width && last.rgba == ref.rgba, "the daemon's last frame differs from render's success notice")
+    }
+
+    /// The picture of a step (RAUC's 80 %, held in the pre-install handler), and of the same
+    /// state kept with the note once the service is killed, are render's of those states.
+    @Test func aStepAndTheNoteOnScreenAreRenders() throws {
+        guard let rig = Self.started() else { return }
+        defer { rig.close() }
+        rig.write("hold", "")
+        let held = rig.startInstall("good.raucb")
+        #expect(Self.waitUntil { Proc.exists(rig.dir + "/in-handler") })
+        rig.waitForStatus(["\"progress\":0.8", "\"label\":\"Installing\"", "\"mode\":\"bar\""])
+        rig.killService()
+        unlink(rig.dir + "/hold")
+        if let h = held { _ = Proc.wait(h) }
+        let note = "The update service has stopped; waiting for it…"
+        rig.waitForStatus(["\"details\":\"\(note)\""])
+        try Self.lastFrameIsRenders(rig, ["--mode", "bar", "--progress", "0.8", "--label", "Installing", "--details", note])
     }
 }
