@@ -269,4 +269,25 @@ import Testing
         rig.waitForStatus(["\"details\":\"\(note)\""])
         try Self.lastFrameIsRenders(rig, ["--mode", "bar", "--progress", "0.8", "--label", "Installing", "--details", note])
     }
+
+    /// The bus itself going away (dbus-daemon ended, RAUC with it): the daemon stays, connects
+    /// again when a bus is back at the address, and follows RAUC there.
+    @Test func aBusThatComesBackIsFollowedAgain() throws {
+        guard let rig = Self.started() else { return }
+        defer { rig.close() }
+        if let b = rig.bus { kill(b, SIGTERM); _ = Proc.wait(b) }
+        rig.bus = nil
+        rig.killService()
+        rig.waitForStatus(["\"bus\":false", "\"service\":false"])
+        unlink(rig.dir + "/bus.sock")
+        #expect(rig.startBus())
+        rig.waitForStatus(["\"bus\":true"])
+        rig.startService()
+        rig.waitForStatus(["\"service\":true"])
+        let installed = rig.install("good.raucb")
+        #expect(installed.status == 0, "\(installed.err)")
+        rig.waitForStatus(["\"mode\":\"success\"", "\"label\":\"Installed\""])
+        let err = Proc.readFile(rig.dir + "/d.err") ?? ""
+        #expect(err.contains("kiosk-hud: rauc: the bus connection ended ("), "\(err)")
+    }
 }
