@@ -106,7 +106,7 @@ public enum RaucDecoding {
                 found.append((rank, ev))
             }
         }
-        return found.sorted { $0.0 < $1.0 }.map(\.1)
+        return found.sorted { $0.0 < $1.0 }.map { $0.1 }
     }
 
     /// `org.freedesktop.DBus.Properties.PropertiesChanged` `(sa{sv}as)`: the events, and the
