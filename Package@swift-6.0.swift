@@ -64,7 +64,7 @@ let package = Package(
 
         // The control protocol's strict, bounded JSON codec (no Foundation).
         .target(name: "KioskProtocol", swiftSettings: lean),
-        // libsystemd's sd-bus through dlopen (CKioskSystemd), loaded only by `ctl follow-boot`.
+        // libsystemd's sd-bus through dlopen (CKioskSystemd), loaded only by `ctl follow-boot` and `daemon --rauc`.
         .target(name: "CKioskSystemd", dependencies: ["CKioskLoader"]),
         // `kiosk-hud daemon`: the control socket, its protocol, psplash's FIFO.
         .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",

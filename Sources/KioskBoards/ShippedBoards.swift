@@ -280,6 +280,14 @@ language = "auto"
 # cannot_run = "{command} kann nicht ausgeführt werden: {reason}"
 # Instead of "Starting {unit}…" in the [words] language ({unit} where the value goes).
 # starting_unit = "{unit} wird gestartet…"
+# Instead of "Installed" in the [words] language.
+# installed = "Installiert"
+# Instead of "Update failed: {reason}" in the [words] language ({reason} where the value goes).
+# update_failed = "Update fehlgeschlagen: {reason}"
+# Instead of "Update interrupted" in the [words] language.
+# update_interrupted = "Update unterbrochen"
+# Instead of "The update service has stopped; waiting for it…" in the [words] language.
+# updater_gone = "Der Update-Dienst wurde beendet; warte auf ihn…"
 
 """#),
         ShippedBoard(

@@ -1,5 +1,6 @@
 /// A text the HUD shows by itself (not one a client or the command line gave it): `kiosk-hud
-/// run`'s button and notices, the Plymouth front end's mode labels and boot status. Each is
+/// run`'s button and notices, the Plymouth front end's mode labels and boot status, the notices of an
+/// update the daemon follows (`--rauc`). Each is
 /// shipped in every `Language` (WordsTable.swift) and a board profile may give its own.
 public enum Word: String, CaseIterable, Sendable {
     /// run's button.
@@ -22,6 +23,14 @@ public enum Word: String, CaseIterable, Sendable {
     case startingUnit
     /// The labels of Plymouth's modes (`plymouth change-mode`).
     case bootUp, shutdown, reboot, updates, systemUpgrade, firmwareUpgrade
+    /// The success notice of an update the daemon followed (`--rauc`).
+    case installed
+    /// The failure notice of an update the daemon followed: `{reason}`, the updater's own words.
+    case updateFailed
+    /// The failure notice of an update whose service went away mid-install and came back idle.
+    case updateInterrupted
+    /// The note under the last state while the update service is away mid-install.
+    case updaterGone
 
     /// The placeholders its text has, `{name}` each.
     public var parameters: [WordParameter] {
@@ -30,6 +39,7 @@ public enum Word: String, CaseIterable, Sendable {
         case .failedSignal: [.signal]
         case .cannotRun: [.command, .reason]
         case .startingUnit: [.unit]
+        case .updateFailed: [.reason]
         default: []
         }
     }

@@ -37,6 +37,10 @@ extension Word {
         case .updates: "Installing updates…"
         case .systemUpgrade: "Upgrading the system…"
         case .firmwareUpgrade: "Updating firmware…"
+        case .installed: "Installed"
+        case .updateFailed: "Update failed: {reason}"
+        case .updateInterrupted: "Update interrupted"
+        case .updaterGone: "The update service has stopped; waiting for it…"
         }
     }
 
@@ -57,6 +61,10 @@ extension Word {
         case .updates: "Updates werden installiert…"
         case .systemUpgrade: "System wird aktualisiert…"
         case .firmwareUpgrade: "Firmware wird aktualisiert…"
+        case .installed: "Installiert"
+        case .updateFailed: "Update fehlgeschlagen: {reason}"
+        case .updateInterrupted: "Update unterbrochen"
+        case .updaterGone: "Der Update-Dienst wurde beendet; warte auf ihn…"
         }
     }
 
@@ -77,6 +85,10 @@ extension Word {
         case .updates: "Installation des mises à jour…"
         case .systemUpgrade: "Mise à niveau du système…"
         case .firmwareUpgrade: "Mise à jour du micrologiciel…"
+        case .installed: "Installé"
+        case .updateFailed: "Échec de la mise à jour : {reason}"
+        case .updateInterrupted: "Mise à jour interrompue"
+        case .updaterGone: "Le service de mise à jour s’est arrêté ; en attente…"
         }
     }
 
@@ -97,6 +109,10 @@ extension Word {
         case .updates: "Instalando actualizaciones…"
         case .systemUpgrade: "Actualizando el sistema…"
         case .firmwareUpgrade: "Actualizando el firmware…"
+        case .installed: "Instalado"
+        case .updateFailed: "La actualización falló: {reason}"
+        case .updateInterrupted: "Actualización interrumpida"
+        case .updaterGone: "El servicio de actualización se ha detenido; esperándolo…"
         }
     }
 
@@ -117,6 +133,10 @@ extension Word {
         case .updates: "Installazione degli aggiornamenti…"
         case .systemUpgrade: "Aggiornamento del sistema…"
         case .firmwareUpgrade: "Aggiornamento del firmware…"
+        case .installed: "Installato"
+        case .updateFailed: "Aggiornamento non riuscito: {reason}"
+        case .updateInterrupted: "Aggiornamento interrotto"
+        case .updaterGone: "Il servizio di aggiornamento si è fermato; in attesa…"
         }
     }
 
@@ -137,6 +157,10 @@ extension Word {
         case .updates: "Updates installeren…"
         case .systemUpgrade: "Systeem bijwerken…"
         case .firmwareUpgrade: "Firmware bijwerken…"
+        case .installed: "Geïnstalleerd"
+        case .updateFailed: "Update mislukt: {reason}"
+        case .updateInterrupted: "Update onderbroken"
+        case .updaterGone: "De updatedienst is gestopt; wachten…"
         }
     }
 
@@ -157,6 +181,10 @@ extension Word {
         case .updates: "Instalowanie aktualizacji…"
         case .systemUpgrade: "Aktualizowanie systemu…"
         case .firmwareUpgrade: "Aktualizowanie oprogramowania układowego…"
+        case .installed: "Zainstalowano"
+        case .updateFailed: "Aktualizacja nie powiodła się: {reason}"
+        case .updateInterrupted: "Aktualizacja przerwana"
+        case .updaterGone: "Usługa aktualizacji zatrzymała się; oczekiwanie…"
         }
     }
 
@@ -177,6 +205,10 @@ extension Word {
         case .updates: "Instalando atualizações…"
         case .systemUpgrade: "Atualizando o sistema…"
         case .firmwareUpgrade: "Atualizando o firmware…"
+        case .installed: "Instalado"
+        case .updateFailed: "A atualização falhou: {reason}"
+        case .updateInterrupted: "Atualização interrompida"
+        case .updaterGone: "O serviço de atualização parou; aguardando…"
         }
     }
 
@@ -197,6 +229,10 @@ extension Word {
         case .updates: "アップデートをインストールしています…"
         case .systemUpgrade: "システムをアップグレードしています…"
         case .firmwareUpgrade: "ファームウェアを更新しています…"
+        case .installed: "インストールしました"
+        case .updateFailed: "更新に失敗しました: {reason}"
+        case .updateInterrupted: "更新が中断されました"
+        case .updaterGone: "更新サービスが停止しました。再開を待っています…"
         }
     }
 
@@ -218,6 +254,10 @@ extension Word {
         case .updates: "正在安装更新…"
         case .systemUpgrade: "正在升级系统…"
         case .firmwareUpgrade: "正在更新固件…"
+        case .installed: "已安装"
+        case .updateFailed: "更新失败：{reason}"
+        case .updateInterrupted: "更新已中断"
+        case .updaterGone: "更新服务已停止，正在等待…"
         }
     }
 }

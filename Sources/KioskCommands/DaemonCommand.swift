@@ -19,7 +19,7 @@ public enum DaemonCommand {
         (--socket; newline-delimited JSON, docs/protocol.md; `kiosk-hud ctl` speaks it), psplash's \
         FIFO with --psplash-fifo (PROGRESS n, MSG text, QUIT, as psplash-write sends them), \
         Plymouth's socket with --plymouth (the plymouth command, systemd's PID 1, initramfs scripts; \
-        docs/plymouth.md), and systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
+        docs/plymouth.md), RAUC's installations with --rauc (docs/rauc.md), and systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
         daemon's user, the group's members and --allow-uid may talk to it. A second daemon on the \
         same socket refuses to start. A quit is remembered beside the socket (PATH.handed-over, for \
         the rest of the boot): a daemon that systemd starts on its socket after it starts as with \
@@ -38,6 +38,8 @@ public enum DaemonCommand {
             .flag(.initramfs, help: "Started in the initramfs (its init-top script): takes new_root before switch-root, and is taken over by the real root's daemon start (docs/initramfs.md)."),
             OptionSpec(.psplashFifo, .optionalValue, value: "PATH",
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
+            OptionSpec(.rauc, .optionalValue, value: "ADDRESS", rule: .text(4095, nonEmpty: false, "a D-Bus address"),
+                       help: "Follow RAUC's installer (de.pengutronix.rauc) on this bus: its progress, steps and end notices, without a Cancel button (RAUC cannot cancel). Default bus: $DBUS_SYSTEM_BUS_ADDRESS, else the system bus."),
         ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth)),
                  OptionGroup("Words", SettingOptions.options(group: SettingGroup.words))])
 
@@ -76,4 +78,5 @@ extension OptionKey {
     public static let hidden = OptionKey("hidden")
     public static let initramfs = OptionKey("initramfs")
     public static let psplashFifo = OptionKey("psplash-fifo")
+    public static let rauc = OptionKey("rauc")
 }

@@ -8,7 +8,8 @@ import KioskSession
 import KioskSettings
 import KioskSys
 
-/// What the daemon adds to a display run: the control socket, the protocol, psplash's FIFO.
+/// What the daemon adds to a display run: the control socket, the protocol, psplash's FIFO,
+/// Plymouth's socket, RAUC's installer.
 final class DaemonParts: ShowExtras {
     let arguments: ParsedArguments
     let startHidden: Bool
@@ -18,6 +19,8 @@ final class DaemonParts: ShowExtras {
     var daemon: Daemon?
     /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
     var plymouth: PlymouthParts?
+    /// RAUC's installer followed (--rauc).
+    var rauc: RaucParts?
     var retainOnQuit: Bool?
     var inputDevices: [String] = []
 
@@ -84,6 +87,8 @@ final class DaemonParts: ShowExtras {
              ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
                 + (self?.initramfsStatus.map { [("initramfs", .string($0.rawValue))] } ?? [])
                 + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
+                + [("source", .string((self?.rauc?.follower.machine.isActive == true ? HUDSource.rauc : .control).rawValue))]
+                + (self?.rauc?.statusFields ?? [])
         }
         daemon = d
         if let r = resume {
@@ -129,6 +134,11 @@ final class DaemonParts: ShowExtras {
                 }
                 showLog("psplash: reading \(fifo)")
             } catch { throw ShowError("psplash FIFO: \(error)") }
+        }
+        if let address = a.string(.rauc) {
+            do {
+                rauc = try RaucParts(address: address.isEmpty ? RaucFollower.systemBus : address, daemon: d, words: settings.words, log: showLog)
+            } catch { throw ShowError("rauc: \(error)") }
         }
     }
 
@@ -176,6 +186,7 @@ final class DaemonParts: ShowExtras {
         // Ended before being taken over: the real root's daemon start has nothing to take.
         if initramfsStage != nil { try? initramfsStage?.kernel.removeFile(InitramfsDaemon.markerPath(socket: arguments.string(.socket) ?? ControlSocket.defaultPath)) }
         psplash?.close(); psplash = nil
+        rauc?.close(); rauc = nil
         plymouth?.detach()
         server?.close()
         socket?.close(); socket = nil

@@ -1,0 +1,81 @@
+import KioskBoards
+import KioskDaemon
+import KioskHUD
+import KioskProtocol
+import KioskSession
+import KioskSettings
+
+/// `daemon --rauc`: RAUC's installer (KioskDaemon's `RaucFollower` and `RaucMachine`) shown
+/// through the daemon, in the board's words. No button: RAUC cannot cancel an installation.
+final class RaucParts {
+    let follower: RaucFollower
+    private unowned let daemon: Daemon
+    private let words: Words
+    /// The HUD was shown for the installation on screen (a notice ends that).
+    private var shown = false
+
+    /// The modes that show progress; any other becomes bar.
+    static let progressModes: Set<HUDMode> = [.determinate, .annular, .bar]
+
+    init(address: String, daemon: Daemon, words: Words, log: @escaping (String) -> Void) throws {
+        self.daemon = daemon; self.words = words
+        var perform: (RaucAction) -> Void = { _ in }
+        follower = try RaucFollower(address: address, loop: daemon.session.loop, log: log) { perform($0) }
+        perform = { [weak self] in self?.perform($0) }
+        log("rauc: following \(Rauc.service) on \(address)")
+    }
+
+    /// What `status` says of RAUC: `source` and a `rauc` object.
+    var statusFields: [(String, JSONValue)] {
+        let m = follower.machine
+        return [("rauc", .object(JSONObject([("bus", .bool(follower.connected)), ("service", .bool(m.present)),
+                                              ("operation", .string(m.operation.name))])))]
+    }
+
+    func close() { follower.close() }
+
+    private func perform(_ action: RaucAction) {
+        do throws(RequestError) {
+            switch action {
+            case let .show(v):
+                var details = v.details
+                if v.note == .serviceGone { details += (details.isEmpty ? "" : "\n") + words.text(.updaterGone) }
+                var fields: [(String, SettingValue)] = [("progress", .number(v.progress)), ("label", .text(cut(v.label, 1024))),
+                                                        ("details", .text(cut(details, 8192))), ("button", .text(""))]
+                if !RaucParts.progressModes.contains(daemon.session.configuration.content.mode) { fields.append(("mode", .text("bar"))) }
+                try daemon.apply(fields)
+                if !shown {
+                    shown = true
+                    _ = try daemon.handle(.show(animated: true))
+                }
+            case .succeeded:
+                shown = false
+                _ = try daemon.handle(.notice(.success, text: words.text(.installed), duration: nil))
+            case let .failed(f):
+                shown = false
+                let text: String
+                switch f {
+                case let .error(why): text = words.text(.updateFailed, [.reason: why])
+                case let .code(c): text = words.text(.updateFailed, [.reason: "RAUC result \(c)"])
+                case .interrupted: text = words.text(.updateInterrupted)
+                }
+                _ = try daemon.handle(.notice(.error, text: cut(text, 1024), duration: nil))
+            case .readLastError, .log: break
+            }
+        } catch {
+            showLog("rauc: \(error)")
+        }
+    }
+
+    /// `text`'s first whole characters within `limit` bytes of UTF-8.
+    private func cut(_ text: String, _ limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var out = "", bytes = 0
+        for c in text {
+            bytes += c.utf8.count
+            if bytes > limit - 3 { break }
+            out.append(c)
+        }
+        return out + "…"
+    }
+}
