@@ -22,6 +22,12 @@ public enum Word: String, CaseIterable, Sendable {
     case startingUnit
     /// The labels of Plymouth's modes (`plymouth change-mode`).
     case bootUp, shutdown, reboot, updates, systemUpgrade, firmwareUpgrade
+    /// An update's details line (the daemon's `--swupdate`): `{step}` of `{steps}`.
+    case updateStep
+    /// An update's failure notice: `{reason}` is the updater's.
+    case updateFailed
+    /// The note shown when the updater went away mid-update.
+    case updaterStopped
 
     /// The placeholders its text has, `{name}` each.
     public var parameters: [WordParameter] {
@@ -30,6 +36,8 @@ public enum Word: String, CaseIterable, Sendable {
         case .failedSignal: [.signal]
         case .cannotRun: [.command, .reason]
         case .startingUnit: [.unit]
+        case .updateStep: [.step, .steps]
+        case .updateFailed: [.reason]
         default: []
         }
     }
@@ -69,7 +77,7 @@ public enum Word: String, CaseIterable, Sendable {
 
 /// A value a word's text takes, written `{name}` where it goes in each language.
 public enum WordParameter: String, CaseIterable, Sendable {
-    case status, signal, command, reason, unit
+    case status, signal, command, reason, unit, step, steps
 
     /// How it is written in a text: `{status}`.
     public var placeholder: String { "{\(rawValue)}" }

@@ -37,6 +37,9 @@ extension Word {
         case .updates: "Installing updates…"
         case .systemUpgrade: "Upgrading the system…"
         case .firmwareUpgrade: "Updating firmware…"
+        case .updateStep: "Step {step} of {steps}"
+        case .updateFailed: "Update failed: {reason}"
+        case .updaterStopped: "Update service stopped; waiting for it"
         }
     }
 
@@ -57,6 +60,9 @@ extension Word {
         case .updates: "Updates werden installiert…"
         case .systemUpgrade: "System wird aktualisiert…"
         case .firmwareUpgrade: "Firmware wird aktualisiert…"
+        case .updateStep: "Schritt {step} von {steps}"
+        case .updateFailed: "Update fehlgeschlagen: {reason}"
+        case .updaterStopped: "Update-Dienst beendet; warte auf ihn"
         }
     }
 
@@ -77,6 +83,9 @@ extension Word {
         case .updates: "Installation des mises à jour…"
         case .systemUpgrade: "Mise à niveau du système…"
         case .firmwareUpgrade: "Mise à jour du micrologiciel…"
+        case .updateStep: "Étape {step} sur {steps}"
+        case .updateFailed: "Échec de la mise à jour : {reason}"
+        case .updaterStopped: "Service de mise à jour arrêté ; en attente"
         }
     }
 
@@ -97,6 +106,9 @@ extension Word {
         case .updates: "Instalando actualizaciones…"
         case .systemUpgrade: "Actualizando el sistema…"
         case .firmwareUpgrade: "Actualizando el firmware…"
+        case .updateStep: "Paso {step} de {steps}"
+        case .updateFailed: "Error en la actualización: {reason}"
+        case .updaterStopped: "Servicio de actualización detenido; esperando"
         }
     }
 
@@ -117,6 +129,9 @@ extension Word {
         case .updates: "Installazione degli aggiornamenti…"
         case .systemUpgrade: "Aggiornamento del sistema…"
         case .firmwareUpgrade: "Aggiornamento del firmware…"
+        case .updateStep: "Passo {step} di {steps}"
+        case .updateFailed: "Aggiornamento non riuscito: {reason}"
+        case .updaterStopped: "Servizio di aggiornamento fermo; in attesa"
         }
     }
 
@@ -137,6 +152,9 @@ extension Word {
         case .updates: "Updates installeren…"
         case .systemUpgrade: "Systeem bijwerken…"
         case .firmwareUpgrade: "Firmware bijwerken…"
+        case .updateStep: "Stap {step} van {steps}"
+        case .updateFailed: "Update mislukt: {reason}"
+        case .updaterStopped: "Updatedienst gestopt; wachten"
         }
     }
 
@@ -157,6 +175,9 @@ extension Word {
         case .updates: "Instalowanie aktualizacji…"
         case .systemUpgrade: "Aktualizowanie systemu…"
         case .firmwareUpgrade: "Aktualizowanie oprogramowania układowego…"
+        case .updateStep: "Krok {step} z {steps}"
+        case .updateFailed: "Aktualizacja nie powiodła się: {reason}"
+        case .updaterStopped: "Usługa aktualizacji zatrzymana; oczekiwanie"
         }
     }
 
@@ -177,6 +198,9 @@ extension Word {
         case .updates: "Instalando atualizações…"
         case .systemUpgrade: "Atualizando o sistema…"
         case .firmwareUpgrade: "Atualizando o firmware…"
+        case .updateStep: "Etapa {step} de {steps}"
+        case .updateFailed: "Falha na atualização: {reason}"
+        case .updaterStopped: "Serviço de atualização parado; aguardando"
         }
     }
 
@@ -197,6 +221,9 @@ extension Word {
         case .updates: "アップデートをインストールしています…"
         case .systemUpgrade: "システムをアップグレードしています…"
         case .firmwareUpgrade: "ファームウェアを更新しています…"
+        case .updateStep: "ステップ {step}/{steps}"
+        case .updateFailed: "更新に失敗しました: {reason}"
+        case .updaterStopped: "更新サービスが停止しました。待機中"
         }
     }
 
@@ -218,6 +245,9 @@ extension Word {
         case .updates: "正在安装更新…"
         case .systemUpgrade: "正在升级系统…"
         case .firmwareUpgrade: "正在更新固件…"
+        case .updateStep: "第 {step} 步，共 {steps} 步"
+        case .updateFailed: "更新失败：{reason}"
+        case .updaterStopped: "更新服务已停止，正在等待"
         }
     }
 }

@@ -18,6 +18,8 @@ final class DaemonParts: ShowExtras {
     var daemon: Daemon?
     /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
     var plymouth: PlymouthParts?
+    /// SWUpdate's progress socket (--swupdate).
+    var swupdate: SWUpdateProgress?
     var retainOnQuit: Bool?
     var inputDevices: [String] = []
 
@@ -30,7 +32,8 @@ final class DaemonParts: ShowExtras {
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
         let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)
-        startHidden = a.flag(.hidden) || afterHandover
+        // --show-when-updating: hidden until an update starts.
+        startHidden = a.flag(.hidden) || afterHandover || (a.given(.swupdate) && a.flag(.showWhenUpdating))
         if afterHandover && !a.flag(.hidden) { showLog("socket-activated after the boot's handover: starting hidden (until show)") }
         if let f = a.string(.psplashFifo), !f.isEmpty, f.utf8.contains(0) || f.utf8.count > 4095 {
             throw UsageError(optionError("psplash-fifo", f, expected: "a path"))
@@ -66,6 +69,7 @@ final class DaemonParts: ShowExtras {
             [("input", .object(JSONObject([("devices", .array((self?.inputDevices ?? []).map { .string($0) }))]))),
              ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
                 + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
+                + (self?.swupdate.map { [("source", .string(DaemonSource.swupdate.rawValue)), ("swupdate", .object(JSONObject($0.statusFields)))] } ?? [])
         }
         daemon = d
         let uids = try a.value(.allowUid)?.ints.map { UInt32($0) } ?? []
@@ -93,6 +97,7 @@ final class DaemonParts: ShowExtras {
             session.drawPendingFrame()
             session.end(.exit(0))
         }
+        try attachSWUpdate(daemon: d, loop: loop, kernel: kernel, words: settings.words)
         if let f = a.string(.psplashFifo) {
             let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
             do {
@@ -139,6 +144,7 @@ final class DaemonParts: ShowExtras {
 
     func detach() -> Bool? {
         psplash?.close(); psplash = nil
+        swupdate?.close(); swupdate = nil
         plymouth?.detach()
         server?.close()
         socket?.close(); socket = nil
