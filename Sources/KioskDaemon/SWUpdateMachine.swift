@@ -27,6 +27,9 @@ public struct SWUpdateMachine: Sendable {
         /// The connection closed (SWUpdate stopped or restarted).
         case disconnected
         case unsupported(version: UInt32)
+        /// An error SWUpdate reported during the update (its notification's words): the
+        /// failure notice's reason, when the failure message itself has none.
+        case error(String)
     }
 
     /// What to do with the HUD.
@@ -65,7 +68,8 @@ public struct SWUpdateMachine: Sendable {
     private var noReboot = false
     /// The update's steps, remembered from its start.
     private var steps = 0
-    private var lastInfo = ""
+    /// The update's first error (SWUpdate's first ERROR is its reason; the rest follow from it).
+    private var firstError = ""
 
     public init(options: Options = Options()) { self.options = options }
 
@@ -77,31 +81,32 @@ public struct SWUpdateMachine: Sendable {
     public mutating func handle(_ event: Event, now: Double) -> [Action] {
         switch event {
         case .connected:
-            enter(state == .lost ? .lost : .idle, now)
+            if state != .lost && state != .unsupported { enter(.idle, now) }
             return []
         case .disconnected:
             if state == .updating {
                 enter(.lost, now)
                 return [.details(options.words.text(.updaterStopped))]
             }
-            if state != .lost { enter(.disconnected, now) }
+            if state != .lost && state != .unsupported { enter(.disconnected, now) }
             return []
         case let .unsupported(version):
             enter(.unsupported, now)
             return [.log("swupdate: progress API version \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF) is not one this daemon reads (2022.12's, 1.x, 2.x); not following it")]
         case let .message(m):
             return message(m, now: now)
+        case let .error(text):
+            if firstError.isEmpty { firstError = SWUpdateMachine.reason(text) }
+            return []
         }
     }
 
     private mutating func message(_ m: SWUpdateMessage, now: Double) -> [Action] {
         if m.info.has("\"reboot-mode\"") && m.info.has("no-reboot") || m.info.has("\"dry-run\"") { noReboot = true }
-        if !m.info.isEmpty, m.status != .start { lastInfo = m.info }
         switch m.status {
         case .start:
             let wasRunning = state == .updating || state == .lost
             noReboot = noReboot && wasRunning
-            lastInfo = ""
             steps = m.steps
             enter(.updating, now)
             label = options.words.text(.updates)
@@ -123,11 +128,13 @@ public struct SWUpdateMachine: Sendable {
             return (resumed && options.showWhenUpdating ? [.show] : []) + [.progress(label: label, details: details, value: progress)]
         case .success:
             enter(.succeeded, now)
+            firstError = ""
             let reboots = options.rebootsAfterSuccess && !noReboot
             return [.success(options.words.text(reboots ? .reboot : .done))]
         case .failure:
             enter(.failed, now)
-            let reason = SWUpdateMachine.reason(m.info.isEmpty ? lastInfo : m.info)
+            let reason = m.info.isEmpty ? firstError : SWUpdateMachine.reason(m.info)
+            firstError = ""
             return [.failure(reason.isEmpty ? options.words.text(.updateFailed, [.reason: "SWUpdate"]).replacingFirstColon()
                                             : options.words.text(.updateFailed, [.reason: reason]))]
         case .done, .idle, .subprocess:
