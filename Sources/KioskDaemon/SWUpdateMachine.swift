@@ -27,9 +27,9 @@ public struct SWUpdateMachine: Sendable {
         /// The connection closed (SWUpdate stopped or restarted).
         case disconnected
         case unsupported(version: UInt32)
-        /// An error SWUpdate reported during the update (its notification's words): the
-        /// failure notice's reason, when the failure message itself has none.
-        case error(String)
+        /// One of SWUpdate's notifications (its control socket's stream): an update's first
+        /// error is the failure notice's reason, when the failure message itself has none.
+        case notification(SWUpdateNotification)
     }
 
     /// What to do with the HUD.
@@ -95,8 +95,11 @@ public struct SWUpdateMachine: Sendable {
             return [.log("swupdate: progress API version \(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF) is not one this daemon reads (2022.12's, 1.x, 2.x); not following it")]
         case let .message(m):
             return message(m, now: now)
-        case let .error(text):
-            if firstError.isEmpty { firstError = SWUpdateMachine.reason(text) }
+        case let .notification(n):
+            // "Software Update started": errors from here on are this update's (a new
+            // subscription first gets the last notifications again, an earlier update's too).
+            if n.status == .start { firstError = "" }
+            if n.isError, firstError.isEmpty { firstError = SWUpdateMachine.reason(n.text) }
             return []
         }
     }
@@ -164,6 +167,7 @@ public struct SWUpdateMachine: Sendable {
             if t.hasSuffix("}") { t = t.dropLast() }
             t = Substring(t.trimmingCharacters(" \""))
         }
+        for prefix in ["ERROR : ", "ERROR: "] where t.hasPrefix(prefix) { t = t.dropFirst(prefix.count) }
         let line = t.prefix { $0 != "\n" }
         return String(line.prefix(200))
     }

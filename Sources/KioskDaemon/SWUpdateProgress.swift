@@ -7,7 +7,9 @@ import KioskSys
 /// The daemon as a client of SWUpdate's progress socket (`--swupdate`): connected and read
 /// without blocking on the daemon's loop, through the `Kernel` seam; the bytes decoded by
 /// `SWUpdateDecoder`, what they mean decided by `SWUpdateMachine`, and its actions carried out
-/// on the `Daemon`. When SWUpdate is not there (not started yet, restarted, stopped) it tries
+/// on the `Daemon`. Beside it, SWUpdate's control socket (`sockinstctrl`, in the same
+/// directory) as a subscriber of its notifications (`SWUpdateNotification`), for a failure's
+/// reason. When SWUpdate is not there (not started yet, restarted, stopped) it tries
 /// again every `retryInterval` seconds: one log line an outage.
 public final class SWUpdateProgress {
     /// The socket's file name (SWUpdate's `SOCKET_PROGRESS_DEFAULT`).
@@ -40,12 +42,20 @@ public final class SWUpdateProgress {
     private var token: LoopToken?
     private var retryTimer: LoopToken?
     private var decoder = SWUpdateDecoder()
+    /// The control socket's subscription (nil: none now).
+    private var notifyFD: Int32?
+    private var notifyToken: LoopToken?
+    private var notifyDecoder = SWUpdateNotificationDecoder()
+    /// The notifications could not be had (logged once a run).
+    private var notifyTroubleLogged = false
     private var buffer = [UInt8](repeating: 0, count: SWUpdateProgress.chunk)
     /// This outage was logged.
     private var outageLogged = false
     private var closed = false
     /// Messages read, and connections made (`ctl status`).
     public private(set) var messages = 0, connections = 0
+    /// SWUpdate's notifications read (its control socket).
+    public private(set) var notifications = 0
 
     /// Starts following SWUpdate at `path` (nil: the default) for `daemon`'s HUD on `loop`.
     public init(path: String?, options: SWUpdateMachine.Options, daemon: Daemon, kernel: Kernel, loop: EventLoop,
@@ -67,7 +77,8 @@ public final class SWUpdateProgress {
     /// `ctl status`'s `"swupdate"` object: the state, the socket, whether connected.
     public var statusFields: [(String, JSONValue)] {
         [("state", .string(machine.state.rawValue)), ("socket", .string(path)), ("connected", .bool(isConnected)),
-         ("messages", .number(Double(messages)))]
+         ("messages", .number(Double(messages))), ("notifications", .number(Double(notifications))),
+         ("subscribed", .bool(notifyFD != nil))]
     }
 
     private func connect() {
@@ -83,6 +94,7 @@ public final class SWUpdateProgress {
             log("swupdate: following \(p)")
             perform(machine.handle(.connected, now: loop.now))
             token = loop.watch(s, .readable) { [unowned self] _ in self.read() }
+            subscribe(progressPath: p)
         } catch {
             if !outageLogged {
                 outageLogged = true
@@ -139,6 +151,68 @@ public final class SWUpdateProgress {
         token = nil
         if let s = fd { kernel.close(s) }
         fd = nil
+        unsubscribe()
+    }
+
+    // MARK: Notifications
+
+    /// The control socket beside the progress socket.
+    static func controlPath(progressPath: String) -> String {
+        guard let slash = progressPath.lastIndex(of: "/") else { return "sockinstctrl" }
+        return String(progressPath[...slash]) + "sockinstctrl"
+    }
+
+    private func subscribe(progressPath: String) {
+        let p = SWUpdateProgress.controlPath(progressPath: progressPath)
+        do {
+            let s = try kernel.connectUnixWithoutWaiting(p)
+            let request = SWUpdateNotification.subscription
+            let sent = try request.withUnsafeBytes { b throws(SysError) in try kernel.sendWithoutWaiting(s, b) }
+            notifyFD = s
+            notifyDecoder = SWUpdateNotificationDecoder()
+            notifyToken = loop.watch(s, .readable) { [unowned self] _ in self.readNotifications() }
+            if sent != request.count { notifyTrouble("\(p): the request did not fit") }
+        } catch {
+            notifyTrouble("\(p): \(error)")
+        }
+    }
+
+    private func notifyTrouble(_ why: String) {
+        unsubscribe()
+        guard !notifyTroubleLogged else { return }
+        notifyTroubleLogged = true
+        log("swupdate: no notifications from SWUpdate's control socket (\(why)): a failure's notice comes without its reason")
+    }
+
+    private func unsubscribe() {
+        if let t = notifyToken { loop.cancel(t) }
+        notifyToken = nil
+        if let s = notifyFD { kernel.close(s) }
+        notifyFD = nil
+    }
+
+    private func readNotifications() {
+        guard let s = notifyFD else { return }
+        for _ in 0..<SWUpdateProgress.chunksPerTurn {
+            let n: Int
+            do { n = try kernel.read(s, into: &buffer) } catch {
+                if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return }
+                notifyTrouble("\(error)")
+                return
+            }
+            // SWUpdate going away closes both sockets: the progress socket's end says so.
+            if n == 0 { unsubscribe(); return }
+            for output in notifyDecoder.feed(buffer[..<n]) {
+                switch output {
+                case .acknowledged: break
+                case let .notification(note):
+                    notifications += 1
+                    perform(machine.handle(.notification(note), now: loop.now))
+                case .refused: notifyTrouble("not SWUpdate's records, or refused"); return
+                }
+            }
+            if n < buffer.count { return }
+        }
     }
 
     /// Stops following SWUpdate (the daemon's run ends).

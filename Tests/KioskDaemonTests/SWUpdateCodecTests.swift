@@ -108,3 +108,34 @@ func decodeSWUpdate(_ bytes: [UInt8], chunk: Int = Int.max) -> [SWUpdateDecoder.
         #expect(decodeSWUpdate(bad + bytes(first: 0)) == [.message(Self.step)])
     }
 }
+
+/// SWUpdate's notification stream (its control socket): the acknowledgement, notifications,
+/// a refusal; the subscription request's bytes.
+@Suite struct SWUpdateNotificationCodecTests {
+    func record(type: UInt32, status: Int32 = 0, level: Int32 = 0, text: String = "") -> [UInt8] {
+        var b = [UInt8](repeating: 0, count: MemoryLayout<Int>.size == 8 ? 3120 : 3104)
+        func put(_ v: UInt32, _ at: Int) { for i in 0..<4 { b[at + i] = UInt8((v >> (8 * UInt32(i))) & 0xFF) } }
+        put(0x1405_2001, 0); put(type, 4); put(UInt32(bitPattern: status), 8); put(UInt32(bitPattern: level), 16)
+        for (i, c) in text.utf8.enumerated() { b[20 + i] = c }
+        return b
+    }
+
+    @Test func ackNotificationsAndRefusal() {
+        var d = SWUpdateNotificationDecoder()
+        let stream = record(type: 1) + record(type: 11, status: 4, level: 1, text: "ERROR : HASH mismatch")
+        #expect(d.feed(stream.prefix(100)) == [])
+        #expect(d.feed(stream.dropFirst(100)) == [.acknowledged, .notification(SWUpdateNotification(status: .failure, level: 1, text: "ERROR : HASH mismatch"))])
+        var n = SWUpdateNotificationDecoder()
+        #expect(n.feed(record(type: 2) + record(type: 11)) == [.refused])
+        var bad = SWUpdateNotificationDecoder()
+        #expect(bad.feed([UInt8](repeating: 7, count: SWUpdateNotification.recordSize)) == [.refused])
+        #expect(bad.stopped)
+    }
+
+    @Test func theSubscription() {
+        let s = SWUpdateNotification.subscription
+        #expect(s.count == SWUpdateNotification.recordSize)
+        #expect(Array(s.prefix(8)) == [0x01, 0x20, 0x05, 0x14, 11, 0, 0, 0])
+        #expect(s.dropFirst(8).allSatisfy { $0 == 0 })
+    }
+}

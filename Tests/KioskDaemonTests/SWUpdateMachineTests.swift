@@ -63,13 +63,16 @@ import Testing
 
     @Test func failureWithSWUpdatesReason() {
         let (m, out) = Self.run([
+            // A new subscription's history: an earlier update's error, then this one's start.
+            .notification(SWUpdateNotification(status: .failure, level: 1, text: "ERROR : an earlier update's")),
+            .notification(SWUpdateNotification(status: .start, level: 3, text: "Software Update started !")),
             .message(M(status: .start, steps: 1)),
             .message(M(status: .run, steps: 1, step: 1)),
-            .error("ERROR : HASH mismatch : 0000 <--> 1234"),
-            .error("ERROR : Installer for payload.bin failed"),
+            .notification(SWUpdateNotification(status: .failure, level: 1, text: "ERROR : HASH mismatch : 0000 <--> 1234")),
+            .notification(SWUpdateNotification(status: .failure, level: 1, text: "ERROR : Installer for payload.bin failed")),
             .message(M(status: .failure, steps: 1, step: 1)),
         ])
-        #expect(out.last == [.failure("Update failed: ERROR : HASH mismatch : 0000 <--> 1234")])
+        #expect(out.last == [.failure("Update failed: HASH mismatch : 0000 <--> 1234")])
         #expect(m.state == .failed)
         // No reason known: the words alone.
         #expect(Self.run([.message(M(status: .failure))]).1.last == [.failure("Update failed")])
