@@ -12,7 +12,7 @@ import KioskPNG
 import KioskTestSupport
 import Testing
 
-/// Debian 12's swupdate and the test images, made once.
+/// Debian 12's swupdate and the test images, made for a test (and removed after it).
 final class SWUpdateRig: @unchecked Sendable {
     /// The test's directory: its `tmp` is the namespace's /tmp.
     let root: String
@@ -27,9 +27,7 @@ final class SWUpdateRig: @unchecked Sendable {
         return nil
     }()
 
-    static let shared: SWUpdateRig? = SWUpdateRig()
-
-    private init?() {
+    init?() {
         guard SWUpdateRig.unavailable == nil else { return nil }
         if !Proc.executable("swupdate") || !Proc.executable("swupdate-client") || !Proc.executable("openssl") || !Proc.executable("cpio") {
             let r = Proc.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "-o", "DPkg::Lock::Timeout=600", "swupdate", "openssl", "cpio"],
@@ -68,8 +66,10 @@ final class SWUpdateRig: @unchecked Sendable {
             mk bad 0000000000000000000000000000000000000000000000000000000000000000
             """
         let r = Proc.run(["sh", "-c", script], env: ["W": w])
-        guard r.status == 0 else { Issue.record("cannot make the test images: \(r.err)"); return nil }
+        guard r.status == 0 else { Issue.record("cannot make the test images: \(r.err)"); _ = Proc.run(["rm", "-rf", root]); return nil }
     }
+
+    deinit { _ = Proc.run(["rm", "-rf", root]) }
 }
 
 /// A daemon following SWUpdate in a mount namespace whose /tmp is the rig's; SWUpdate started
@@ -186,7 +186,7 @@ struct SWUpdateCommandTests {
     static let heldState = ["--mode", "bar", "--progress", String(2.0 / 3.0), "--label", "b.bin", "--details", "Step 2 of 3"]
 
     @Test func anUpdateMidWayAndItsSuccess() throws {
-        guard let rig = SWUpdateRig.shared, let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
+        guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
         guard let client = run.installHeld() else { return }
         #expect(run.wait("the step's end") { run.status.contains("\"progress\":0.6666") })
         #expect(run.label == "b.bin")
@@ -200,13 +200,13 @@ struct SWUpdateCommandTests {
     }
 
     @Test func thePictureMidWay() throws {
-        guard let rig = SWUpdateRig.shared, let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
+        guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
         guard run.installHeld() != nil, run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
         #expect(try run.lastFrameEqualsRender(Self.heldState), "the held update's frame differs from render \(Self.heldState)")
     }
 
     @Test func aFailureNamesSWUpdatesReason() throws {
-        guard let rig = SWUpdateRig.shared, let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
+        guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
         #expect(run.install("bad").status != 0)
         guard run.wait("the failure notice", { run.status.contains("\"state\":\"failed\"") }) else { return }
         let label = run.label
@@ -216,7 +216,7 @@ struct SWUpdateCommandTests {
     }
 
     @Test func swupdateKilledMidUpdateAndBack() throws {
-        guard let rig = SWUpdateRig.shared, let run = SWUpdateRun(rig, options: ["--show-when-updating"]), run.startSWUpdate() else { return }
+        guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig, options: ["--show-when-updating"]), run.startSWUpdate() else { return }
         #expect(run.status.contains("\"visible\":false"), "hidden until an update runs")
         guard run.installHeld() != nil, run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
         #expect(run.status.contains("\"visible\":true"))
