@@ -131,6 +131,16 @@ public protocol Kernel: AnyObject {
 }
 
 extension Kernel {
+    /// The connection made by `connectUnix`, then made non-blocking: for a conformer written
+    /// before this call existed (a full backlog waits there, where LinuxKernel's returns EAGAIN).
+    public func connectUnixWithoutWaiting(_ path: String) throws(SysError) -> Int32 {
+        let fd = try connectUnix(path)
+        do { try setNonBlocking(fd) } catch { close(fd); throw error }
+        return fd
+    }
+}
+
+extension Kernel {
     // The calls by path, added to the seam later: the real system's, for every conformer that
     // does not play them (a fake records them by implementing them).
     public func fileStatus(_ path: String) throws(SysError) -> FileStatus { try KioskSys.fileStatus(path) }
