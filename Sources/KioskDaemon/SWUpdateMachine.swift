@@ -35,7 +35,6 @@ public struct SWUpdateMachine: Sendable {
     /// What to do with the HUD.
     public enum Action: Equatable, Sendable {
         case show
-        case hide
         /// The bar with this label, details and progress (0–1).
         case progress(label: String, details: String, value: Double)
         /// The details line only (the note when SWUpdate went away).

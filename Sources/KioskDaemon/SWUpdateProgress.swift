@@ -228,7 +228,6 @@ public final class SWUpdateProgress {
             do {
                 switch a {
                 case .show: _ = try daemon.handle(.show(animated: true))
-                case .hide: _ = try daemon.handle(.hide(animated: true, delay: 0))
                 case let .progress(label, details, value):
                     try daemon.apply([("mode", .text("bar")), ("label", .text(label)), ("details", .text(details)),
                                       ("progress", .number(value)), ("button", .text(""))])

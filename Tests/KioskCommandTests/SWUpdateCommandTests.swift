@@ -180,7 +180,7 @@ final class SWUpdateRun: @unchecked Sendable {
     }
 }
 
-@Suite(.serialized, .enabled(if: SWUpdateRig.unavailable == nil, "\(SWUpdateRig.unavailable ?? "")"))
+@Suite(.serialized, .enabled(if: SWUpdateRig.unavailable == nil, "needs root (a mount namespace; apt-get for Debian's swupdate) and util-linux's unshare and nsenter"))
 struct SWUpdateCommandTests {
     /// Held after step 2 of 3: the second image's name, its step, two thirds of the bar.
     static let heldState = ["--mode", "bar", "--progress", String(2.0 / 3.0), "--label", "b.bin", "--details", "Step 2 of 3"]
@@ -188,21 +188,25 @@ struct SWUpdateCommandTests {
     @Test func anUpdateMidWayAndItsSuccess() throws {
         guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
         guard let client = run.installHeld() else { return }
-        #expect(run.wait("the step's end") { run.status.contains("\"progress\":0.6666") })
+        let waited1 = run.wait("the step's end") { run.status.contains("\"progress\":0.6666") }
+        #expect(waited1)
         #expect(run.label == "b.bin")
         #expect(run.status.contains("\"details\":\"Step 2 of 3\""))
         #expect(run.status.contains("\"source\":\"swupdate\"") && run.status.contains("\"state\":\"updating\""))
         run.release()
         #expect(Proc.wait(client) == 0)
-        #expect(run.wait("the success notice") { run.status.contains("\"state\":\"succeeded\"") })
+        let waited2 = run.wait("the success notice") { run.status.contains("\"state\":\"succeeded\"") }
+        #expect(waited2)
         #expect(Proc.readBytes(rig.outside + "/out-b.bin") == Proc.readBytes(rig.outside + "/img/b.bin"))
-        #expect(try run.lastFrameEqualsRender(["--mode", "success", "--label", "Done"]), "the success notice differs from render")
+        let same = try run.lastFrameEqualsRender(["--mode", "success", "--label", "Done"])
+        #expect(same, "the success notice differs from render")
     }
 
     @Test func thePictureMidWay() throws {
         guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
         guard run.installHeld() != nil, run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
-        #expect(try run.lastFrameEqualsRender(Self.heldState), "the held update's frame differs from render \(Self.heldState)")
+        let same = try run.lastFrameEqualsRender(Self.heldState)
+        #expect(same, "the held update's frame differs from render \(Self.heldState)")
     }
 
     @Test func aFailureNamesSWUpdatesReason() throws {
@@ -212,7 +216,8 @@ struct SWUpdateCommandTests {
         let label = run.label
         // SWUpdate's own words for the bad hash (its first error).
         #expect(label.hasPrefix("Update failed: ") && label.contains("Hash") && label.contains("b.bin"), "\(label)")
-        #expect(try run.lastFrameEqualsRender(["--mode", "error", "--label", label]), "the failure notice differs from render")
+        let same = try run.lastFrameEqualsRender(["--mode", "error", "--label", label])
+        #expect(same, "the failure notice differs from render")
     }
 
     @Test func swupdateKilledMidUpdateAndBack() throws {
@@ -221,7 +226,8 @@ struct SWUpdateCommandTests {
         guard run.installHeld() != nil, run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
         #expect(run.status.contains("\"visible\":true"))
         run.stopSWUpdate()
-        #expect(run.wait("the note") { run.status.contains("\"state\":\"lost\"") })
+        let waited3 = run.wait("the note") { run.status.contains("\"state\":\"lost\"") }
+        #expect(waited3)
         #expect(run.status.contains("\"details\":\"Update service stopped; waiting for it\""))
         #expect(run.label == "b.bin")
         #expect(run.ctl(["ping"]).status == 0)
@@ -229,7 +235,8 @@ struct SWUpdateCommandTests {
         unlink(rig.outside + "/at-gate"); unlink(rig.outside + "/gate")
         guard run.startSWUpdate() else { return }
         #expect(run.install("good").status == 0)
-        #expect(run.wait("the success notice") { run.status.contains("\"state\":\"succeeded\"") })
+        let waited4 = run.wait("the success notice") { run.status.contains("\"state\":\"succeeded\"") }
+        #expect(waited4)
         #expect(run.log.split(separator: "lost SWUpdate's progress socket", omittingEmptySubsequences: false).count == 2,
                 "one log line for the outage: \(run.log)")
     }

@@ -68,8 +68,10 @@ func decodeSWUpdate(_ bytes: [UInt8], chunk: Int = Int.max) -> [SWUpdateDecoder.
         #expect(decodeSWUpdate(progressAck(0x0002_0000) + bytes(first: 0x0002_0000)) == [.message(Self.step)])
         // Packed (2025.12 on): one message a read, or two together.
         var d = SWUpdateDecoder()
-        #expect(d.feed(progressAck(0x0002_0000)) == [])
-        #expect(d.feed(bytes(first: 0x0002_0000, packed: true)) == [.message(Self.step)])
+        let ack = d.feed(progressAck(0x0002_0000))
+        let one = d.feed(bytes(first: 0x0002_0000, packed: true))
+        #expect(ack == [])
+        #expect(one == [.message(Self.step)])
         #expect(d.layout == .packed)
         let two = bytes(first: 0x0002_0000, packed: true) + bytes(first: 0x0002_0000, packed: true)
         #expect(decodeSWUpdate(progressAck(0x0002_0000) + two) == [.message(Self.step), .message(Self.step)])
@@ -82,7 +84,8 @@ func decodeSWUpdate(_ bytes: [UInt8], chunk: Int = Int.max) -> [SWUpdateDecoder.
         #expect(decodeSWUpdate(stream, chunk: 1) == whole)
         #expect(decodeSWUpdate(stream, chunk: 1000) == whole)
         var d = SWUpdateDecoder()
-        #expect(d.feed(stream.prefix(2000)) == [])
+        let none = d.feed(stream.prefix(2000))
+        #expect(none == [])
         #expect(d.pendingCount == 2000)
     }
 
@@ -123,12 +126,16 @@ func decodeSWUpdate(_ bytes: [UInt8], chunk: Int = Int.max) -> [SWUpdateDecoder.
     @Test func ackNotificationsAndRefusal() {
         var d = SWUpdateNotificationDecoder()
         let stream = record(type: 1) + record(type: 11, status: 4, level: 1, text: "ERROR : HASH mismatch")
-        #expect(d.feed(stream.prefix(100)) == [])
-        #expect(d.feed(stream.dropFirst(100)) == [.acknowledged, .notification(SWUpdateNotification(status: .failure, level: 1, text: "ERROR : HASH mismatch"))])
+        let first = d.feed(stream.prefix(100))
+        let rest = d.feed(stream.dropFirst(100))
+        #expect(first == [])
+        #expect(rest == [.acknowledged, .notification(SWUpdateNotification(status: .failure, level: 1, text: "ERROR : HASH mismatch"))])
         var n = SWUpdateNotificationDecoder()
-        #expect(n.feed(record(type: 2) + record(type: 11)) == [.refused])
+        let nack = n.feed(record(type: 2) + record(type: 11))
+        #expect(nack == [.refused])
         var bad = SWUpdateNotificationDecoder()
-        #expect(bad.feed([UInt8](repeating: 7, count: SWUpdateNotification.recordSize)) == [.refused])
+        let garbage = bad.feed([UInt8](repeating: 7, count: SWUpdateNotification.recordSize))
+        #expect(garbage == [.refused])
         #expect(bad.stopped)
     }
 
