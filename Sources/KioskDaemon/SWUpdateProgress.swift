@@ -9,7 +9,8 @@ import KioskSys
 /// `SWUpdateDecoder`, what they mean decided by `SWUpdateMachine`, and its actions carried out
 /// on the `Daemon`. Beside it, SWUpdate's control socket (`sockinstctrl`, in the same
 /// directory) as a subscriber of its notifications (`SWUpdateNotification`), for a failure's
-/// reason. When SWUpdate is not there (not started yet, restarted, stopped) it tries
+/// reason. With `--show-when-updating` the display is let go between updates (`Screen.suspend`)
+/// and taken back for one. When SWUpdate is not there (not started yet, restarted, stopped) it tries
 /// again every `retryInterval` seconds: one log line an outage.
 public final class SWUpdateProgress {
     /// The socket's file name (SWUpdate's `SOCKET_PROGRESS_DEFAULT`).
@@ -18,6 +19,8 @@ public final class SWUpdateProgress {
     public static let retryInterval: Seconds = 1
     /// Bytes read a turn (a few messages), so that a flood leaves room for frames.
     static let chunk = 8192, chunksPerTurn = 4
+    /// Reads at most to catch up with the notifications before a failure (a socket buffer's worth).
+    static let chunksToDrain = 64
 
     /// Where SWUpdate puts its progress socket, as its `get_prog_socket()` computes it for a
     /// SWUpdate built without a fixed path: SWUpdate 2024.05 and later use /run/swupdate when
@@ -62,7 +65,22 @@ public final class SWUpdateProgress {
                 log: @escaping (String) -> Void) {
         self.kernel = kernel; self.loop = loop; self.daemon = daemon; self.fixedPath = path; self.log = log
         machine = SWUpdateMachine(options: options)
+        if options.showWhenUpdating {
+            // Hidden between updates, the display is let go (as Plymouth's deactivate does):
+            // the kiosk app has it, and the HUD takes it back for an update only.
+            daemon.session.screen.suspend()
+            daemon.session.addObserver { [weak self] event in
+                if case .hud(.hidden, _) = event { self?.stepAsideBetweenUpdates() }
+            }
+        }
         connect()
+    }
+
+    /// The HUD went away (an end notice's time is up): the display is let go until the next
+    /// update, unless one runs (or SWUpdate went away during one: its note stays).
+    private func stepAsideBetweenUpdates() {
+        guard !closed, machine.options.showWhenUpdating, machine.state != .updating, machine.state != .lost else { return }
+        daemon.session.screen.suspend()
     }
 
     /// The path tried now.
@@ -119,7 +137,14 @@ public final class SWUpdateProgress {
                 return
             }
             if n == 0 { lost("SWUpdate closed the connection"); return }
-            for output in decoder.feed(buffer[..<n]) {
+            let outputs = decoder.feed(buffer[..<n])
+            // SWUpdate writes an error's notification before the failure's progress message:
+            // whatever of them it sent is here by now, and is read first (the loop may well have
+            // turned to this socket before the other).
+            if outputs.contains(where: { if case let .message(m) = $0 { m.status == .failure } else { false } }) {
+                readNotifications(chunks: SWUpdateProgress.chunksToDrain)
+            }
+            for output in outputs {
                 switch output {
                 case let .message(m):
                     messages += 1
@@ -191,9 +216,10 @@ public final class SWUpdateProgress {
         notifyFD = nil
     }
 
-    private func readNotifications() {
+    /// Reads what the control socket has, `chunks` reads at most.
+    private func readNotifications(chunks: Int = SWUpdateProgress.chunksPerTurn) {
         guard let s = notifyFD else { return }
-        for _ in 0..<SWUpdateProgress.chunksPerTurn {
+        for _ in 0..<chunks {
             let n: Int
             do { n = try kernel.read(s, into: &buffer) } catch {
                 if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return }
@@ -227,7 +253,9 @@ public final class SWUpdateProgress {
         for a in actions {
             do {
                 switch a {
-                case .show: _ = try daemon.handle(.show(animated: true))
+                case .show:
+                    daemon.session.screen.resume()
+                    _ = try daemon.handle(.show(animated: true))
                 case let .progress(label, details, value):
                     try daemon.apply([("mode", .text("bar")), ("label", .text(label)), ("details", .text(details)),
                                       ("progress", .number(value)), ("button", .text(""))])
