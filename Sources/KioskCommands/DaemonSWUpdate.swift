@@ -15,7 +15,7 @@ extension DaemonParts {
             Default socket: /run/swupdate/swupdateprog when /run/swupdate exists (SWUpdate 2024.05 on), else \
             $TMPDIR/swupdateprog, else /tmp/swupdateprog (Debian 12's 2022.12).
             """),
-        .flag(.showWhenUpdating, help: "With --swupdate: the HUD is hidden except while an update runs (and its end notice)."),
+        .flag(.showWhenUpdating, help: "With --swupdate: the HUD is hidden except while an update runs (and its end notice), and the display is let go (for the kiosk app) between updates."),
         .flag(.swupdateReboots, help: """
             With --swupdate: the system reboots after a successful update (swupdate-progress -r): the notice says \
             Restarting… instead of Done, unless SWUpdate said it will not reboot.

@@ -108,8 +108,11 @@ public final class SWUpdateProgress {
             fd = s
             connections += 1
             decoder = SWUpdateDecoder()
-            outageLogged = false
-            log("swupdate: following \(p)")
+            // After a version this daemon does not read, quiet: its one line was logged.
+            if machine.state != .unsupported {
+                outageLogged = false
+                log("swupdate: following \(p)")
+            }
             perform(machine.handle(.connected, now: loop.now))
             token = loop.watch(s, .readable) { [unowned self] _ in self.read() }
             subscribe(progressPath: p)
