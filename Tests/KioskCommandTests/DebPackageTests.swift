@@ -41,6 +41,7 @@ import Testing
         let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
                                          "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
+                                         "/usr/share/doc/kiosk-hud/updates.md",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default",
                                          "/usr/share/doc/kiosk-hud/copyright", "/usr/share/doc/kiosk-hud/changelog.gz"]
             + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service"].map { "/lib/systemd/system/" + $0 }
