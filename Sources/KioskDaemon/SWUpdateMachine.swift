@@ -137,7 +137,8 @@ public struct SWUpdateMachine: Sendable {
             enter(.failed, now)
             let reason = m.info.isEmpty ? firstError : SWUpdateMachine.reason(m.info)
             firstError = ""
-            return [.failure(reason.isEmpty ? options.words.text(.updateFailed, [.reason: "SWUpdate"]).replacingFirstColon()
+            // No reason known: the words without it ("Update failed: " less its colon).
+            return [.failure(reason.isEmpty ? options.words.text(.updateFailed, [.reason: ""]).trimmingEnd(" :：")
                                             : options.words.text(.updateFailed, [.reason: reason]))]
         case .done, .idle, .subprocess:
             return []
@@ -173,24 +174,24 @@ public struct SWUpdateMachine: Sendable {
 }
 
 extension Substring {
-    func trimmingCharacters(_ set: String) -> String {
+    fileprivate func trimmingCharacters(_ set: String) -> String {
         String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }
 
 extension String {
     /// Whether `needle`'s bytes occur in it.
-    func has(_ needle: String) -> Bool {
+    fileprivate func has(_ needle: String) -> Bool {
         let h = Array(utf8), n = Array(needle.utf8)
         guard !n.isEmpty, h.count >= n.count else { return n.isEmpty }
         for i in 0...(h.count - n.count) where h[i] == n[0] && Array(h[i..<(i + n.count)]) == n { return true }
         return false
     }
 
-    /// "Update failed: SWUpdate" without a reason: just "Update failed" (up to the colon).
-    func replacingFirstColon() -> String {
-        guard let i = firstIndex(where: { $0 == ":" || $0 == "：" }) else { return self }
-        return String(self[..<i]).trimmingSuffixSpace()
+    /// Without the characters of `set` at its end.
+    fileprivate func trimmingEnd(_ set: String) -> String {
+        var s = self
+        while let last = s.last, set.contains(last) { s.removeLast() }
+        return s
     }
-    func trimmingSuffixSpace() -> String { var s = self; while s.last == " " { s.removeLast() }; return s }
 }
