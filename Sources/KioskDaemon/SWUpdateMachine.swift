@@ -51,13 +51,17 @@ public struct SWUpdateMachine: Sendable {
         /// The system reboots after a successful update (as `swupdate-progress -r` does): the
         /// success notice says so, unless SWUpdate said it will not (its `no-reboot` mode, a dry run).
         public var rebootsAfterSuccess = false
+        /// The HUD's own words (the board's `[words]`).
         public var words = Words()
+        /// Options as given.
         public init(showWhenUpdating: Bool = false, rebootsAfterSuccess: Bool = false, words: Words = Words()) {
             self.showWhenUpdating = showWhenUpdating; self.rebootsAfterSuccess = rebootsAfterSuccess; self.words = words
         }
     }
 
+    /// How it behaves.
     public let options: Options
+    /// Where the source stands now.
     public private(set) var state = State.disconnected
     /// When the state last changed (the loop's time).
     public private(set) var since: Double = 0
@@ -70,6 +74,7 @@ public struct SWUpdateMachine: Sendable {
     /// The update's first error (SWUpdate's first ERROR is its reason; the rest follow from it).
     private var firstError = ""
 
+    /// A machine not yet connected.
     public init(options: Options = Options()) { self.options = options }
 
     private mutating func enter(_ s: State, _ now: Double) {

@@ -34,22 +34,27 @@ public struct SWUpdateMessage: Equatable, Sendable {
         }
     }
 
+    /// What SWUpdate is doing.
     public var status: Status
     /// The download's percent (status `download`).
     public var downloadPercent: Int
+    /// The download's size in bytes.
     public var downloadBytes: UInt64
     /// The update's steps (images to install) and the current one, from 1.
     public var steps: Int
     public var step: Int
     /// The current step's percent.
     public var stepPercent: Int
-    /// The image being installed, and its handler.
+    /// The image being installed.
     public var image: String
+    /// Its handler (`rawfile`, `ubivol`, …).
     public var handler: String
+    /// What started the update.
     public var source: Source
     /// Extra information (JSON text from SWUpdate, or an error's words); empty when none.
     public var info: String
 
+    /// A message with these fields.
     public init(status: Status, downloadPercent: Int = 0, downloadBytes: UInt64 = 0, steps: Int = 0, step: Int = 0,
                 stepPercent: Int = 0, image: String = "", handler: String = "", source: Source = .unknown, info: String = "") {
         self.status = status; self.downloadPercent = downloadPercent; self.downloadBytes = downloadBytes
@@ -125,13 +130,16 @@ public struct SWUpdateDecoder: Sendable {
     static let ackSize = 8
     static let ackMagic: [UInt8] = [0x41, 0x43, 0x4B, 0]
 
+    /// The wire's generation, once the first bytes said it.
     public private(set) var wire: Wire?
+    /// The messages' layout, once known.
     public private(set) var layout: SWUpdateLayout?
     /// Set after `unsupported`: everything is dropped.
     public private(set) var stopped = false
     private var pending: [UInt8] = []
     private var acknowledged = false
 
+    /// A decoder for a new connection.
     public init() {}
 
     /// Bytes not yet a whole message.

@@ -8,8 +8,10 @@ public struct SWUpdateNotification: Equatable, Sendable {
     public var status: SWUpdateMessage.Status?
     /// `LOGLEVEL`: 1 error, 2 warning, 3 info, 4 trace, 5 debug.
     public var level: Int
+    /// Its words (an error's: "ERROR : …").
     public var text: String
 
+    /// A notification with these fields.
     public init(status: SWUpdateMessage.Status?, level: Int, text: String) {
         self.status = status; self.level = level; self.text = text
     }
@@ -44,8 +46,10 @@ public struct SWUpdateNotificationDecoder: Sendable {
     }
 
     private var pending: [UInt8] = []
+    /// Set after `refused`: everything is dropped.
     public private(set) var stopped = false
 
+    /// A decoder for a new connection.
     public init() {}
 
     static func word(_ b: [UInt8], _ at: Int) -> UInt32 {
