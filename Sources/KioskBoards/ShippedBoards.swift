@@ -280,6 +280,13 @@ language = "auto"
 # cannot_run = "{command} kann nicht ausgeführt werden: {reason}"
 # Instead of "Starting {unit}…" in the [words] language ({unit} where the value goes).
 # starting_unit = "{unit} wird gestartet…"
+# Instead of "Step {step} of {steps}" in the [words] language ({step} and {steps} where the value
+# goes).
+# update_step = "Schritt {step} von {steps}"
+# Instead of "Update failed: {reason}" in the [words] language ({reason} where the value goes).
+# update_failed = "Update fehlgeschlagen: {reason}"
+# Instead of "Update service stopped; waiting for it" in the [words] language.
+# updater_stopped = "Update-Dienst beendet; warte auf ihn"
 
 """#),
         ShippedBoard(
