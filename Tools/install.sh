@@ -93,7 +93,7 @@ doc=$D$share/doc/kiosk-hud
 install -m 644 LICENSE "$doc/LICENSE"
 install -m 644 README.md "$doc/README.md"
 install -m 644 dist/README.md "$doc/boot-splash.md"
-install -m 644 docs/protocol.md docs/plymouth.md docs/initramfs.md docs/rauc.md "$doc/"
+install -m 644 docs/protocol.md docs/plymouth.md docs/initramfs.md docs/rauc.md docs/updates.md "$doc/"
 sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" dist/systemd/kiosk-app.service.example > "$doc/examples/kiosk-app.service"
 chmod 644 "$doc/examples/kiosk-app.service"
 install -m 644 dist/debian/kiosk-hud.default "$doc/examples/kiosk-hud.default"

@@ -287,7 +287,10 @@ language = "auto"
 # Instead of "Update interrupted" in the [words] language.
 # update_interrupted = "Update unterbrochen"
 # Instead of "The update service has stopped; waiting for it…" in the [words] language.
-# updater_gone = "Der Update-Dienst wurde beendet; warte auf ihn…"
+# updater_stopped = "Der Update-Dienst wurde beendet; warte auf ihn…"
+# Instead of "Step {step} of {steps}" in the [words] language ({step} and {steps} where the value
+# goes).
+# update_step = "Schritt {step} von {steps}"
 
 """#),
         ShippedBoard(

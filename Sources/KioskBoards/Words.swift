@@ -29,8 +29,10 @@ public enum Word: String, CaseIterable, Sendable {
     case updateFailed
     /// The failure notice of an update whose service went away mid-install and came back idle.
     case updateInterrupted
-    /// The note under the last state while the update service is away mid-install.
-    case updaterGone
+    /// The note under the last state while the update service (RAUC, SWUpdate) is away mid-update.
+    case updaterStopped
+    /// An update's details line (the daemon's `--swupdate`): `{step}` of `{steps}`.
+    case updateStep
 
     /// The placeholders its text has, `{name}` each.
     public var parameters: [WordParameter] {
@@ -39,6 +41,7 @@ public enum Word: String, CaseIterable, Sendable {
         case .failedSignal: [.signal]
         case .cannotRun: [.command, .reason]
         case .startingUnit: [.unit]
+        case .updateStep: [.step, .steps]
         case .updateFailed: [.reason]
         default: []
         }
@@ -79,7 +82,7 @@ public enum Word: String, CaseIterable, Sendable {
 
 /// A value a word's text takes, written `{name}` where it goes in each language.
 public enum WordParameter: String, CaseIterable, Sendable {
-    case status, signal, command, reason, unit
+    case status, signal, command, reason, unit, step, steps
 
     /// How it is written in a text: `{status}`.
     public var placeholder: String { "{\(rawValue)}" }

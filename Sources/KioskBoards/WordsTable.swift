@@ -40,7 +40,8 @@ extension Word {
         case .installed: "Installed"
         case .updateFailed: "Update failed: {reason}"
         case .updateInterrupted: "Update interrupted"
-        case .updaterGone: "The update service has stopped; waiting for it…"
+        case .updaterStopped: "The update service has stopped; waiting for it…"
+        case .updateStep: "Step {step} of {steps}"
         }
     }
 
@@ -64,7 +65,8 @@ extension Word {
         case .installed: "Installiert"
         case .updateFailed: "Update fehlgeschlagen: {reason}"
         case .updateInterrupted: "Update unterbrochen"
-        case .updaterGone: "Der Update-Dienst wurde beendet; warte auf ihn…"
+        case .updaterStopped: "Der Update-Dienst wurde beendet; warte auf ihn…"
+        case .updateStep: "Schritt {step} von {steps}"
         }
     }
 
@@ -88,7 +90,8 @@ extension Word {
         case .installed: "Installé"
         case .updateFailed: "Échec de la mise à jour : {reason}"
         case .updateInterrupted: "Mise à jour interrompue"
-        case .updaterGone: "Le service de mise à jour s’est arrêté ; en attente…"
+        case .updaterStopped: "Le service de mise à jour s’est arrêté ; en attente…"
+        case .updateStep: "Étape {step} sur {steps}"
         }
     }
 
@@ -112,7 +115,8 @@ extension Word {
         case .installed: "Instalado"
         case .updateFailed: "La actualización falló: {reason}"
         case .updateInterrupted: "Actualización interrumpida"
-        case .updaterGone: "El servicio de actualización se ha detenido; esperándolo…"
+        case .updaterStopped: "El servicio de actualización se ha detenido; esperándolo…"
+        case .updateStep: "Paso {step} de {steps}"
         }
     }
 
@@ -136,7 +140,8 @@ extension Word {
         case .installed: "Installato"
         case .updateFailed: "Aggiornamento non riuscito: {reason}"
         case .updateInterrupted: "Aggiornamento interrotto"
-        case .updaterGone: "Il servizio di aggiornamento si è fermato; in attesa…"
+        case .updaterStopped: "Il servizio di aggiornamento si è fermato; in attesa…"
+        case .updateStep: "Passo {step} di {steps}"
         }
     }
 
@@ -160,7 +165,8 @@ extension Word {
         case .installed: "Geïnstalleerd"
         case .updateFailed: "Update mislukt: {reason}"
         case .updateInterrupted: "Update onderbroken"
-        case .updaterGone: "De updatedienst is gestopt; wachten…"
+        case .updaterStopped: "De updatedienst is gestopt; wachten…"
+        case .updateStep: "Stap {step} van {steps}"
         }
     }
 
@@ -184,7 +190,8 @@ extension Word {
         case .installed: "Zainstalowano"
         case .updateFailed: "Aktualizacja nie powiodła się: {reason}"
         case .updateInterrupted: "Aktualizacja przerwana"
-        case .updaterGone: "Usługa aktualizacji zatrzymała się; oczekiwanie…"
+        case .updaterStopped: "Usługa aktualizacji zatrzymała się; oczekiwanie…"
+        case .updateStep: "Krok {step} z {steps}"
         }
     }
 
@@ -208,7 +215,8 @@ extension Word {
         case .installed: "Instalado"
         case .updateFailed: "A atualização falhou: {reason}"
         case .updateInterrupted: "Atualização interrompida"
-        case .updaterGone: "O serviço de atualização parou; aguardando…"
+        case .updaterStopped: "O serviço de atualização parou; aguardando…"
+        case .updateStep: "Etapa {step} de {steps}"
         }
     }
 
@@ -232,7 +240,8 @@ extension Word {
         case .installed: "インストールしました"
         case .updateFailed: "更新に失敗しました: {reason}"
         case .updateInterrupted: "更新が中断されました"
-        case .updaterGone: "更新サービスが停止しました。再開を待っています…"
+        case .updaterStopped: "更新サービスが停止しました。再開を待っています…"
+        case .updateStep: "ステップ {step}/{steps}"
         }
     }
 
@@ -257,7 +266,8 @@ extension Word {
         case .installed: "已安装"
         case .updateFailed: "更新失败：{reason}"
         case .updateInterrupted: "更新已中断"
-        case .updaterGone: "更新服务已停止，正在等待…"
+        case .updaterStopped: "更新服务已停止，正在等待…"
+        case .updateStep: "第 {step} 步，共 {steps} 步"
         }
     }
 }

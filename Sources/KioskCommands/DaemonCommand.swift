@@ -19,7 +19,7 @@ public enum DaemonCommand {
         (--socket; newline-delimited JSON, docs/protocol.md; `kiosk-hud ctl` speaks it), psplash's \
         FIFO with --psplash-fifo (PROGRESS n, MSG text, QUIT, as psplash-write sends them), \
         Plymouth's socket with --plymouth (the plymouth command, systemd's PID 1, initramfs scripts; \
-        docs/plymouth.md), RAUC's installations with --rauc (docs/rauc.md), and systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
+        docs/plymouth.md), RAUC's installations with --rauc (docs/rauc.md), SWUpdate's progress socket with --swupdate (docs/updates.md), and systemd socket activation (LISTEN_FDS). The socket is 0660 and owned by --group; root, the \
         daemon's user, the group's members and --allow-uid may talk to it. A second daemon on the \
         same socket refuses to start. A quit is remembered beside the socket (PATH.handed-over, for \
         the rest of the boot): a daemon that systemd starts on its socket after it starts as with \
@@ -40,7 +40,7 @@ public enum DaemonCommand {
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
             OptionSpec(.rauc, .optionalValue, value: "ADDRESS", rule: .text(4095, nonEmpty: false, "a D-Bus address"),
                        help: "Follow RAUC's installer (de.pengutronix.rauc) on this bus: its progress, steps and end notices, without a Cancel button (RAUC cannot cancel). Default bus: $DBUS_SYSTEM_BUS_ADDRESS, else the system bus."),
-        ]), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth)),
+        ]), OptionGroup("SWUpdate", DaemonParts.swupdateOptions), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth)),
                  OptionGroup("Words", SettingOptions.options(group: SettingGroup.words))])
 
     /// Runs the daemon until it quits (see the spec's exit codes).

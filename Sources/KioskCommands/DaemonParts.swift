@@ -21,6 +21,8 @@ final class DaemonParts: ShowExtras {
     var plymouth: PlymouthParts?
     /// RAUC's installer followed (--rauc).
     var rauc: RaucParts?
+    /// SWUpdate's progress socket (--swupdate).
+    var swupdate: SWUpdateProgress?
     var retainOnQuit: Bool?
     var inputDevices: [String] = []
 
@@ -38,7 +40,8 @@ final class DaemonParts: ShowExtras {
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
         let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)
-        startHidden = a.flag(.hidden) || afterHandover
+        // --show-when-updating: hidden until an update starts.
+        startHidden = a.flag(.hidden) || afterHandover || (a.given(.swupdate) && a.flag(.showWhenUpdating))
         if afterHandover && !a.flag(.hidden) { showLog("socket-activated after the boot's handover: starting hidden (until show)") }
         if let f = a.string(.psplashFifo), !f.isEmpty, f.utf8.contains(0) || f.utf8.count > 4095 {
             throw UsageError(optionError("psplash-fifo", f, expected: "a path"))
@@ -87,8 +90,9 @@ final class DaemonParts: ShowExtras {
              ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
                 + (self?.initramfsStatus.map { [("initramfs", .string($0.rawValue))] } ?? [])
                 + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
-                + [("source", .string((self?.rauc?.follower.machine.isActive == true ? HUDSource.rauc : .control).rawValue))]
+                + [("source", .string((self?.swupdate != nil ? DaemonSource.swupdate : self?.rauc?.follower.machine.isActive == true ? DaemonSource.rauc : .control).rawValue))]
                 + (self?.rauc?.statusFields ?? [])
+                + (self?.swupdate.map { [("swupdate", .object(JSONObject($0.statusFields)))] } ?? [])
         }
         daemon = d
         if let r = resume {
@@ -126,6 +130,7 @@ final class DaemonParts: ShowExtras {
             session.drawPendingFrame()
             session.end(.exit(0))
         }
+        try attachSWUpdate(daemon: d, loop: loop, kernel: kernel, words: settings.words)
         if let f = a.string(.psplashFifo) {
             let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
             do {
@@ -187,6 +192,7 @@ final class DaemonParts: ShowExtras {
         if initramfsStage != nil { try? initramfsStage?.kernel.removeFile(InitramfsDaemon.markerPath(socket: arguments.string(.socket) ?? ControlSocket.defaultPath)) }
         psplash?.close(); psplash = nil
         rauc?.close(); rauc = nil
+        swupdate?.close(); swupdate = nil
         plymouth?.detach()
         server?.close()
         socket?.close(); socket = nil

@@ -39,7 +39,7 @@ final class RaucParts {
             switch action {
             case let .show(v):
                 var details = v.details
-                if v.note == .serviceGone { details += (details.isEmpty ? "" : "\n") + words.text(.updaterGone) }
+                if v.note == .serviceGone { details += (details.isEmpty ? "" : "\n") + words.text(.updaterStopped) }
                 var fields: [(String, SettingValue)] = [("progress", .number(v.progress)), ("label", .text(cut(v.label, 1024))),
                                                         ("details", .text(cut(details, 8192))), ("button", .text(""))]
                 if !RaucParts.progressModes.contains(daemon.session.configuration.content.mode) { fields.append(("mode", .text("bar"))) }

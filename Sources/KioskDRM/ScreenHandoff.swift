@@ -53,17 +53,29 @@ public struct HandoffRefusal: Error, CustomStringConvertible, Sendable {
 }
 
 extension DRMScreen {
-    /// The handoff for one display with one head whose frame is on screen; refused for more
-    /// displays or heads (the next image would have to modeset the rest), while a flip is in
-    /// flight, or before a first frame. Changes nothing: if the new image never comes, this one
-    /// goes on.
-    public func handOff() throws(HandoffRefusal) -> ScreenHandoff {
-        guard isActive else { throw HandoffRefusal("the display is not ours now (another program has it)") }
-        guard drmDisplays.count == 1, let d = drmDisplays.first, d.heads.count == 1, let h = d.heads.first else {
-            throw HandoffRefusal("\(drmDisplays.count) displays with \(drmDisplays.map(\.heads.count)) heads: only one display with one head is handed over")
+    /// Why this screen cannot be handed over at all (more than one display or head: the next
+    /// image would have to set the others up again; not ours now); nil when it can.
+    public var handoffRefusal: HandoffRefusal? {
+        guard isActive, !closed else { return HandoffRefusal("the display is not ours now (another program has it)") }
+        guard drmDisplays.count == 1, let d = drmDisplays.first, d.heads.count == 1 else {
+            return HandoffRefusal("\(drmDisplays.count) displays with \(drmDisplays.map(\.heads.count)) heads: only one display with one head is handed over")
         }
-        guard !d.flipPending else { throw HandoffRefusal("a page flip is in flight", transient: true) }
-        guard d.front >= 0, let front = d.buffers[d.front] else { throw HandoffRefusal("nothing on screen yet", transient: true) }
+        guard d.front >= 0, d.buffers[d.front] != nil else { return HandoffRefusal("nothing on screen yet", transient: true) }
+        return nil
+    }
+
+    /// The handoff, for the execve() that follows at once: a flip in flight is let land first
+    /// (up to `seconds`, reading only the card's events, as `close` does; then taken as landed),
+    /// and a frame owed is dropped — the next image draws the same state anyway. Throws
+    /// `handoffRefusal`'s reason. If the new image never comes, this one goes on (its next
+    /// frame goes out as usual).
+    public func handOff(landingWithin seconds: Double = 0.5) throws(HandoffRefusal) -> ScreenHandoff {
+        if let why = handoffRefusal { throw why }
+        landFlips(within: seconds)
+        for o in drmDisplays where o.flipPending { o.completeFlip() }
+        for o in drmDisplays where o.paging.dropOwed() { coalesced += 1 }
+        let d = drmDisplays[0], h = d.heads[0]
+        guard let front = d.buffers[d.front] else { throw HandoffRefusal("nothing on screen yet", transient: true) }
         let saved: CRTCInfo
         do { saved = try originalState(of: h.crtc) } catch { throw HandoffRefusal("the CRTC's first state cannot be read: \(error)") }
         let others = d.buffers.enumerated().compactMap { i, b in i == d.front ? nil : b.map { ScreenHandoff.Released(fbID: $0.fbID, handle: $0.info.handle) } }

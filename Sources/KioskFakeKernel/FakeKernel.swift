@@ -479,6 +479,10 @@ public final class FakeKernel: Kernel {
         try record("connect @\(name)")
         return try real.connectUnixAbstract(name)
     }
+    public func connectUnixWithoutWaiting(_ path: String) throws(SysError) -> Int32 {
+        try record("connect \(path) without waiting")
+        return try real.connectUnixWithoutWaiting(path)
+    }
     public func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
         try record("send")
         return try real.sendWithoutWaiting(fd, bytes)

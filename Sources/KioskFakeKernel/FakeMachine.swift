@@ -204,6 +204,7 @@ public final class FakeMachine: Kernel {
     public func lockFile(_ path: String) throws(SysError) -> Int32 { try system.lockFile(path) }
     public func activationSockets() -> [Int32] { system.activationSockets() }
     public func connectUnixAbstract(_ name: String) throws(SysError) -> Int32 { try system.connectUnixAbstract(name) }
+    public func connectUnixWithoutWaiting(_ path: String) throws(SysError) -> Int32 { try system.connectUnixWithoutWaiting(path) }
     public func sendWithoutWaiting(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SysError) -> Int {
         try system.sendWithoutWaiting(fd, bytes)
     }

@@ -67,6 +67,9 @@ public protocol Kernel: AnyObject {
     func listenUnix(_ path: String, backlog: Int32) throws(SysError) -> Int32
     /// A connected Unix stream socket to `path` (blocking).
     func connectUnix(_ path: String) throws(SysError) -> Int32
+    /// A non-blocking Unix stream socket connected to `path`: never waits (EAGAIN when the
+    /// listener's backlog is full, ENOENT or ECONNREFUSED when nobody listens).
+    func connectUnixWithoutWaiting(_ path: String) throws(SysError) -> Int32
     /// accept4(2), non-blocking and close-on-exec; nil when nobody is waiting (EAGAIN).
     func accept(_ fd: Int32) throws(SysError) -> Int32?
     /// SO_PEERCRED of a connected Unix socket.
@@ -136,6 +139,16 @@ public protocol Kernel: AnyObject {
     func replaceImage(_ path: String, arguments: [String], environment: [String]) -> SysError
     /// dup2(2): `target` becomes another descriptor of what `fd` is (e.g. stderr onto the journal).
     func duplicate(_ fd: Int32, to target: Int32) throws(SysError)
+}
+
+extension Kernel {
+    /// The connection made by `connectUnix`, then made non-blocking: for a conformer written
+    /// before this call existed (a full backlog waits there, where LinuxKernel's returns EAGAIN).
+    public func connectUnixWithoutWaiting(_ path: String) throws(SysError) -> Int32 {
+        let fd = try connectUnix(path)
+        do { try setNonBlocking(fd) } catch { close(fd); throw error }
+        return fd
+    }
 }
 
 extension Kernel {
@@ -263,6 +276,7 @@ public final class LinuxKernel: Kernel, Sendable {
     }
 
     public func connectUnix(_ path: String) throws(SysError) -> Int32 { try unixConnection(path).rawValue }
+    public func connectUnixWithoutWaiting(_ path: String) throws(SysError) -> Int32 { try unixConnection(path, nonBlocking: true).rawValue }
 
     public func accept(_ fd: Int32) throws(SysError) -> Int32? { try FileDescriptor(rawValue: fd).accept()?.rawValue }
 

@@ -34,10 +34,11 @@ public func unixListener(_ path: String, backlog: Int32) throws(SysError) -> Fil
     return FileDescriptor(rawValue: fd)
 }
 
-/// A blocking Unix stream socket connected to `path`.
-public func unixConnection(_ path: String) throws(SysError) -> FileDescriptor {
+/// A Unix stream socket connected to `path`: blocking, or non-blocking (a full backlog is
+/// then EAGAIN instead of a wait).
+public func unixConnection(_ path: String, nonBlocking: Bool = false) throws(SysError) -> FileDescriptor {
     var addr = try unixAddress(path)
-    let fd = try unixSocket(path, nonBlocking: false)
+    let fd = try unixSocket(path, nonBlocking: nonBlocking)
     while true {
         let r = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }

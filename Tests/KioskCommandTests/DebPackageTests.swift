@@ -41,7 +41,7 @@ import Testing
         let expected: Set<String> = Set(["/usr/bin/kiosk-hud", "/etc/default/kiosk-hud",
                                          "/usr/share/kiosk-hud/boards/README.md", "/usr/share/doc/kiosk-hud/README.md",
                                          "/usr/share/doc/kiosk-hud/boot-splash.md", "/usr/share/doc/kiosk-hud/protocol.md", "/usr/share/doc/kiosk-hud/plymouth.md",
-                                         "/usr/share/doc/kiosk-hud/rauc.md", "/usr/share/doc/kiosk-hud/initramfs.md",
+                                         "/usr/share/doc/kiosk-hud/rauc.md", "/usr/share/doc/kiosk-hud/initramfs.md", "/usr/share/doc/kiosk-hud/updates.md",
                                          "/usr/share/initramfs-tools/hooks/kiosk-hud", "/usr/share/initramfs-tools/scripts/init-top/kiosk-hud",
                                          "/usr/share/initramfs-tools/scripts/init-bottom/kiosk-hud",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default",

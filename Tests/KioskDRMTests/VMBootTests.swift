@@ -219,7 +219,7 @@ import Testing
             // The test's own set-up (setup.sh) runs in the initramfs, after its hold: not part of a boot.
             let setup = (m.times["cmd-end"] ?? 0) - (m.times["cmd-start"] ?? 0)
             print("[\(tag)] kernel start → the HUD's first frame: " +
-                  (display == .initramfs ? "\(t("initramfs-frame")) in the initramfs" : String(format: "%.2f s in the real root (%.2f s less the test's set-up)", ff, ff - setup)))
+                  (display == .initramfs ? "\(t("initramfs-first-frame")) in the initramfs (the daemon's at_s)" : String(format: "%.2f s in the real root (%.2f s less the test's set-up)", ff, ff - setup)))
         }
         if display == .driverLate {
             print("[boot-late] kiosk-hud.service exec at \(t("daemon-exec")), bochs-drm loaded by \(t("late-drm-loaded")), " +

@@ -73,6 +73,8 @@ if [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-pid
     fail initramfs-carried-over "initramfs pid $ipid; journal: $(grep 'initramfs:' "$VM_OUT/journal-units.txt" | tr '\n' '|')"
   journalctl -b -k -o short-monotonic --no-pager | grep 'kiosk-hud' > "$VM_OUT/journal-initramfs.txt" || true
   sed 's/^/info initramfs-log: /' "$VM_OUT/journal-initramfs.txt" | head -40
+  # The daemon's own time of its first frame in the initramfs (CLOCK_MONOTONIC, its log line's at_s).
+  sed -n 's/.*kiosk-hud: first-frame exec_ms=.* at_s=\([0-9.]*\).*/time initramfs-first-frame \1/p' "$VM_OUT/journal-initramfs.txt" | head -1 >> "$M"
 fi
 [ -e "$KIOSK_VM_CTL/initramfs-pid" ] &&
   sed -n 's/^\(initramfs-hold\|initramfs-frame\|cmd-start\|cmd-end\) \([0-9.]*\)$/time \1 \2/p' "$KIOSK_VM_CTL/timing" >> "$M"

@@ -4,7 +4,8 @@
 # hook and scripts from dist/initramfs-tools (KIOSK_HUD installed at /usr/bin/kiosk-hud in it,
 # DEFAULTS as its /etc/default/kiosk-hud) and the guest's plumbing (this directory: the 9p root
 # under an overlay, the set-up run, the hold before the root is mounted). --without-hook: the
-# same without kiosk-hud (the size it adds; a boot without it). Prints OUT's size in bytes.
+# same without kiosk-hud, the display's driver listed instead (the size kiosk-hud adds, a boot
+# without it). Prints OUT's size in bytes.
 # Root only: the kernel's modules are bind-mounted at /lib/modules/KVER in a mount namespace of
 # its own (the host's /lib/modules is not touched).
 set -euo pipefail
@@ -23,6 +24,10 @@ cp -r "$HERE/initramfs.conf" "$HERE/modules" "$HERE/scripts" "$conf/"
 mkdir -p "$conf/hooks" "$conf/conf.d"
 if [ "$HOOK" = yes ]; then
   cp -r "$REPO/dist/initramfs-tools/." "$conf/"
+else
+  # The display's driver as a board's initramfs has it without the hook (the guest's udev does
+  # not load drivers: its module set is fixed).
+  echo bochs >> "$conf/modules"
 fi
 export KIOSK_HUD_INITRAMFS_CONF=$conf/kiosk-hud.conf
 { cat "$HERE/kiosk-hud.conf"; printf 'KIOSK_HUD_BINARY=%q\nKIOSK_HUD_PATH=/usr/bin/kiosk-hud\nKIOSK_HUD_DEFAULTS=%q\n' "$BIN" "$DEFAULTS"; } > "$KIOSK_HUD_INITRAMFS_CONF"

@@ -1,0 +1,281 @@
+import Glibc
+import KioskDevices
+import KioskProtocol
+import KioskSettings
+import KioskSys
+
+/// The daemon as a client of SWUpdate's progress socket (`--swupdate`): connected and read
+/// without blocking on the daemon's loop, through the `Kernel` seam; the bytes decoded by
+/// `SWUpdateDecoder`, what they mean decided by `SWUpdateMachine`, and its actions carried out
+/// on the `Daemon`. Beside it, SWUpdate's control socket (`sockinstctrl`, in the same
+/// directory) as a subscriber of its notifications (`SWUpdateNotification`), for a failure's
+/// reason. With `--show-when-updating` the display is let go between updates (`Screen.suspend`)
+/// and taken back for one. When SWUpdate is not there (not started yet, restarted, stopped) it tries
+/// again every `retryInterval` seconds: one log line an outage.
+public final class SWUpdateProgress {
+    /// The socket's file name (SWUpdate's `SOCKET_PROGRESS_DEFAULT`).
+    public static let socketName = "swupdateprog"
+    /// Seconds between connection attempts while SWUpdate is away.
+    public static let retryInterval: Seconds = 1
+    /// Bytes read a turn (a few messages), so that a flood leaves room for frames.
+    static let chunk = 8192, chunksPerTurn = 4
+    /// Reads at most to catch up with the notifications before a failure (a socket buffer's worth).
+    static let chunksToDrain = 64
+
+    /// Where SWUpdate puts its progress socket, as its `get_prog_socket()` computes it for a
+    /// SWUpdate built without a fixed path: SWUpdate 2024.05 and later use /run/swupdate when
+    /// that directory is there (under systemd, `RuntimeDirectory=swupdate`), else — and
+    /// Debian 12's 2022.12 always — $TMPDIR, else /tmp (Debian 12's swupdate.socket listens on
+    /// /tmp/swupdateprog). SWUpdate's own $RUNTIME_DIRECTORY is not ours to read (ours is
+    /// kiosk-hud's unit's): give --swupdate=PATH when it differs.
+    public static func defaultPath(tmpdir: String?, runDirectoryExists: Bool) -> String {
+        if runDirectoryExists { return "/run/swupdate/" + socketName }
+        let dir = tmpdir.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return dir + "/" + socketName
+    }
+
+    let kernel: Kernel
+    let loop: EventLoop
+    let daemon: Daemon
+    /// The socket's path; nil: the default, looked up at each attempt.
+    let fixedPath: String?
+    let log: (String) -> Void
+    public private(set) var machine: SWUpdateMachine
+    private var fd: Int32?
+    private var token: LoopToken?
+    private var retryTimer: LoopToken?
+    private var decoder = SWUpdateDecoder()
+    /// The control socket's subscription (nil: none now).
+    private var notifyFD: Int32?
+    private var notifyToken: LoopToken?
+    private var notifyDecoder = SWUpdateNotificationDecoder()
+    /// The notifications could not be had (logged once a run).
+    private var notifyTroubleLogged = false
+    private var buffer = [UInt8](repeating: 0, count: SWUpdateProgress.chunk)
+    /// This outage was logged.
+    private var outageLogged = false
+    private var closed = false
+    /// Messages read, and connections made (`ctl status`).
+    public private(set) var messages = 0, connections = 0
+    /// SWUpdate's notifications read (its control socket).
+    public private(set) var notifications = 0
+
+    /// Starts following SWUpdate at `path` (nil: the default) for `daemon`'s HUD on `loop`.
+    public init(path: String?, options: SWUpdateMachine.Options, daemon: Daemon, kernel: Kernel, loop: EventLoop,
+                log: @escaping (String) -> Void) {
+        self.kernel = kernel; self.loop = loop; self.daemon = daemon; self.fixedPath = path; self.log = log
+        machine = SWUpdateMachine(options: options)
+        if options.showWhenUpdating {
+            // Hidden between updates, the display is let go (as Plymouth's deactivate does):
+            // the kiosk app has it, and the HUD takes it back for an update only.
+            daemon.session.screen.suspend()
+            daemon.session.addObserver { [weak self] event in
+                if case .hud(.hidden, _) = event { self?.stepAsideBetweenUpdates() }
+            }
+        }
+        connect()
+    }
+
+    /// The HUD went away (an end notice's time is up): the display is let go until the next
+    /// update, unless one runs (or SWUpdate went away during one: its note stays).
+    private func stepAsideBetweenUpdates() {
+        guard !closed, machine.options.showWhenUpdating, machine.state != .updating, machine.state != .lost else { return }
+        daemon.session.screen.suspend()
+    }
+
+    /// The path tried now.
+    public var path: String {
+        fixedPath ?? SWUpdateProgress.defaultPath(tmpdir: environmentValue("TMPDIR"),
+                                                  runDirectoryExists: (try? kernel.fileStatus("/run/swupdate"))?.kind == .directory)
+    }
+
+    /// Connected to SWUpdate now.
+    public var isConnected: Bool { fd != nil }
+
+    /// `ctl status`'s `"swupdate"` object: the state, the socket, whether connected.
+    public var statusFields: [(String, JSONValue)] {
+        [("state", .string(machine.state.rawValue)), ("socket", .string(path)), ("connected", .bool(isConnected)),
+         ("messages", .number(Double(messages))), ("notifications", .number(Double(notifications))),
+         ("subscribed", .bool(notifyFD != nil))]
+    }
+
+    private func connect() {
+        retryTimer = nil
+        guard !closed else { return }
+        let p = path
+        do {
+            let s = try kernel.connectUnixWithoutWaiting(p)
+            fd = s
+            connections += 1
+            decoder = SWUpdateDecoder()
+            // After a version this daemon does not read, quiet: its one line was logged.
+            if machine.state != .unsupported {
+                outageLogged = false
+                log("swupdate: following \(p)")
+            }
+            perform(machine.handle(.connected, now: loop.now))
+            token = loop.watch(s, .readable) { [unowned self] _ in self.read() }
+            subscribe(progressPath: p)
+        } catch {
+            if !outageLogged {
+                outageLogged = true
+                log("swupdate: waiting for SWUpdate's progress socket \(p) (\(error)); trying every \(formatSeconds(SWUpdateProgress.retryInterval)) s")
+            }
+            scheduleRetry()
+        }
+    }
+
+    private func scheduleRetry() {
+        guard retryTimer == nil, !closed else { return }
+        retryTimer = loop.schedule(after: SWUpdateProgress.retryInterval) { [weak self] in self?.connect() }
+    }
+
+    private func read() {
+        guard let s = fd else { return }
+        for _ in 0..<SWUpdateProgress.chunksPerTurn {
+            let n: Int
+            do { n = try kernel.read(s, into: &buffer) } catch {
+                if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return }
+                lost("\(error)")
+                return
+            }
+            if n == 0 { lost("SWUpdate closed the connection"); return }
+            let outputs = decoder.feed(buffer[..<n])
+            // SWUpdate writes an error's notification before the failure's progress message:
+            // whatever of them it sent is here by now, and is read first (the loop may well have
+            // turned to this socket before the other).
+            if outputs.contains(where: { if case let .message(m) = $0 { m.status == .failure } else { false } }) {
+                readNotifications(chunks: SWUpdateProgress.chunksToDrain)
+            }
+            for output in outputs {
+                switch output {
+                case let .message(m):
+                    messages += 1
+                    perform(machine.handle(.message(m), now: loop.now))
+                case let .unsupported(version):
+                    let wasUnsupported = machine.state == .unsupported
+                    let actions = machine.handle(.unsupported(version: version), now: loop.now)
+                    if !wasUnsupported { perform(actions) }
+                    disconnect()
+                    outageLogged = true   // nothing more to say until it speaks a version we read
+                    scheduleRetry()
+                    return
+                }
+            }
+            if n < buffer.count { return }
+        }
+    }
+
+    private func lost(_ why: String) {
+        disconnect()
+        log("swupdate: lost SWUpdate's progress socket (\(why)); reconnecting")
+        outageLogged = true
+        perform(machine.handle(.disconnected, now: loop.now))
+        scheduleRetry()
+    }
+
+    private func disconnect() {
+        if let t = token { loop.cancel(t) }
+        token = nil
+        if let s = fd { kernel.close(s) }
+        fd = nil
+        unsubscribe()
+    }
+
+    // MARK: Notifications
+
+    /// The control socket beside the progress socket.
+    static func controlPath(progressPath: String) -> String {
+        guard let slash = progressPath.lastIndex(of: "/") else { return "sockinstctrl" }
+        return String(progressPath[...slash]) + "sockinstctrl"
+    }
+
+    private func subscribe(progressPath: String) {
+        let p = SWUpdateProgress.controlPath(progressPath: progressPath)
+        do {
+            let s = try kernel.connectUnixWithoutWaiting(p)
+            let request = SWUpdateNotification.subscription
+            let sent = try request.withUnsafeBytes { b throws(SysError) in try kernel.sendWithoutWaiting(s, b) }
+            notifyFD = s
+            notifyDecoder = SWUpdateNotificationDecoder()
+            notifyToken = loop.watch(s, .readable) { [unowned self] _ in self.readNotifications() }
+            if sent != request.count { notifyTrouble("\(p): the request did not fit") }
+        } catch {
+            notifyTrouble("\(p): \(error)")
+        }
+    }
+
+    private func notifyTrouble(_ why: String) {
+        unsubscribe()
+        guard !notifyTroubleLogged else { return }
+        notifyTroubleLogged = true
+        log("swupdate: no notifications from SWUpdate's control socket (\(why)): a failure's notice comes without its reason")
+    }
+
+    private func unsubscribe() {
+        if let t = notifyToken { loop.cancel(t) }
+        notifyToken = nil
+        if let s = notifyFD { kernel.close(s) }
+        notifyFD = nil
+    }
+
+    /// Reads what the control socket has, `chunks` reads at most.
+    private func readNotifications(chunks: Int = SWUpdateProgress.chunksPerTurn) {
+        guard let s = notifyFD else { return }
+        for _ in 0..<chunks {
+            let n: Int
+            do { n = try kernel.read(s, into: &buffer) } catch {
+                if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return }
+                notifyTrouble("\(error)")
+                return
+            }
+            // SWUpdate going away closes both sockets: the progress socket's end says so.
+            if n == 0 { unsubscribe(); return }
+            for output in notifyDecoder.feed(buffer[..<n]) {
+                switch output {
+                case .acknowledged: break
+                case let .notification(note):
+                    notifications += 1
+                    perform(machine.handle(.notification(note), now: loop.now))
+                case .refused: notifyTrouble("not SWUpdate's records, or refused"); return
+                }
+            }
+            if n < buffer.count { return }
+        }
+    }
+
+    /// Stops following SWUpdate (the daemon's run ends).
+    public func close() {
+        closed = true
+        disconnect()
+        if let t = retryTimer { loop.cancel(t) }
+        retryTimer = nil
+    }
+
+    private func perform(_ actions: [SWUpdateMachine.Action]) {
+        for a in actions {
+            do {
+                switch a {
+                case .show:
+                    daemon.session.screen.resume()
+                    _ = try daemon.handle(.show(animated: true))
+                case let .progress(label, details, value):
+                    try daemon.apply([("mode", .text("bar")), ("label", .text(label)), ("details", .text(details)),
+                                      ("progress", .number(value)), ("button", .text(""))])
+                case let .details(text):
+                    try daemon.apply([("details", .text(text))])
+                case let .success(text): _ = try daemon.handle(.notice(.success, text: text, duration: nil))
+                case let .failure(text): _ = try daemon.handle(.notice(.error, text: text, duration: nil))
+                case let .log(line): log(line)
+                }
+            } catch {
+                log("swupdate: \(error)")
+            }
+        }
+    }
+}
+
+/// "1", "0.5": seconds as a log line says them.
+private func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() ? String(Int(s)) : String(s)
+}
