@@ -1,0 +1,81 @@
+// The initramfs's daemon carried on (docs/initramfs.md), offscreen, on this machine: started with
+// --initramfs, told a new root (here "/", root only: chroot), taken over by a second `kiosk-hud
+// daemon` — the same process carries on as the program file, its state kept. The DRM side (the
+// buffer on screen handed over, no modeset) is VMBootTests.bootFromTheInitramfs's.
+import Glibc
+import KioskSys
+import KioskTestSupport
+import Testing
+
+@Suite(.serialized) struct InitramfsDaemonTests {
+    func ctl(_ dir: String, _ args: [String]) -> (status: Int32, out: String, err: String) {
+        Proc.run([Proc.kioskHUD, "ctl"] + [args[0], "--socket", dir + "/run/c.sock"] + args.dropFirst())
+    }
+
+    func start(_ dir: String) -> pid_t? {
+        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
+                                    "--socket", dir + "/run/c.sock", "--mode", "bar", "--label", "Unlocking"],
+                                   stderr: dir + "/d.err") else { return nil }
+        var up = false
+        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        return up ? pid : nil
+    }
+
+    @Test func theSameProcessCarriesOnWithItsState() throws {
+        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
+        let dir = Proc.makeTempDir("kiosk-initramfs")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        _ = Proc.run(["mkdir", "-p", dir + "/out"])
+        guard let pid = start(dir) else { Issue.record("the daemon did not start: \(Proc.readFile(dir + "/d.err") ?? "")"); return }
+        var ended = false
+        defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
+        #expect(Proc.readFile(dir + "/run/initramfs.pid") == "\(pid)\n", "the marker beside the socket")
+        #expect(ctl(dir, ["status"]).out.contains("\"initramfs\":\"started\""))
+        #expect(ctl(dir, ["update", "--progress", "0.4", "--details", "Step 2 of 5"]).status == 0)
+
+        // Taken over before the new root: refused, nothing changes; a second daemon start says so.
+        let early = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        #expect(early.err.contains("cannot carry on as this system's program (adopt: no new root yet"), "\(early.err)")
+        let bad = ctl(dir, ["new-root", dir + "/nowhere"])
+        #expect(bad.status == 2 && bad.err.contains("is not a directory"), "\(bad.err)")
+
+        #expect(ctl(dir, ["new-root", "/"]).status == 0)
+        #expect(ctl(dir, ["status"]).out.contains("\"initramfs\":\"new-root\""))
+        let again = ctl(dir, ["new-root", "/"])
+        #expect(again.status == 2 && again.err.contains("the root was changed already"), "\(again.err)")
+
+        // The real root's daemon start: it takes the running one over and ends.
+        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        #expect(takeover.status == 0, "\(takeover.err)")
+        #expect(takeover.err.contains("initramfs: its daemon carries on as \(Proc.kioskHUD) (pid \(pid))"), "\(takeover.err)")
+        let status = ctl(dir, ["status"]).out
+        #expect(status.contains("\"initramfs\":\"carried-over\""), "\(status)")
+        #expect(status.contains("\"progress\":0.4") && status.contains("\"details\":\"Step 2 of 5\"") && status.contains("\"label\":\"Unlocking\""),
+                "the state carried over: \(status)")
+        #expect(kill(pid, 0) == 0, "the same process runs")
+        #expect(!Proc.exists(dir + "/run/initramfs.pid"), "the marker is gone once taken over")
+        let carried = ctl(dir, ["new-root", "/"])
+        #expect(carried.status == 2, "new_root after being carried on: \(carried.err)")
+        #expect(ctl(dir, ["quit"]).status == 0)
+        #expect(Proc.wait(pid) == 0)
+        ended = true
+        let log = Proc.readFile(dir + "/d.err") ?? ""
+        #expect(log.contains("initramfs: carrying on as \(Proc.kioskHUD) (same process, the screen and the socket kept)"), "\(log)")
+    }
+
+    @Test func withoutTheOptionNewRootAndAdoptAreRefused() throws {
+        let dir = Proc.makeTempDir("kiosk-initramfs-no")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", "-", "--no-input", "--socket", dir + "/run/c.sock"], stderr: dir + "/d.err") else {
+            Issue.record("cannot start the daemon"); return
+        }
+        var up = false
+        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        #expect(up)
+        let r = ctl(dir, ["new-root", "/"])
+        #expect(r.status == 2 && r.err.contains("did not start in the initramfs"), "\(r.err)")
+        #expect(!ctl(dir, ["status"]).out.contains("\"initramfs\""))
+        #expect(ctl(dir, ["quit"]).status == 0)
+        #expect(Proc.wait(pid) == 0)
+    }
+}
