@@ -85,15 +85,7 @@ final class DaemonParts: ShowExtras {
             session.drawPendingFrame()
             session.end(.exit(0))
         }
-        d.statusExtras = { [weak self] in
-            [("input", .object(JSONObject([("devices", .array((self?.inputDevices ?? []).map { .string($0) }))]))),
-             ("clients", .number(Double(self?.server?.clientCount ?? 0)))]
-                + (self?.initramfsStatus.map { [("initramfs", .string($0.rawValue))] } ?? [])
-                + (self?.plymouth?.splash.map { [("plymouth", .object(JSONObject($0.statusFields)))] } ?? [])
-                + [("source", .string((self?.swupdate != nil ? DaemonSource.swupdate : self?.rauc?.follower.machine.isActive == true ? DaemonSource.rauc : .control).rawValue))]
-                + (self?.rauc?.statusFields ?? [])
-                + (self?.swupdate.map { [("swupdate", .object(JSONObject($0.statusFields)))] } ?? [])
-        }
+        d.statusExtras = { [weak self] in self?.statusFields() ?? [] }
         daemon = d
         if let r = resume {
             resume = nil
@@ -145,6 +137,22 @@ final class DaemonParts: ShowExtras {
                 rauc = try RaucParts(address: address.isEmpty ? RaucFollower.systemBus : address, daemon: d, words: settings.words, log: showLog)
             } catch { throw ShowError("rauc: \(error)") }
         }
+    }
+
+    /// `status`'s fields beyond the daemon's own: the input devices, the clients, the initramfs
+    /// stage, Plymouth's front end, what drives the HUD, and the update sources' state. (One
+    /// append at a time: as one expression Swift 6.0's type checker gave up on it.)
+    func statusFields() -> [(String, JSONValue)] {
+        var out: [(String, JSONValue)] = []
+        out.append(("input", .object(JSONObject([("devices", .array(inputDevices.map { .string($0) }))]))))
+        out.append(("clients", .number(Double(server?.clientCount ?? 0))))
+        if let state = initramfsStatus { out.append(("initramfs", .string(state.rawValue))) }
+        if let splash = plymouth?.splash { out.append(("plymouth", .object(JSONObject(splash.statusFields)))) }
+        let source: DaemonSource = swupdate != nil ? .swupdate : rauc?.follower.machine.isActive == true ? .rauc : .control
+        out.append(("source", .string(source.rawValue)))
+        if let r = rauc { out += r.statusFields }
+        if let u = swupdate { out.append(("swupdate", .object(JSONObject(u.statusFields)))) }
+        return out
     }
 
     /// Where a daemon started with --initramfs is in the initramfs's life; nil without it.

@@ -14,7 +14,7 @@ import Testing
     /// and `rootmnt` set; `prepare` is shell run first in the namespace (its /run is fresh).
     /// Returns the stand-in's calls, one argument a line, a blank line between calls; nil when
     /// the test cannot run here (not root, no unshare).
-    func run(_ script: String, cmdline: String, prepare: String = "", rootLink: String? = nil) -> String? {
+    func run(_ script: String, cmdline: String, prepare: String = "", rootLink: String? = nil, plymouth: String = "--plymouth") -> String? {
         guard getuid() == 0, Proc.executable("unshare") else { return nil }
         let t = String(Proc.run(["mktemp", "-d"]).out.split(separator: "\n").first ?? "")
         guard t.hasPrefix("/") else { Issue.record("mktemp -d failed"); return nil }
@@ -31,7 +31,7 @@ import Testing
             chmod 755 $T/stub
             echo $T/stub > $T/etc/kiosk-hud/initramfs-program
             echo "KIOSK_HUD_ARGS=\\"--label 'Two words' --mode bar\\"" > $T/etc/default/kiosk-hud
-            echo 'KIOSK_HUD_PLYMOUTH=--plymouth' >> $T/etc/default/kiosk-hud
+            echo 'KIOSK_HUD_PLYMOUTH=\(plymouth)' >> $T/etc/default/kiosk-hud
             \(rootLink.map { "ln -s \($0) $T/root/etc/systemd/system/sysinit.target.wants/kiosk-hud.service" } ?? "")
             echo '\(cmdline)' > $T/cmdline
             : > $T/calls
@@ -57,6 +57,13 @@ import Testing
     @Test func initTopStartsTheDaemonWithTheUnitsOptions() {
         guard let calls = run("init-top/kiosk-hud", cmdline: "root=/dev/vda1 quiet splash") else { return }
         // Split as systemd splits the unit's $KIOSK_HUD_ARGS: the quoted label is one argument.
+        #expect(calls == "daemon\n--plymouth\n--label\nTwo words\n--mode\nbar\n--initramfs\n\n", "calls: \(calls)")
+    }
+
+    /// Without KIOSK_HUD_PLYMOUTH the initramfs's daemon answers Plymouth's socket all the same
+    /// (the scripts there speak `plymouth`; no plymouthd is in an initramfs with kiosk-hud).
+    @Test func initTopAnswersPlymouthsSocketAnyway() {
+        guard let calls = run("init-top/kiosk-hud", cmdline: "quiet", plymouth: "") else { return }
         #expect(calls == "daemon\n--plymouth\n--label\nTwo words\n--mode\nbar\n--initramfs\n\n", "calls: \(calls)")
     }
 
