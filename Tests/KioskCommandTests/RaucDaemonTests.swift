@@ -35,7 +35,9 @@ import Testing
         init() { dir = Proc.makeTempDir("kiosk-rauc") }
 
         func write(_ name: String, _ text: String) {
-            let f = fopen(dir + "/" + name, "w")
+            // (Optional in Swift 6.0's Glibc, not in 6.3's: bound either way.)
+            let file: UnsafeMutablePointer<FILE>? = fopen(dir + "/" + name, "w")
+            guard let f = file else { Issue.record("cannot write \(name)"); return }
             fputs(text, f)
             fclose(f)
         }

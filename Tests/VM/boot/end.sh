@@ -71,7 +71,7 @@ if [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-pid
   cp "$KIOSK_VM_CTL/initramfs-status.json" "$VM_OUT/" 2>/dev/null || true
   grep -q "initramfs: its daemon carries on as /usr/bin/kiosk-hud (pid $ipid)" "$VM_OUT/journal-units.txt" && ok initramfs-carried-over ||
     fail initramfs-carried-over "initramfs pid $ipid; journal: $(grep 'initramfs:' "$VM_OUT/journal-units.txt" | tr '\n' '|')"
-  journalctl -b -k -o short-monotonic --no-pager | grep 'kiosk-hud' > "$VM_OUT/journal-initramfs.txt" || true
+  cp /run/kiosk-hud/initramfs.log "$VM_OUT/journal-initramfs.txt" 2>/dev/null || echo "(no /run/kiosk-hud/initramfs.log)" > "$VM_OUT/journal-initramfs.txt"
   sed 's/^/info initramfs-log: /' "$VM_OUT/journal-initramfs.txt" | head -40
   # The daemon's own time of its first frame in the initramfs (CLOCK_MONOTONIC, its log line's at_s).
   sed -n 's/.*kiosk-hud: first-frame exec_ms=.* at_s=\([0-9.]*\).*/time initramfs-first-frame \1/p' "$VM_OUT/journal-initramfs.txt" | head -1 >> "$M"
