@@ -64,7 +64,7 @@ def content(path, placeholder):
     pixels = parts[3] if len(parts) == 4 else b""
     if not pixels:
         return False
-    bright = len(pixels) - len(pixels.translate(None, bytes(range(17))))
+    bright = len(pixels.translate(None, bytes(range(17))))  # the bytes above 16
     return bright > 0.002 * len(pixels)
 
 
