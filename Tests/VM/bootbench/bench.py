@@ -3,8 +3,8 @@
 
   bench.py sample QMP_SOCKET DIR PERIOD_MS
       While one guest boots: a QMP screendump every PERIOD_MS ms (the whole screen, the GPU's
-      resolution) until the first with content — more than 0.2 % of its bytes above 16, so that
-      a text cursor is not content but a splash, a spinner or a login prompt is, and QEMU's own
+      resolution) until the first with content — more than 150 of its bytes above 16, so that
+      a text cursor is not content but a splash, Plymouth's spinner or a login prompt is, and QEMU's own
       placeholder (its first screendump) is not (that frame is kept as DIR/first-content.ppm). Then it waits for the guest's clock marks DIR/sync.N
       (end.sh) and notes on this host's CLOCK_MONOTONIC when each appeared. Writes
       DIR/host-times: "first HOST_S", "before HOST_S" (the last black screendump), "sync.N HOST_S",
@@ -64,8 +64,10 @@ def content(path, placeholder):
     pixels = parts[3] if len(parts) == 4 else b""
     if not pixels:
         return False
-    bright = len(pixels.translate(None, bytes(range(17))))  # the bytes above 16
-    return bright > 0.002 * len(pixels)
+    # The bytes above 16: more than 150 (50 white pixels) is content. A text cursor (8x2: 48
+    # bytes) is not; Plymouth's spinner (a 32x32 throbber on black) and a login prompt are.
+    bright = len(pixels.translate(None, bytes(range(17))))
+    return bright > 150
 
 
 def sample(sock, d, period_ms):
@@ -193,7 +195,7 @@ def table(path):
     print()
     print("Times from systemd's start as PID 1 (the guest's CLOCK_MONOTONIC; before it the harness's initramfs ran the set-up, "
           "which differs by kind; `systemd started` is from kernel start), median (min–max) over n boots; "
-          "first content: host QMP screendumps of the whole screen, the first with > 0.2 %% of its bytes above 16 "
+          "first content: host QMP screendumps of the whole screen, the first with > 150 bytes above 16 "
           "(median %.0f ms after the last black one)." % (1000 * statistics.median(err) if err else float("nan")))
     ply_first, ply_mu = med("plymouth", "first"), med("plymouth", "multi-user")
     print()
