@@ -4,7 +4,8 @@
   bench.py sample QMP_SOCKET DIR PERIOD_MS
       While one guest boots: a QMP screendump every PERIOD_MS ms (the whole screen, the GPU's
       resolution) until the first with content — more than 150 of its bytes above 16, so that
-      a text cursor is not content but a splash, Plymouth's spinner or a login prompt is, and QEMU's own
+      a text cursor (and the cursor cell at the top left) is not content but a splash, Plymouth's spinner or a
+      login prompt is, and QEMU's own
       placeholder (its first screendump) is not (that frame is kept as DIR/first-content.ppm). Then it waits for the guest's clock marks DIR/sync.N
       (end.sh) and notes on this host's CLOCK_MONOTONIC when each appeared. Writes
       DIR/host-times: "first HOST_S", "before HOST_S" (the last black screendump), "sync.N HOST_S",
@@ -66,7 +67,13 @@ def content(path, placeholder):
         return False
     # The bytes above 16: more than 150 (50 white pixels) is content. A text cursor (8x2: 48
     # bytes) is not; Plymouth's spinner (a 32x32 throbber on black) and a login prompt are.
-    bright = len(pixels.translate(None, bytes(range(17))))
+    # The console's cursor at its home (the top left text cell, 8x16: a block of 384 bytes after
+    # Plymouth quits) is not content either: that cell is left out.
+    w = int(parts[1].split()[0])
+    cell = 16 * w * 3
+    home = pixels[:cell]
+    rest = b"".join(home[y * w * 3 + 48:(y + 1) * w * 3] for y in range(16)) + pixels[cell:]
+    bright = len(rest.translate(None, bytes(range(17))))
     return bright > 150
 
 
@@ -183,27 +190,42 @@ def table(path):
             return "–"
         return "%.2f s (%.2f–%.2f)" % (statistics.median(v), min(v), max(v))
 
+    def vals_rel(kind, field):
+        si, i = 2 + FIELDS.index("systemd"), 2 + FIELDS.index(field)
+        return [None if r[i] == "-" or r[si] == "-" else float(r[i]) - float(r[si]) for r in rows.get(kind, [])]
+
+    def splash_frame(kind):
+        return "splash-ready" if kind == "plymouth" else "splash-frame"
+
     base = med("none", "multi-user")
-    print("| boot | n | first content on screen | multi-user.target | cost vs no splash | splash started | systemd started |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| boot | n | first content on screen | splash's first frame | multi-user.target | cost vs no splash | splash started | systemd started |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for kind in [k for k in KINDS if k in rows]:
         mu = med(kind, "multi-user")
         cost = "–" if kind == "none" or mu is None or base is None else "%+.2f s" % (mu - base)
-        print("| %s | %d | %s | %s | %s | %s | %s |" % (KINDS[kind], len(rows[kind]), cell(kind, "first"), cell(kind, "multi-user"),
-                                                     cost, cell(kind, "splash-exec"), cell(kind, "systemd")))
+        frame = "–" if kind == "none" else cell(kind, splash_frame(kind))
+        print("| %s | %d | %s | %s | %s | %s | %s | %s |" % (KINDS[kind], len(rows[kind]), cell(kind, "first"), frame,
+                                                          cell(kind, "multi-user"), cost, cell(kind, "splash-exec"), cell(kind, "systemd")))
     err = [float(r[3]) for k in rows for r in rows[k] if r[3] != "-"]
     print()
     print("Times from systemd's start as PID 1 (the guest's CLOCK_MONOTONIC; before it the harness's initramfs ran the set-up, "
           "which differs by kind; `systemd started` is from kernel start), median (min–max) over n boots; "
           "first content: host QMP screendumps of the whole screen, the first with > 150 bytes above 16 "
           "(median %.0f ms after the last black one)." % (1000 * statistics.median(err) if err else float("nan")))
-    ply_first, ply_mu = med("plymouth", "first"), med("plymouth", "multi-user")
+    print("Splash's first frame: kiosk-hud's own `first-frame at_s` (the screendumps agree with it); Plymouth's "
+          "plymouth-start.service active (plymouthd up and `plymouth show-splash` answered: its first frame, its theme's "
+          "black background, is on screen by then).")
+    # Plymouth's first picture: its first content on screen, or if that came later, the moment its
+    # splash was up (the spinner theme's black background; the throbber may come later or never).
+    ply = [min(a, b) for a, b in zip(vals_rel("plymouth", "first"), vals_rel("plymouth", "splash-ready")) if a is not None and b is not None]
+    ply_first, ply_mu = (statistics.median(ply) if ply else None), med("plymouth", "multi-user")
     print()
     for kind in ("kiosk-first", "kiosk-cached"):
         ours, mu = med(kind, "first"), med(kind, "multi-user")
         if ours is not None and ply_first:
             r = ours / ply_first
-            print("- goal, %s: first content %.2f× Plymouth's (≤ 0.5×): %s" % (KINDS[kind], r, "met" if r <= 0.5 else "NOT met"))
+            print("- goal, %s: first content %.2f s, %.2f× Plymouth's first picture %.2f s (≤ 0.5×): %s" %
+                  (KINDS[kind], ours, r, ply_first, "met" if r <= 0.5 else "NOT met"))
         if mu is not None and ply_mu is not None and base is not None:
             pc, oc = ply_mu - base, mu - base
             if pc > 0:

@@ -30,6 +30,7 @@ case $BOOTBENCH_KIND in
     grep -m1 'first-frame phases' "$VM_OUT/daemon.log" | sed 's/^.*first-frame phases/phases/' > "$VM_OUT/phases" || true
     rm -rf "$VM_OUT/cache-out"; cp -a /var/cache/kiosk-hud "$VM_OUT/cache-out" 2>/dev/null || true ;;
 esac
+cp /var/log/plymouth-debug.log "$VM_OUT/" 2>/dev/null || true
 systemd-analyze > "$VM_OUT/analyze.txt" 2>&1 || true
 journalctl -b -q -o short-monotonic > "$VM_OUT/journal.txt" 2>&1 || true
 systemctl --failed --no-legend > "$VM_OUT/failed.txt" 2>&1 || true

@@ -19,7 +19,8 @@
 # UEFI firmware (efifb first, then bochs-drm). Plymouth's .debs are `apt-get download`ed into
 # $KIOSK_VM_CACHE/bootbench-debs and installed in the guest's overlay only, never on the host.
 # Every kind boots with the same kernel command line added: `quiet splash
-# plymouth.ignore-serial-consoles` (Plymouth draws nothing with only a serial console= else).
+# plymouth.ignore-serial-consoles` (Plymouth draws nothing with only a serial console= else), and
+# $BOOTBENCH_APPEND (e.g. plymouth.debug: end.sh keeps /var/log/plymouth-debug.log).
 # Exit status: 0 when every guest ran to its end (end.sh), 1 otherwise.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -86,7 +87,7 @@ for r in $(seq "$N"); do
     slot
     "$PY" "$HERE/bench.py" sample "$sock" "$d" "$PERIOD" &
     spid=$!
-    KIOSK_VM_APPEND="quiet splash plymouth.ignore-serial-consoles" \
+    KIOSK_VM_APPEND="quiet splash plymouth.ignore-serial-consoles ${BOOTBENCH_APPEND:-}" \
     KIOSK_VM_QEMU_ARGS="-global VGA.xres=800 -global VGA.yres=480" \
       "$REPO/Tests/VM/run-in-vm.sh" --systemd --gpu bochs "${EFI[@]}" --out "$d" --qmp "$sock" --timeout 420 -- \
       bash "$HERE/setup.sh" "${setup[@]}" > "$d/guest.out" 2> "$d/guest.err"
