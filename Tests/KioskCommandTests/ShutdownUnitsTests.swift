@@ -26,8 +26,7 @@ import Testing
     /// Each screen: no default dependencies (not stopped by shutdown.target, nothing waits for
     /// sysinit.target), started before the unit that ends the boot and after those that hold the
     /// display, Type=exec (the start job ends at the exec: the shutdown never waits for a frame),
-    /// the lowest CPU and I/O priorities (the shutdown's own work first; not the idle classes,
-    /// whose starved holder of a kernel lock could hold the shutdown up), no input,
+    /// no input,
     /// argv[0] @kiosk-hud (spared by systemd-shutdown's killing spree), --retain with
     /// KillMode=mixed and SendSIGKILL=no (a SIGTERM leaves the frame, its keeper lives), the
     /// boot splash and its socket stopped first; wanted by its target.
@@ -38,7 +37,6 @@ import Testing
                          "After=kiosk-hud.service kiosk-hud-progress.service kiosk-hud.socket kiosk-hud-quit.service",
                          "After=kiosk-app.service display-manager.service getty@tty1.service",
                          "ExecStart=@/usr/bin/kiosk-hud @kiosk-hud daemon --plymouth-mode \(s.mode) --retain --no-input $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS",
-                         "Nice=19", "IOSchedulingClass=best-effort", "IOSchedulingPriority=7",
                          "EnvironmentFile=-/etc/default/kiosk-hud", "KillMode=mixed", "SendSIGKILL=no", "WantedBy=\(s.target)",
                          "ConditionKernelCommandLine=!kiosk-hud.enable=0", "ConditionKernelCommandLine=!nosplash"] {
                 #expect(lines.contains { $0 == line }, "\(s.unit) has no line \(line)")
