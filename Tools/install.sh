@@ -7,7 +7,8 @@
 # PREFIX=/usr is the package's layout (Tools/make-deb.sh):
 #   /usr/bin/kiosk-hud
 #   /usr/share/kiosk-hud/boards/*.toml         the profiles (kiosk-hud also has them built in)
-#   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir)
+#   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir; the boot splash,
+#                                              its handover and the shutdown screens)
 #   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
 #   /usr/share/doc/kiosk-hud/                  LICENSE, README, dist/README, the protocol, Plymouth,
 #                                              examples (the .deb: copyright for LICENSE)
@@ -56,7 +57,8 @@ install -m 644 Boards/*.toml Boards/README.md "$D$share/kiosk-hud/boards/"
 
 # The units name /usr/bin/kiosk-hud; another prefix gets its own path.
 for u in dist/systemd/kiosk-hud.socket dist/systemd/kiosk-hud.service dist/systemd/kiosk-hud-progress.service \
-         dist/systemd/kiosk-hud-quit.service; do
+         dist/systemd/kiosk-hud-quit.service dist/systemd/kiosk-hud-poweroff.service dist/systemd/kiosk-hud-reboot.service \
+         dist/systemd/kiosk-hud-halt.service dist/systemd/kiosk-hud-kexec.service; do
     sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" "$u" > "$D$unitdir/$(basename "$u")"
     chmod 644 "$D$unitdir/$(basename "$u")"
 done

@@ -94,13 +94,22 @@ kiosk-hud ($version) unstable; urgency=medium
 CHANGELOG
 gzip -9n "$doc/$changelog"
 chmod 644 "$doc/$changelog.gz"
+# lintian's overrides. The shutdown screens are wanted by the targets that end a boot, as
+# Debian's plymouth-poweroff.service & co. are (plymouth ships static links into their .wants;
+# here [Install] WantedBy=, so that `systemctl enable|disable kiosk-hud.service` turns them on
+# and off with the splash, through its Also=): lintian finds those targets unusual.
+install -d -m 755 "$root/usr/share/lintian/overrides"
+overrides=$root/usr/share/lintian/overrides/kiosk-hud
+echo "# The shutdown screens are wanted by the targets that end a boot, as plymouth's units are." > "$overrides"
+for t in halt kexec poweroff reboot; do
+    echo "kiosk-hud: systemd-service-file-refers-to-unusual-wantedby-target $t.target [lib/systemd/system/kiosk-hud-$t.service]" >> "$overrides"
+done
 # A first Debian entry that closes no bug is what lintian expects of an upload to Debian's
 # archive (an ITP); this package is not one.
 if [ "$changelog" = changelog.Debian ]; then
-    install -d -m 755 "$root/usr/share/lintian/overrides"
-    echo "kiosk-hud: initial-upload-closes-no-bugs [usr/share/doc/kiosk-hud/changelog.Debian.gz:1]" > "$root/usr/share/lintian/overrides/kiosk-hud"
-    chmod 644 "$root/usr/share/lintian/overrides/kiosk-hud"
+    echo "kiosk-hud: initial-upload-closes-no-bugs [usr/share/doc/kiosk-hud/changelog.Debian.gz:1]" >> "$overrides"
 fi
+chmod 644 "$overrides"
 
 # Stripped, as Debian ships binaries (lintian: unstripped-binary-or-object); the symbols and debug
 # information are kept beside the .deb as kiosk-hud_VERSION_ARCH.debug, which gdb and the Swift

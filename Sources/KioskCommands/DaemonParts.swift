@@ -31,6 +31,8 @@ final class DaemonParts: ShowExtras {
     var resume: DaemonResume?
     /// Started with --initramfs: the stage that takes new_root and adopt (nil once carried on).
     var initramfsStage: InitramfsDaemon?
+    /// `--plymouth-mode`: the Plymouth mode the daemon starts in (nil: boot-up, the options' look).
+    let startMode: PlymouthMode?
 
     /// Checks the options and takes the control socket — before the display is touched, so a
     /// second daemon on the same socket refuses without disturbing the screen.
@@ -50,6 +52,7 @@ final class DaemonParts: ShowExtras {
             guard let g = groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
             return g
         }
+        startMode = try DaemonParts.startMode(a)
         plymouth = try PlymouthParts(a, kernel: kernel)
         let path = a.string(.socket) ?? ControlSocket.defaultPath
         if let c = resume?.control {
@@ -123,6 +126,7 @@ final class DaemonParts: ShowExtras {
             session.end(.exit(0))
         }
         try attachSWUpdate(daemon: d, loop: loop, kernel: kernel, words: settings.words)
+        if let m = startMode { startIn(m, daemon: d, settings: settings) }
         if let f = a.string(.psplashFifo) {
             let fifo = f.isEmpty ? PsplashFIFO.defaultPath : f
             do {
@@ -160,6 +164,20 @@ final class DaemonParts: ShowExtras {
         guard arguments.flag(.initramfs) else { return nil }
         guard let stage = initramfsStage else { return .carriedOver }
         return stage.rootChanged ? .newRoot : .started
+    }
+
+    /// `--plymouth-mode`: the mode's look (label and HUD mode; progress 0 but at boot-up) on
+    /// the HUD before its first frame, through Plymouth's front end when it runs (its mode is
+    /// then this one too).
+    private func startIn(_ m: PlymouthMode, daemon d: Daemon, settings: HUDSettings) {
+        if let splash = plymouth?.splash {
+            _ = splash.handle(.changeMode(m))
+            return
+        }
+        let look = settings.profile.plymouth.look(m)
+        var fields: [(String, SettingValue)] = [("label", .text(look.label)), ("mode", .text(look.mode.rawValue))]
+        if m != .bootUp { fields.append(("progress", .number(0))) }
+        do { try d.apply(fields) } catch { showLog("--plymouth-mode \(m.rawValue): \(error)") }
     }
 
     /// A quit is the boot's handover: a daemon socket-activated later in this boot starts hidden.

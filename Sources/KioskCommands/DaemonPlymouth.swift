@@ -1,4 +1,5 @@
 import Glibc
+import KioskBoards
 import KioskCLI
 import KioskDaemon
 import KioskDevices
@@ -18,7 +19,19 @@ extension DaemonParts {
             Plymouth's boot estimate: read at start, written at quit after a boot (Plymouth's format); 'none': no \
             estimate. Default: \(PlymouthParts.defaultDurationPath).
             """),
+        OptionSpec(.plymouthMode, value: "MODE", rule: .choice(PlymouthMode.allCases.map(\.rawValue)), help: """
+            Start in this Plymouth mode, as plymouthd --mode does: the mode's label and HUD mode ([plymouth] MODE_label \
+            and MODE_mode, e.g. shutdown_label) replace --label and --mode, and the bar starts at 0 outside boot-up. \
+            With --plymouth it is Plymouth's mode too (plymouth change-mode changes it). The shutdown screens' units \
+            run daemon --plymouth-mode shutdown (or reboot) --retain. Default: boot-up, with --label and --mode as given.
+            """),
     ]
+
+    /// `--plymouth-mode`, checked by its rule (Plymouth's modes only: a usage error names them)
+    /// and typed; nil when not given.
+    static func startMode(_ a: ParsedArguments) throws(UsageError) -> PlymouthMode? {
+        try a.value(.plymouthMode).flatMap { PlymouthMode(rawValue: $0.string) }
+    }
 }
 
 /// The Plymouth front end of a daemon run: the socket (taken before the display is touched, so
@@ -121,5 +134,6 @@ final class PlymouthParts {
 extension OptionKey {
     public static let plymouth = OptionKey("plymouth")
     public static let plymouthBootDuration = OptionKey("plymouth-boot-duration")
+    public static let plymouthMode = OptionKey("plymouth-mode")
     public static let plymouthSocket = OptionKey("plymouth-socket")
 }

@@ -10,7 +10,8 @@ import KioskSettings
 ///
 /// - A boot status (each unit PID 1 starts) goes to the details line ("Starting
 ///   NetworkManager.service…"), at most one every `statusInterval` seconds: a burst of units
-///   redraws a few times, and the last one always shows.
+///   redraws a few times, and the last one always shows; not in the shutdown and reboot modes
+///   (`quietModes`), whose details line is empty.
 /// - `change-mode` gives the HUD the label and mode the settings give that Plymouth mode.
 /// - Messages take the label's place while shown, the latest on top.
 /// - The progress: in boot-up mode the `BootEstimate` (last boot's duration, made honest by
@@ -25,6 +26,9 @@ public final class PlymouthSplash {
     public static let statusInterval = 0.1
     /// The boot estimate moves the bar this often (seconds), by at least `estimateStep`.
     public static let estimateInterval = 0.25, estimateStep = 0.002
+    /// The modes whose details line stays empty: while the machine goes down PID 1 reports the
+    /// units of the shutdown itself (systemd-reboot.service …), nothing a kiosk's user needs.
+    public static let quietModes: Set<PlymouthMode> = [.shutdown, .reboot]
     /// Messages kept (the latest shows).
     public static let maxMessages = 8
     /// systemd-fsckd's message prefix for "Press Ctrl+C to cancel…": not shown, as keystrokes
@@ -96,7 +100,7 @@ public final class PlymouthSplash {
             estimate?.status(s, at: now)
             comeBack()
             scheduleEstimate()
-            if daemon.settings.profile.plymouth.statusOnDetails, order >= statusOrder {
+            if daemon.settings.profile.plymouth.statusOnDetails, !PlymouthSplash.quietModes.contains(mode), order >= statusOrder {
                 statusOrder = order
                 showStatus(s)
             }
@@ -187,6 +191,10 @@ public final class PlymouthSplash {
         messages = []
         var fields: [(String, SettingValue)] = [("label", .text(look.label)), ("mode", .text(look.mode.rawValue))]
         if m != .bootUp { fields.append(("progress", .number(0))) }
+        if PlymouthSplash.quietModes.contains(m) {
+            fields.append(("details", .text("")))
+            pendingStatus = nil
+        }
         set(fields)
         if m == .bootUp { tickEstimate() }
         scheduleEstimate()

@@ -43,7 +43,8 @@ import Testing
             Issue.record("systemd-analyze is missing: install the systemd package (README's Quick start)"); return
         }
         let units = Self.units()
-        #expect(units.map(\.name).sorted() == ["kiosk-app.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service",
+        #expect(units.map(\.name).sorted() == ["kiosk-app.service", "kiosk-hud-halt.service", "kiosk-hud-kexec.service", "kiosk-hud-poweroff.service",
+                                               "kiosk-hud-progress.service", "kiosk-hud-quit.service", "kiosk-hud-reboot.service",
                                                "kiosk-hud.service", "kiosk-hud.socket"])
         let root = Proc.makeTempDir("kiosk-verify")
         defer { _ = Proc.run(["rm", "-rf", root]) }
@@ -76,7 +77,8 @@ import Testing
     /// The daemon is the boot splash as plymouth-start.service is: wanted by and ordered before
     /// sysinit.target, Type=notify (ready once its first frame is on screen), waiting 8 s for a
     /// display; `systemctl enable kiosk-hud.service` (on a temporary root) links it and the
-    /// follower into sysinit.target and the socket into sockets.target, and nothing else.
+    /// follower into sysinit.target, the socket into sockets.target and the shutdown screens into
+    /// the targets that end a boot (ShutdownUnitsTests), and nothing else.
     @Test func enablingTheDaemonEnablesTheSplash() throws {
         let unit = try readSmallFile(Self.dist + "/systemd/kiosk-hud.service", limit: 1 << 16)
         for line in ["DefaultDependencies=no", "Before=sysinit.target", "Type=notify", "WantedBy=sysinit.target",
@@ -91,7 +93,9 @@ import Testing
         script += "systemctl --root='\(root)' enable kiosk-hud.service 2>&1; cd '\(root)/etc/systemd/system' && find . -type l | sort"
         let r = sh(script, "systemctl enable")
         let links = r.out.split(separator: "\n").filter { $0.hasPrefix("./") }.map(String.init)
-        #expect(links == ["./sockets.target.wants/kiosk-hud.socket", "./sysinit.target.wants/kiosk-hud-progress.service",
+        #expect(links == ["./halt.target.wants/kiosk-hud-halt.service", "./kexec.target.wants/kiosk-hud-kexec.service",
+                          "./poweroff.target.wants/kiosk-hud-poweroff.service", "./reboot.target.wants/kiosk-hud-reboot.service",
+                          "./sockets.target.wants/kiosk-hud.socket", "./sysinit.target.wants/kiosk-hud-progress.service",
                           "./sysinit.target.wants/kiosk-hud.service"], "\(r.out)")
     }
 

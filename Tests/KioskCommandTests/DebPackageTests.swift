@@ -45,8 +45,10 @@ import Testing
                                          "/usr/share/initramfs-tools/hooks/kiosk-hud", "/usr/share/initramfs-tools/scripts/init-top/kiosk-hud",
                                          "/usr/share/initramfs-tools/scripts/init-bottom/kiosk-hud",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default",
-                                         "/usr/share/doc/kiosk-hud/copyright", "/usr/share/doc/kiosk-hud/changelog.gz"]
-            + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service"].map { "/lib/systemd/system/" + $0 }
+                                         "/usr/share/doc/kiosk-hud/copyright", "/usr/share/doc/kiosk-hud/changelog.gz",
+                                         "/usr/share/lintian/overrides/kiosk-hud"]
+            + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service", "kiosk-hud-poweroff.service",
+               "kiosk-hud-reboot.service", "kiosk-hud-halt.service", "kiosk-hud-kexec.service"].map { "/lib/systemd/system/" + $0 }
             + boards.map { "/usr/share/kiosk-hud/boards/\($0).toml" }
             + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
         #expect(files == expected)
@@ -74,6 +76,10 @@ import Testing
         for u in ["kiosk-hud.service", "kiosk-hud-progress.service"] {
             #expect(readLink(r + "/etc/systemd/system/sysinit.target.wants/" + u) == "/lib/systemd/system/" + u)
         }
+        // The shutdown screens, wanted by the targets that end a boot.
+        for (target, u) in [("poweroff", "poweroff"), ("reboot", "reboot"), ("halt", "halt"), ("kexec", "kexec")] {
+            #expect(readLink(r + "/etc/systemd/system/\(target).target.wants/kiosk-hud-\(u).service") == "/lib/systemd/system/kiosk-hud-\(u).service")
+        }
         let service = String(decoding: try readFileBytes(r + "/lib/systemd/system/kiosk-hud.service", limit: 1 << 16), as: UTF8.self)
         #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
@@ -98,7 +104,8 @@ import Testing
         #expect(remove.status == 0 && remove.err.isEmpty, "\(remove.err)")
         #expect(!fileExists(r + "/usr/bin/kiosk-hud") && !fileExists(r + "/usr/share/kiosk-hud") && !fileExists(r + "/etc/kiosk-hud"))
         #expect(fileExists(r + "/etc/default/kiosk-hud"))
-        for u in ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service"] {
+        for u in ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-poweroff.service", "kiosk-hud-reboot.service",
+                  "kiosk-hud-halt.service", "kiosk-hud-kexec.service"] {
             #expect(readLink(r + "/etc/systemd/system/" + u) == "/dev/null", "\(u) not masked")
         }
 

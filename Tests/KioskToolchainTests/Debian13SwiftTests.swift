@@ -10,14 +10,15 @@ import Testing
     /// Left out inside the root, which is no running system: the QEMU suites (this run boots them;
     /// their guest's root is the host's Debian 12; "VM" matches them all, the boot benchmark's
     /// smoke run VMBootBenchTests is named too: it boots four guests), the boot units' suite (it starts them under a
-    /// systemd manager) and the socket activation's (systemd-socket-activate plays systemd: the
+    /// systemd manager) and the shutdown units' (systemd-analyze verify: the root has no systemd
+    /// package) and the socket activation's (systemd-socket-activate plays systemd: the
     /// root has no systemd package), the TOML suite (Debian 13's toml-test files count some TOML
     /// 1.1 cases as valid; the host's Debian 12 ones are the reference), the link order's (a
     /// release build of its own, checked against the names this run's compiler gives:
     /// docs/measurements.md says how much of it 6.0.3's binary keeps), the fuzz harness's soak
     /// (its limits are wall-clock and RSS, and beside the guests of the whole run it failed once;
     /// 6.3.1's run keeps it) and this target (a root in the root).
-    static let skipped = ["VM", "VMBootBenchTests", "BootUnitsTests", "DaemonActivationTests", "TOMLSuiteTests", "KioskLinkOrderTests",
+    static let skipped = ["VM", "VMBootBenchTests", "BootUnitsTests", "ShutdownUnitsTests", "DaemonActivationTests", "TOMLSuiteTests", "KioskLinkOrderTests",
                           "FuzzTests", "KioskToolchainTests"]
 
     @Test func buildsAndPassesWithSwift603() async throws {

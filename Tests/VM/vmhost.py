@@ -11,9 +11,22 @@ its trailing newline is there:
                                      ends in .ppm or .png; png via format=png)
     pointer tap|move|down|up X Y  -> input-send-event, abs axes 0..32767
     qmp JSON                      -> sent verbatim, the reply is returned
+    shutdown-watch NAME MS        -> from now until QEMU exits: a screendump
+                                     every MS ms (HOST_OUT_DIR/NAME-NNN.ppm) and
+                                     QMP's events, logged in HOST_OUT_DIR/NAME.times
+                                     (for a guest about to shut down, whose own
+                                     helpers die with it); answered at once
 
 and answers with ID.done: "ok [DETAIL]" or "error MESSAGE" (written to
 ID.done.tmp, then renamed). Exits when QEMU closes the QMP socket.
+
+NAME.times, one line each, times in seconds of the host's wall clock (QMP's
+event timestamps are that clock too):
+    start T                       the request answered (the guest's command follows)
+    shot FILE T_ASKED T_DONE      a screendump (the picture is QEMU's at about T_ASKED)
+    event NAME T [REASON]         a QMP event (SHUTDOWN with -no-reboot ends it: a
+                                  reset's reason is guest-reset, a power-off's guest-shutdown)
+    end T                         QMP closed: QEMU has exited
 """
 import json
 import os
@@ -45,6 +58,48 @@ class QMPError(Exception):
     pass
 
 
+class Watch:
+    """shutdown-watch: screendumps at a fixed rate and QMP's events, until QEMU exits."""
+    MAX_SHOTS = 3000
+
+    def __init__(self, name, interval_ms):
+        if name.startswith("/") or "/" in name or ".." in name or not name:
+            raise ValueError("NAME must be a plain file name: %r" % name)
+        self.name, self.interval = name, max(int(interval_ms), 10) / 1000.0
+        self.log = open(os.path.join(host_out, name + ".times"), "w")
+        self.count = 0
+        self.due = time.time()
+        self.line("start %.6f" % self.due)
+
+    def line(self, text):
+        self.log.write(text + "\n")
+        self.log.flush()
+
+    def event(self, msg):
+        ts = msg.get("timestamp", {})
+        t = ts.get("seconds", 0) + ts.get("microseconds", 0) / 1e6 if ts else time.time()
+        reason = (msg.get("data") or {}).get("reason", "")
+        self.line(("event %s %.6f %s" % (msg.get("event"), t, reason)).rstrip())
+
+    def shoot(self, qmp):
+        """One screendump if it is due; the seconds until the next."""
+        now = time.time()
+        if now < self.due:
+            return self.due - now
+        if self.count >= Watch.MAX_SHOTS:
+            return 1.0
+        f = "%s-%03d.ppm" % (self.name, self.count)
+        asked = time.time()
+        screendump(qmp, f)
+        self.line("shot %s %.6f %.6f" % (f, asked, time.time()))
+        self.count += 1
+        self.due = max(self.due + self.interval, time.time())
+        return max(self.due - time.time(), 0)
+
+
+watch = None
+
+
 class QMP:
     def __init__(self, path):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -65,6 +120,8 @@ class QMP:
             reply = self.read_msg()
             if "return" in reply or "error" in reply:
                 return reply
+            if "event" in reply and watch is not None:
+                watch.event(reply)
 
     def cmd(self, execute, **args):
         msg = {"execute": execute}
@@ -147,6 +204,13 @@ def handle(qmp, line):
         return ""
     if kind == "qmp":
         return json.dumps(qmp.raw(json.loads(rest)))
+    if kind == "shutdown-watch":
+        global watch
+        a = rest.split()
+        if len(a) != 2:
+            raise ValueError("shutdown-watch NAME MS")
+        watch = Watch(a[0], a[1])
+        return ""
     raise ValueError("unknown request %r" % kind)
 
 
@@ -154,6 +218,14 @@ def main():
     qmp = connect()
     if qmp is None:
         return 1
+    try:
+        return serve(qmp)
+    finally:
+        if watch is not None:
+            watch.line("end %.6f" % time.time())
+
+
+def serve(qmp):
     while True:
         try:
             names = sorted(n for n in os.listdir(req_dir) if n.endswith(".req"))
@@ -182,12 +254,22 @@ def main():
             with open(done + ".tmp", "w") as f:
                 f.write(answer.rstrip() + "\n")
             os.rename(done + ".tmp", done)
-        r, _, _ = select.select([qmp.sock], [], [], 0.02)
+        wait = 0.02
+        if watch is not None:
+            try:
+                wait = min(wait, watch.shoot(qmp))
+            except (EOFError, OSError):
+                return 0  # QEMU is gone (or going: a screendump it could not take)
+            except QMPError as e:
+                log("shutdown-watch:", e)
+        r, _, _ = select.select([qmp.sock], [], [], wait)
         if r:
             try:
-                qmp.read_msg()  # an event; EOF means QEMU is gone
+                msg = qmp.read_msg()  # an event; EOF means QEMU is gone
             except (EOFError, OSError, ValueError):
                 return 0
+            if "event" in msg and watch is not None:
+                watch.event(msg)
 
 
 if __name__ == "__main__":
