@@ -40,27 +40,14 @@ DIST=$REPO/dist
 : "${VM_OUT:?}" "${KIOSK_VM_CTL:?}" "${KIOSK_VM_GUEST:?}"
 U=/etc/systemd/system
 
-# --- a clean system: the distribution's static units, the getty on tty1 its presets enable (the
-# VT the splash draws on), multi-user.target by default, a fixed machine id -----------------------
-rm -rf "${U:?}"/* /var/cache/kiosk-hud /var/log/journal/*
-systemctl set-default multi-user.target >/dev/null 2>&1
-systemctl enable getty@tty1.service 2>/dev/null
-echo 6b696f736b6875642d626f6f74766d31 > /etc/machine-id   # not a first boot (systemd-firstboot)
-echo kiosk-vm > /etc/hostname
-# The root is the host's: when the host is itself a container, its marker files would make
-# systemd believe it runs in one ("Detected virtualization docker") and behave as in one — e.g.
-# PID 1 sends nothing to Plymouth's socket in a container. This guest is a VM.
-rm -f /.dockerenv /run/.containerenv
+# --- a clean system (the guest's clean-system.sh) ---------------------------------------------------
+. "$KIOSK_VM_GUEST/clean-system.sh"
 
 # --- kiosk-hud: the package (Tools/make-deb.sh), as the README installs it — its postinst enables
 # the splash, the socket and the follower (deb-systemd-helper, as on a board); or a bare binary
 # with dist's units, as dist/README.md's steps without the package ----------------------------
 case $HUD in
   *.deb)
-    # man-db's trigger would index every manual page of the 9p root again: 70 s under TCG, and
-    # nothing this boot needs (as debconf's man-db/auto-update=false; the man pages are checked
-    # by the .deb test).
-    rm -f /var/lib/man-db/auto-update
     if ! dpkg -i "$HUD" > "$VM_OUT/dpkg.log" 2>&1; then echo "FAIL setup-installed: dpkg -i: $(tail -5 "$VM_OUT/dpkg.log" | tr '\n' ' ')"; fi
     ;;
   *)

@@ -23,15 +23,8 @@ U=/etc/systemd/system
 
 # A clean system, as Tests/VM/boot/setup.sh makes it: the distribution's static units, a getty on
 # tty1, multi-user.target by default, a fixed machine id, not a container.
-rm -rf "${U:?}"/* /var/cache/kiosk-hud /var/log/journal/*
-systemctl set-default multi-user.target >/dev/null 2>&1
-systemctl enable getty@tty1.service 2>/dev/null
-echo 6b696f736b6875642d626f6f74766d31 > /etc/machine-id
-echo kiosk-vm > /etc/hostname
-rm -f /.dockerenv /run/.containerenv
-# man-db's trigger would index every manual page of the 9p root (70 s under TCG); and no initramfs
-# is built here (the guest boots the harness's own): both would only cost the set-up's time.
-rm -f /var/lib/man-db/auto-update
+. "$KIOSK_VM_GUEST/clean-system.sh"
+# No initramfs is built here (the guest boots the harness's own): it would only cost time.
 ln -sf /bin/true /usr/sbin/update-initramfs
 
 case $KIND in

@@ -28,15 +28,9 @@ U=/etc/systemd/system
 case $HOW in reboot) MODE=reboot ;; poweroff) MODE=shutdown ;; *) echo "FAIL setup-installed: HOW is reboot or poweroff, not $HOW"; exit 1 ;; esac
 
 # --- a clean system, as the boot test's -------------------------------------------------------
-rm -rf "${U:?}"/* /var/cache/kiosk-hud /var/log/journal/*
-systemctl set-default multi-user.target >/dev/null 2>&1
-systemctl enable getty@tty1.service 2>/dev/null
-echo 6b696f736b6875642d626f6f74766d31 > /etc/machine-id
-echo kiosk-vm > /etc/hostname
-rm -f /.dockerenv /run/.containerenv
+. "$KIOSK_VM_GUEST/clean-system.sh"
 
 # --- kiosk-hud's package; the splash masked; the screens masked for `none` ----------------------
-rm -f /var/lib/man-db/auto-update
 if ! dpkg -i "$DEB" > "$VM_OUT/dpkg-$HOW-$SCREENS.log" 2>&1; then echo "FAIL setup-installed: dpkg -i: $(tail -5 "$VM_OUT/dpkg-$HOW-$SCREENS.log" | tr '\n' ' ')"; fi
 systemctl mask kiosk-hud.service kiosk-hud.socket kiosk-hud-progress.service kiosk-hud-quit.service 2>/dev/null
 SCREEN_UNITS="kiosk-hud-poweroff.service kiosk-hud-reboot.service kiosk-hud-halt.service kiosk-hud-kexec.service"
