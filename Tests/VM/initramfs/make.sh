@@ -15,6 +15,8 @@ CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
 BIN=$1 DEFAULTS=$2 OUT=$3 HOOK=yes
 [ "${4:-}" = --without-hook ] && HOOK=no
 command -v mkinitramfs >/dev/null || { echo "make.sh: no mkinitramfs (apt-get install initramfs-tools)" >&2; exit 1; }
+# The guest's kernel and its modules: prepare.sh's cache (made on a fresh checkout; a no-op when fresh).
+"$HERE/../prepare.sh" --quiet || { echo "make.sh: Tests/VM/prepare.sh failed" >&2; exit 1; }
 KVER=$(cat "$CACHE/kernel.version")
 MODS=$(realpath "$CACHE/kernel-$KVER/lib/modules/$KVER")
 BOOTDIR=$(realpath "$CACHE/kernel-$KVER/boot")
