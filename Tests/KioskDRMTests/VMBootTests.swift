@@ -129,8 +129,11 @@ import Testing
     func bootFromTheInitramfs() async throws { try await boot(.initramfs) }
 
     /// The same initramfs-tools boot with an initramfs made without kiosk-hud's hook: the splash
-    /// starts in the real root as before (the socket unit listens, the service starts the daemon).
-    @Test(.timeLimit(.minutes(30)))
+    /// starts in the real root as before (the socket unit listens, the service starts the daemon),
+    /// and its first frame's time beside the initramfs's (docs/measurements.md). Run by hand
+    /// (KIOSK_VM_INITRAMFS_WITHOUT=1): a boot without the hook is `bootWithSystemd`'s already,
+    /// and CI's time goes to what is checked.
+    @Test(.enabled(if: environmentValue("KIOSK_VM_INITRAMFS_WITHOUT") == "1"), .timeLimit(.minutes(30)))
     func bootFromAnInitramfsWithoutTheHook() async throws { try await boot(.initramfsWithoutHook) }
 
     func boot(_ display: Display) async throws {

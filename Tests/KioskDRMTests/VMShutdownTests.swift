@@ -11,15 +11,17 @@ import Testing
 /// 100 ms until QEMU exits (vmhost.py's shutdown-watch, which also logs QMP's SHUTDOWN event) and
 /// runs `systemctl reboot`, or `systemctl poweroff`.
 ///
-/// Four boots, one after the other, alternating: reboot with the screens, reboot with them
-/// masked (the same boot without kiosk-hud's units), the same for poweroff. Checked:
+/// Two boots: reboot and poweroff with the screens; with KIOSK_VM_SHUTDOWN_COMPARE=1 four, one
+/// after the other, alternating: each also with the screens masked (the same boot without
+/// kiosk-hud's units), for the times below — a measurement, run by hand (dist/README.md has its
+/// figures): CI's time goes to what is checked. Checked:
 /// - with the screens, the label of the mode ("Restarting…", "Shutting down…": the profile's
 ///   reboot and shutdown looks, set to text mode by the test) appears on screen after the app's
 ///   colour and stays in every screendump until QEMU resets or powers off — each equal, pixel for
 ///   pixel, to `kiosk-hud render` of it: the daemon took the display after the app let it go,
 ///   and survived systemd-shutdown's last killing spree;
 /// - QEMU's SHUTDOWN event says guest-reset after a reboot and guest-shutdown after a power-off;
-/// - the shutdown is not slower with the screens: from the command (the host's answer to the
+/// - (KIOSK_VM_SHUTDOWN_COMPARE=1) the shutdown is not slower with the screens: from the command (the host's answer to the
 ///   guest's request, right before it) to QEMU's SHUTDOWN event, the time with the screens is at
 ///   most 10 % (or 100 ms, whichever is more) above the time without them in this same run. This
 ///   compares two measurements of one run, as issue #26 asks; both are printed. One boot each
@@ -81,8 +83,9 @@ import Testing
 
         var clean = true
         var measured: [String: Shutdown] = [:]
+        let compare = environmentValue("KIOSK_VM_SHUTDOWN_COMPARE") == "1"
         for how in [How.reboot, .poweroff] {
-            for screens in [true, false] {
+            for screens in compare ? [true, false] : [true] {
                 guard let s = try await shutdown(how, screens: screens, deb: deb, app: app, out: out) else { clean = false; continue }
                 measured["\(how.rawValue)-\(screens)"] = s
             }
