@@ -19,6 +19,18 @@ import Testing
         }
     }
 
+    /// Shell that makes `root` an installed system in small, for `systemd-analyze verify --root`:
+    /// the host's systemd units, kiosk-hud (the one this test run built) in /usr/bin, systemctl,
+    /// a stand-in /usr/local/bin/kiosk-app (the boot units' and the shutdown units' suites).
+    static func installedSystem(at root: String) -> String {
+        """
+        set -e; cd '\(root)'; mkdir -p etc/systemd/system usr/bin usr/local/bin usr/lib/systemd; ln -s usr/bin bin
+        cp -a /usr/lib/systemd/system usr/lib/systemd/
+        cp '\(Proc.kioskHUD)' usr/bin/kiosk-hud; cp "$(command -v systemctl)" usr/bin/systemctl
+        printf '#!/bin/sh\\n' > usr/local/bin/kiosk-app; chmod +x usr/local/bin/kiosk-app
+        """
+    }
+
     /// `sh -c script`, failing the test with its output when it does not exit 0.
     @discardableResult
     func sh(_ script: String, _ what: String) -> (status: Int32, out: String, err: String) {
@@ -49,10 +61,7 @@ import Testing
         let root = Proc.makeTempDir("kiosk-verify")
         defer { _ = Proc.run(["rm", "-rf", root]) }
         var script = """
-            set -e; cd '\(root)'; mkdir -p etc/systemd/system usr/bin usr/local/bin usr/lib/systemd; ln -s usr/bin bin
-            cp -a /usr/lib/systemd/system usr/lib/systemd/
-            cp '\(Proc.kioskHUD)' usr/bin/kiosk-hud; cp "$(command -v systemctl)" usr/bin/systemctl
-            printf '#!/bin/sh\\n' > usr/local/bin/kiosk-app; chmod +x usr/local/bin/kiosk-app
+            \(BootUnitsTests.installedSystem(at: root))
 
             """
         for u in units { script += "cp '\(Self.dist)/systemd/\(u.file)' etc/systemd/system/\(u.name)\n" }

@@ -65,10 +65,7 @@ import Testing
         let root = Proc.makeTempDir("kiosk-verify-shutdown")
         defer { _ = Proc.run(["rm", "-rf", root]) }
         var script = """
-            set -e; cd '\(root)'; mkdir -p etc/systemd/system usr/bin usr/local/bin usr/lib/systemd; ln -s usr/bin bin
-            cp -a /usr/lib/systemd/system usr/lib/systemd/
-            cp '\(Proc.kioskHUD)' usr/bin/kiosk-hud; cp "$(command -v systemctl)" usr/bin/systemctl
-            printf '#!/bin/sh\\n' > usr/local/bin/kiosk-app; chmod +x usr/local/bin/kiosk-app
+            \(BootUnitsTests.installedSystem(at: root))
 
             """
         for u in BootUnitsTests.units() { script += "cp '\(Self.dist)/\(u.file)' etc/systemd/system/\(u.name)\n" }
