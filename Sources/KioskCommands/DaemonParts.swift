@@ -31,6 +31,8 @@ final class DaemonParts: ShowExtras {
     var resume: DaemonResume?
     /// Started with --initramfs: the stage that takes new_root and adopt (nil once carried on).
     var initramfsStage: InitramfsDaemon?
+    /// The initramfs's daemon's marker beside the control socket (InitramfsDaemon.markerPath).
+    let initramfsMarker: String
     /// `--plymouth-mode`: the Plymouth mode the daemon starts in (nil: boot-up, the options' look).
     let startMode: PlymouthMode?
 
@@ -55,9 +57,10 @@ final class DaemonParts: ShowExtras {
         startMode = try DaemonParts.startMode(a)
         plymouth = try PlymouthParts(a, kernel: kernel)
         let path = a.string(.socket) ?? ControlSocket.defaultPath
+        initramfsMarker = InitramfsDaemon.markerPath(socket: path)
         if let c = resume?.control {
             socket = ControlSocket.resumed(fd: c.fd, path: c.path, lock: c.lock, kernel: kernel)
-            try? kernel.removeFile(InitramfsDaemon.markerPath(socket: path))
+            try? kernel.removeFile(initramfsMarker)
         } else {
             do { socket = try ControlSocket.open(path, group: group) } catch {
                 plymouth?.close()
@@ -66,8 +69,8 @@ final class DaemonParts: ShowExtras {
             if a.flag(.initramfs) {
                 // While this is there, kiosk-hud.socket does not take the path (the unit's
                 // ConditionPathExists=), and the real root's daemon start takes this one over.
-                do { try kernel.replaceFile(InitramfsDaemon.markerPath(socket: path), with: Array("\(getpid())\n".utf8)) } catch {
-                    showLog("initramfs: cannot write \(InitramfsDaemon.markerPath(socket: path)): \(error)")
+                do { try kernel.replaceFile(initramfsMarker, with: Array("\(getpid())\n".utf8)) } catch {
+                    showLog("initramfs: cannot write \(initramfsMarker): \(error)")
                 }
             }
         }
@@ -215,7 +218,7 @@ final class DaemonParts: ShowExtras {
 
     func detach() -> Bool? {
         // Ended before being taken over: the real root's daemon start has nothing to take.
-        if initramfsStage != nil { try? initramfsStage?.kernel.removeFile(InitramfsDaemon.markerPath(socket: arguments.string(.socket) ?? ControlSocket.defaultPath)) }
+        if let stage = initramfsStage { try? stage.kernel.removeFile(initramfsMarker) }
         psplash?.close(); psplash = nil
         rauc?.close(); rauc = nil
         swupdate?.close(); swupdate = nil

@@ -148,12 +148,7 @@ import Testing
         }
         // Not under /tmp: the booted guest's systemd-tmpfiles empties /tmp.
         let out = Self.makeDirectory("/var/tmp/kiosk-vm-boot.XXXXXX")
-        let app = out + "/kiosk-app"
-        let gcc = Proc.run(["sh", "-c", "gcc -O2 -Wall -Wextra -o '\(app)' '\(Proc.root)/Tests/VM/ref/kiosk-app.c' $(pkg-config --cflags --libs libdrm)"])
-        guard gcc.status == 0 else {
-            if let issue = VMGate.cannotRun("VM BOOT TESTS", "gcc kiosk-app.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard let app = Self.kioskApp(in: out, suite: "VM BOOT TESTS") else { return }
 
         // The package, as a board installs it (gzip: xz takes 20 s on a debug binary).
         let made = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", "1.0.0", "--out", out, "--compress", "gzip"])
@@ -365,6 +360,18 @@ import Testing
         print("[boot] the HUD was on screen from \(t("first-frame")) to the app's picture at \(t("app-drawn")): " +
               "\(d("first-frame", "app-drawn")); kernel start → handover done \(t("handover-done")); " +
               "first frame at \(m.times["first-frame"].flatMap { f in m.times["boot-finished"].map { String(format: "%.0f %%", 100 * f / $0) } } ?? "?") of the boot (kernel start → finished)")
+    }
+
+    /// The stand-in kiosk app (Tests/VM/ref/kiosk-app.c) built into `dir`; nil, the issue
+    /// recorded as `suite`'s, when gcc fails (the boot and shutdown suites' app).
+    static func kioskApp(in dir: String, suite: String) -> String? {
+        let app = dir + "/kiosk-app"
+        let gcc = Proc.run(["sh", "-c", "gcc -O2 -Wall -Wextra -o '\(app)' '\(Proc.root)/Tests/VM/ref/kiosk-app.c' $(pkg-config --cflags --libs libdrm)"])
+        guard gcc.status == 0 else {
+            if let issue = VMGate.cannotRun(suite, "gcc kiosk-app.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
+            return nil
+        }
+        return app
     }
 
     /// mkdtemp with a full template.

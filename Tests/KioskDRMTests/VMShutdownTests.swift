@@ -70,12 +70,7 @@ import Testing
         }
         // Not under /tmp: the booted guest's systemd-tmpfiles empties /tmp.
         let out = VMBootTests.makeDirectory("/var/tmp/kiosk-vm-shutdown.XXXXXX")
-        let app = out + "/kiosk-app"
-        let gcc = Proc.run(["sh", "-c", "gcc -O2 -Wall -Wextra -o '\(app)' '\(Proc.root)/Tests/VM/ref/kiosk-app.c' $(pkg-config --cflags --libs libdrm)"])
-        guard gcc.status == 0 else {
-            if let issue = VMGate.cannotRun("VM SHUTDOWN TESTS", "gcc kiosk-app.c failed: \(gcc.err)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard let app = VMBootTests.kioskApp(in: out, suite: "VM SHUTDOWN TESTS") else { return }
         guard let binary = await Self.releaseBinary() else { return }
         let made = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", binary, "--version", "1.0.0", "--out", out, "--compress", "gzip"])
         let deb = String(made.out.split(separator: "\n").last ?? "")
