@@ -24,7 +24,7 @@ public enum CrossBuild {
     /// The build, made on first use (minutes: call it off the cooperative pool, e.g. with
     /// onOwnThread), through Debian13.exclusive. KIOSK_HUD_ARM64, when set, is reported as the
     /// binary instead of the cross build's (the build still runs: the .deb and sysroot are its).
-    public static let arm64: Result<Arm64, Failure> = Debian13.exclusive { () -> Result<Arm64, Failure> in
+    public static let arm64: Result<Arm64, Failure> = Debian13.exclusive("the arm64 cross build") { () -> Result<Arm64, Failure> in
         let out = Proc.root + "/.build-cross/arm64"
         let r = Proc.run(["nice", "-n", "10", Proc.root + "/Tools/cross-build.sh", "arm64", "-j", "1", "--deb", "--out", out])
         guard r.status == 0, let deb = r.out.split(separator: "\n").last.map(String.init), deb.hasSuffix("_arm64.deb") else {
@@ -48,11 +48,17 @@ public enum Debian13 {
     }()
 
     /// Runs `body` (blocking: call it off the cooperative pool) when no other job of the root runs.
-    public static func exclusive<T>(_ body: () -> T) -> T {
+    /// `what` names the job in the line each prints: how long it waited and ran (a run's time
+    /// on CI's two CPUs is mostly these jobs' and the guests').
+    public static func exclusive<T>(_ what: String, _ body: () -> T) -> T {
+        let t0 = monotonicSeconds()
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         let slot = VMSlots.acquire()
         defer { VMSlots.release(slot) }
-        return body()
+        let t1 = monotonicSeconds()
+        let result = body()
+        print("[debian13] \(what): \(Int(monotonicSeconds() - t1)) s (after \(Int(t1 - t0)) s waiting)")
+        return result
     }
 }

@@ -71,7 +71,7 @@ import Testing
             script += "\(stage)/qemu-aarch64-static -L /cross/arm64 \(stage)/kiosk-hud-arm64 render \(quoted) --out \(stage)/arm64/\(name).png\n"
         }
         try replaceFile(host + "/render.sh", with: Array(script.utf8))
-        let r = await onOwnThread { Debian13.exclusive { Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", stage + "/render.sh"]) } }
+        let r = await onOwnThread { Debian13.exclusive("the same-pixels renders") { Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", stage + "/render.sh"]) } }
         #expect(r.status == 0, "\(r.err.suffix(3000))")
         for (name, _) in Self.scenes {
             let x86 = try PNG.read(path: "\(host)/x86/\(name).png")

@@ -25,7 +25,7 @@ import Testing
 
     @Test func buildsAndPassesWithSwift603() async throws {
         let r = await onOwnThread { () -> (status: Int32, out: String, err: String) in
-            Debian13.exclusive {
+            Debian13.exclusive("the 6.0.3 build and tests") {
                 let test = "nice -n 10 swift build --build-tests -j 1 && swift test --skip-build " + Self.skipped.map { "--skip \($0)" }.joined(separator: " ")
                 return Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", "-c", "swift --version && " + test + " 2>&1"])
             }

@@ -110,6 +110,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ $# -ge 1 ] || { echo "run-in-vm: no command given" >&2; usage; }
+CMD_SUMMARY="${*:1:3}"
 case $GPU in bochs|virtio|none) ;; *) echo "run-in-vm: --gpu must be bochs, virtio or none" >&2; exit 125 ;; esac
 [[ $OUTPUTS =~ ^[1-9][0-9]*$ ]] || { echo "run-in-vm: --outputs needs a number" >&2; exit 125; }
 [ "$OUTPUTS" = 1 ] || [ "$GPU" = virtio ] || { echo "run-in-vm: --outputs needs --gpu virtio" >&2; exit 125; }
@@ -283,6 +284,13 @@ show_console() {
 [ "$CONSOLE" = 1 ] && show_console 100000
 if [ "$VERBOSE" = 1 ] && [ -s "$CTL/timing" ]; then
   echo "run-in-vm: guest uptime at: $(tr '\n' ' ' < "$CTL/timing")| qemu wall $(awk "BEGIN{printf \"%.2f\", $T1 - $T0}")s ($ACCEL)" >&2
+fi
+
+# KIOSK_VM_COST_LOG=FILE: one line per guest — its wall and CPU time (QEMU's, as this shell's
+# children), the command — to see where a test run's time goes (CI has two CPUs for all of it).
+if [ -n "${KIOSK_VM_COST_LOG:-}" ]; then
+  CPU=$(times | sed -n 2p | awk '{for (i = 1; i <= 2; i++) {split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2]}; printf "%.1f", t}')
+  printf '%s wall=%.1fs cpu=%ss %s\n' "$(date +%T)" "$(awk "BEGIN{print $T1 - $T0}")" "$CPU" "$CMD_SUMMARY" >> "$KIOSK_VM_COST_LOG" 2>/dev/null || true
 fi
 
 if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then
