@@ -30,7 +30,7 @@ import Testing
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func oneBootOfEachKind() async throws {
         if let p = Self.problem {
             if let issue = VMGate.cannotRun("VM BOOT BENCH", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

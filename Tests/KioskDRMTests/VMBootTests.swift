@@ -63,7 +63,7 @@ import Testing
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func bootWithSystemd() async throws { try await boot(.driverInInitramfs) }
 
     /// How the display comes at boot.
@@ -101,7 +101,7 @@ import Testing
     /// simpledrm on a Pi): the daemon starts on efifb, before sysinit.target, and follows the
     /// driver to its card (one display-switch line); every screendump not taken while the display
     /// changed hands equals the render, and the rest of the boot is as above.
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func bootFromTheFirmwareFramebuffer() async throws {
         guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
             if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing /usr/share/ovmf/OVMF.fd (apt-get install ovmf)") {
@@ -116,7 +116,7 @@ import Testing
     /// initramfs): the daemon waits for one (30 s, setup.sh's drop-in; its socket answering), bochs-drm
     /// is loaded 1 s after it said so, and the HUD is shown on its card — still before
     /// sysinit.target, which waits for the first frame (READY=1); the rest of the boot as above.
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func bootWithTheDriverLoadedLate() async throws { try await boot(.driverLate) }
 
     /// The splash from the initramfs: an initramfs made by the host's own mkinitramfs with
@@ -125,7 +125,7 @@ import Testing
     /// screendump, the daemon's status); after switch-root kiosk-hud.service takes the same
     /// process over (the same pid carries on as the real root's /usr/bin/kiosk-hud); the rest of
     /// the boot — PID 1's units on the details line, the handover to the app — as above.
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func bootFromTheInitramfs() async throws { try await boot(.initramfs) }
 
     /// The same initramfs-tools boot with an initramfs made without kiosk-hud's hook: the splash
@@ -133,7 +133,7 @@ import Testing
     /// and its first frame's time beside the initramfs's (docs/measurements.md). Run by hand
     /// (KIOSK_VM_INITRAMFS_WITHOUT=1): a boot without the hook is `bootWithSystemd`'s already,
     /// and CI's time goes to what is checked.
-    @Test(.enabled(if: environmentValue("KIOSK_VM_INITRAMFS_WITHOUT") == "1"), .timeLimit(.minutes(30)))
+    @Test(.enabled(if: environmentValue("KIOSK_VM_INITRAMFS_WITHOUT") == "1"), .timeLimit(.minutes(60)))
     func bootFromAnInitramfsWithoutTheHook() async throws { try await boot(.initramfsWithoutHook) }
 
     func boot(_ display: Display) async throws {

@@ -34,7 +34,7 @@ import Testing
     static let shots = ["start", "progress-0.25", "progress-0.5", "progress-0.75", "progress-1.0", "label", "label-details",
                         "progress-label", "after-timing", "shrink", "redrawn", "after-tap", "final", "retained"]
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func daemonOnBochs() async throws {
         guard vmHarnessReady("VM DAEMON TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-daemon")

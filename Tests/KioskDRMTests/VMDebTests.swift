@@ -18,7 +18,7 @@ import Testing
         "removed", "program-gone", "config-kept", "purged", "nothing-left", "not-known",
     ]
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func installedDetectedRemovedAndPurgedOnARealKernel() async throws {
         guard vmHarnessReady("VM DEB TESTS") else { return }
         if !Proc.executable("dpkg-deb") {

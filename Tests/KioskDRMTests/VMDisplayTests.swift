@@ -29,7 +29,7 @@ import Testing
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }()
 
-    @Test(.timeLimit(.minutes(30)), arguments: ["bochs", "virtio"])
+    @Test(.timeLimit(.minutes(60)), arguments: ["bochs", "virtio"])
     func realKMS(_ gpu: String) async throws {
         guard vmHarnessReady("VM DISPLAY TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-drm-\(gpu)")

@@ -64,7 +64,7 @@ import Testing
         "kill-started", "kill-exit", "kill-exit-time", "kill-sigkill", "kill-nothing-left",
     ]
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func runOnBochs() async throws {
         guard vmHarnessReady("VM RUN TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-run")

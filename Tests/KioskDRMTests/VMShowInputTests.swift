@@ -20,7 +20,7 @@ import Testing
         "level": hudArgs,
     ]
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func touchTabletAndTiltOnBochs() async throws {
         guard vmHarnessReady("VM SHOW INPUT TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-show-input")

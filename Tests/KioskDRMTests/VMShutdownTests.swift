@@ -62,7 +62,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(40)))
+    @Test(.timeLimit(.minutes(60)))
     func rebootAndPowerOffWithAndWithoutTheScreens() async throws {
         if let p = VMBootTests.problem {
             if let issue = VMGate.cannotRun("VM SHUTDOWN TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }

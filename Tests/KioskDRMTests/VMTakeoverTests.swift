@@ -46,7 +46,7 @@ extension VMDisplayTests {
         return (out, manifest.split(separator: "\n"), verdict)
     }
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func takeoverFromEFIFBToBochs() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
         guard let (out, manifest, verdict) = await Self.takeover("guest.sh", [Proc.kioskHUD], tag: "takeover", atLeast: 5) else { return }
@@ -91,7 +91,7 @@ extension VMDisplayTests {
     /// client lets go it is back within 1 s (2 s for a debug build, below); every progress update sent meanwhile was answered,
     /// psplash's FIFO too (its label), and the last state is what the status says and the screen shows (`kiosk-hud render` of it
     /// at card0's size); the screendump while the client held card0 is the client's red.
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func daemonThroughTheTakeoverWithAClientFirst() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"

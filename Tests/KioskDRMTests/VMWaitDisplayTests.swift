@@ -16,7 +16,7 @@ import Testing
     static let checks = ["no-display-at-start", "gives-up", "ping-while-waiting", "update-while-waiting", "status-while-waiting",
                          "display-appeared", "appeared-line", "daemon-quit"]
 
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func theDisplayAppearsWhileTheDaemonWaits() async throws {
         guard vmHarnessReady("VM WAIT-DISPLAY TESTS") else { return }
         let out = Proc.makeTempDir("kiosk-vm-wait")

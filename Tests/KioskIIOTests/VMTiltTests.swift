@@ -11,7 +11,7 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 @Suite struct VMTiltTests {
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func mxc4005OnI2cStubMovesTheOffsetAndBack() async throws {
         func cannotRun(_ why: String) {
             if let issue = VMGate.cannotRun("VMTiltTests", why) { Issue.record(Comment(rawValue: issue)) }

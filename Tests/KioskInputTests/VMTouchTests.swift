@@ -32,7 +32,7 @@ private let expected: [String: [String]] = [
 ]
 
 @Suite struct VMTouchTests {
-    @Test(.timeLimit(.minutes(30)))
+    @Test(.timeLimit(.minutes(60)))
     func uinputTouchAndVirtioTabletThroughLibinput() async throws {
         func cannotRun(_ why: String) {
             if let issue = VMGate.cannotRun("VMTouchTests", why) { Issue.record(Comment(rawValue: issue)) }

@@ -6,7 +6,9 @@ import KioskSys
 /// and a dozen TCG guests on two CPUs each get a sliver of one: their checks of what happens in
 /// a few seconds of guest time (flips of a spinner in 5 s) then fail for want of CPU, while the
 /// whole takes no less time. A slot is an flock on /tmp/kiosk-vm-slots/N, released when its
-/// descriptor closes (also if the test process dies).
+/// descriptor closes (also if the test process dies). A test's time limit counts its wait for a
+/// slot too: the guests' suites have 60 minutes each (their guests have run-in-vm.sh's
+/// `--timeout`), since on CI's two CPUs the last one starts some 30 minutes into the run.
 public enum VMSlots {
     public static var count: Int {
         if let v = environmentValue("KIOSK_VM_JOBS"), let n = Int(v), n > 0 { return n }
