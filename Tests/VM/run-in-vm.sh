@@ -289,7 +289,8 @@ fi
 # KIOSK_VM_COST_LOG=FILE: one line per guest — its wall and CPU time (QEMU's, as this shell's
 # children), the command — to see where a test run's time goes (CI has two CPUs for all of it).
 if [ -n "${KIOSK_VM_COST_LOG:-}" ]; then
-  CPU=$(times | sed -n 2p | awk '{for (i = 1; i <= 2; i++) {split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2]}; printf "%.1f", t}')
+  times > "$CTL/times"   # not in a pipe: a subshell has no children
+  CPU=$(sed -n 2p "$CTL/times" | awk '{for (i = 1; i <= 2; i++) {split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2]}; printf "%.1f", t}')
   printf '%s wall=%.1fs cpu=%ss %s\n' "$(date +%T)" "$(awk "BEGIN{print $T1 - $T0}")" "$CPU" "$CMD_SUMMARY" >> "$KIOSK_VM_COST_LOG" 2>/dev/null || true
 fi
 
