@@ -204,7 +204,10 @@ struct SWUpdateCommandTests {
 
     @Test func thePictureMidWay() throws {
         guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig), run.startSWUpdate() else { return }
-        guard run.installHeld() != nil, run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
+        guard let client = run.installHeld() else { return }
+        // The held client is reaped however the test ends (not left a zombie of the test process).
+        defer { kill(client, SIGTERM); _ = Proc.wait(client) }
+        guard run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
         let same = try run.lastFrameEqualsRender(Self.heldState)
         #expect(same, "the held update's frame differs from render \(Self.heldState)")
     }
@@ -224,7 +227,9 @@ struct SWUpdateCommandTests {
         guard let rig = SWUpdateRig(), let run = SWUpdateRun(rig, options: ["--show-when-updating"]), run.startSWUpdate() else { return }
         // Hidden until an update runs, and the display let go for the kiosk app.
         #expect(run.status.contains("\"visible\":false") && run.status.contains("\"active\":false"), "\(run.status)")
-        guard run.installHeld() != nil, run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
+        guard let client = run.installHeld() else { return }
+        defer { kill(client, SIGTERM); _ = Proc.wait(client) }
+        guard run.wait("the step's end", { run.status.contains("\"progress\":0.6666") }) else { return }
         #expect(run.status.contains("\"visible\":true") && run.status.contains("\"active\":true"), "\(run.status)")
         run.stopSWUpdate()
         let waited3 = run.wait("the note") { run.status.contains("\"state\":\"lost\"") }
