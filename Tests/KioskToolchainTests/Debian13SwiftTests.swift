@@ -5,9 +5,9 @@
 //
 // By hand, not in every run: `KIOSK_DEBIAN13_TESTS=1 swift test --filter Debian13SwiftTests`
 // (before a release, and after a change to what 6.0.3 might not take: Swift Testing's API, new
-// language features). It is a debug build of every module and test target with one job — CI has
-// two CPUs, and beside the guests it took 35 of the run's 52 minutes (2026-11-28) — then ~5 min
-// of tests. Every run still builds every module of the program with 6.0.3: the arm64 cross build
+// language features). It is a debug build of every module and test target with one job — on
+// two CPUs beside the guests it was still compiling 35 minutes into a run's tests (2026-11-28;
+// that CI run took 52 minutes in all) — then ~5 min of tests. Every run still builds every module of the program with 6.0.3: the arm64 cross build
 // (Arm64BuildTests, release), whose binary draws what the x86-64 one draws and runs on the arm64
 // kernel (VMArm64Tests).
 import KioskSys

@@ -276,6 +276,7 @@ QPID=
 wait "$TPID1" "$TPID2" 2>/dev/null
 TPID1='' TPID2=''
 T1=$(date +%s.%N)
+WALL=$(awk "BEGIN{printf \"%.2f\", $T1 - $T0}")
 
 show_console() {
   echo "----- guest console (last ${1:-40} lines) -----" >&2
@@ -283,7 +284,7 @@ show_console() {
 }
 [ "$CONSOLE" = 1 ] && show_console 100000
 if [ "$VERBOSE" = 1 ] && [ -s "$CTL/timing" ]; then
-  echo "run-in-vm: guest uptime at: $(tr '\n' ' ' < "$CTL/timing")| qemu wall $(awk "BEGIN{printf \"%.2f\", $T1 - $T0}")s ($ACCEL)" >&2
+  echo "run-in-vm: guest uptime at: $(tr '\n' ' ' < "$CTL/timing")| qemu wall ${WALL}s ($ACCEL)" >&2
 fi
 
 # KIOSK_VM_COST_LOG=FILE: one line per guest — its wall and CPU time (QEMU's, as this shell's
@@ -291,7 +292,7 @@ fi
 if [ -n "${KIOSK_VM_COST_LOG:-}" ]; then
   times > "$CTL/times"   # not in a pipe: a subshell has no children
   CPU=$(sed -n 2p "$CTL/times" | awk '{for (i = 1; i <= 2; i++) {split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2]}; printf "%.1f", t}')
-  printf '%s wall=%.1fs cpu=%ss %s\n' "$(date +%T)" "$(awk "BEGIN{print $T1 - $T0}")" "$CPU" "$CMD_SUMMARY" >> "$KIOSK_VM_COST_LOG" 2>/dev/null || true
+  printf '%s wall=%.1fs cpu=%ss %s\n' "$(date +%T)" "$WALL" "$CPU" "$CMD_SUMMARY" >> "$KIOSK_VM_COST_LOG" 2>/dev/null || true
 fi
 
 if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then

@@ -214,8 +214,7 @@ t=$(now_us)
 touch_dev "tap $BX $BY"
 # Liveness, not speed (TCG on a loaded CI host: 4.8 s once while ctl's own start took 1.7 s):
 # a wall-clock bound of 20 s; the time itself is the info line below.
-until ! kill -0 $WPID 2>/dev/null || [ $(( $(now_us) - t )) -gt 20000000 ]; do vm_sleep 0.02; done
-kill -0 $WPID 2>/dev/null && { kill -TERM $WPID; fail wait-button-tap "still waiting 20 s after the tap; killed"; }
+vm_wait_gone $WPID 20 0.02 || { kill -TERM $WPID; fail wait-button-tap "still waiting 20 s after the tap; killed"; }
 wait $WPID; rc=$?
 info wait-button "exit $rc $(ms $(( $(now_us) - t ))) ms after the tap was sent"
 [ $rc = 0 ] && ok wait-button-tap || fail wait-button-tap "exit $rc, want 0: $(oneline "$W/wait.out")"
@@ -233,8 +232,7 @@ PROGRESS=1.0 LABEL="Update complete" DETAILS="Restarting in a moment"   # a beze
 update final --progress "$PROGRESS" --label "$LABEL" --details "$DETAILS"
 ctl quit --retain > "$W/ctl.out" 2>&1 && ok ctl-quit || fail ctl-quit "exit $?: $(oneline "$W/ctl.out")"
 t=$(now_us)
-until ! kill -0 $DPID 2>/dev/null || [ $(( $(now_us) - t )) -gt 30000000 ]; do vm_sleep 0.05; done
-kill -0 $DPID 2>/dev/null && { kill -TERM $DPID; fail daemon-quit "still running 30 s after quit; killed"; }
+vm_wait_gone $DPID 30 || { kill -TERM $DPID; fail daemon-quit "still running 30 s after quit; killed"; }
 info daemon-quit "ended $(ms $(( $(now_us) - t ))) ms after quit's reply"
 wait $DPID; rc=$?
 grep -h 'control socket:\|retain\|done' "$LOG" | sed 's/^/info daemon-log: /'

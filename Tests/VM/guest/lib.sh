@@ -31,6 +31,14 @@ vm_wait_log() {  # vm_wait_log FILE REGEX SECONDS: until FILE has a line matchin
   return 1
 }
 
+vm_wait_gone() {  # vm_wait_gone PID SECONDS [STEP]: until PID has ended, bounded by the wall clock (no forks); 1 if it still runs
+  local end=$(( 10#${EPOCHREALTIME/./} + $2 * 1000000 ))
+  while kill -0 "$1" 2>/dev/null; do
+    (( 10#${EPOCHREALTIME/./} < end )) || return 1
+    vm_sleep "${3:-0.05}"
+  done
+}
+
 vm_request() {
   local ctl=${KIOSK_VM_CTL:-} id req answer n=0 limit
   if [ -z "$ctl" ] || [ ! -d "$ctl/req" ]; then
