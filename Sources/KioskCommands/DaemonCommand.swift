@@ -35,6 +35,11 @@ public enum DaemonCommand {
                        help: "The group that owns the socket and may use it. Default: the daemon's own."),
             OptionSpec(.allowUid, .repeated, value: "UID", rule: ValueRule(.integers(min: 0, max: 4_294_967_294, maxCount: 64), expected: "a user id"),
                        help: "Also let this user id use the socket; repeatable."),
+            .flag(.idleAfterFirstFrame, help: """
+                Once the first frame is on screen (from the frame cache, or drawn), run at the lowest CPU priority \
+                (nice 19): the rest of the start and the requests take only CPU time nothing else wants. The \
+                shutdown screens' units use it, so that the screen never slows the shutdown it shows.
+                """),
             .flag(.initramfs, help: "Started in the initramfs (its init-top script): takes new_root before switch-root, and is taken over by the real root's daemon start (docs/initramfs.md)."),
             OptionSpec(.psplashFifo, .optionalValue, value: "PATH",
                        help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
@@ -56,6 +61,8 @@ public enum DaemonCommand {
             return
         }
         if resume != nil { logToJournal(kernel: kernel) }
+        let idle = IdleAfterFirstFrame(a, kernel: kernel)
+        if ShowCommand.earlyFrameShown() { idle?.drop("the frame cache's picture is on screen") }
         if let handed = resume?.screen {
             var left: ScreenHandoff? = handed
             ShowCommand.takeEarlyFrame = {
@@ -67,7 +74,7 @@ public enum DaemonCommand {
                 }
             }
         }
-        try ShowCommand(a, extras: try DaemonParts(a, kernel: kernel, resume: resume)).run()
+        try ShowCommand(a, extras: try DaemonParts(a, kernel: kernel, resume: resume, idle: idle)).run()
     }
 }
 

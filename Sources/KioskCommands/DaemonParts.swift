@@ -35,12 +35,15 @@ final class DaemonParts: ShowExtras {
     let initramfsMarker: String
     /// `--plymouth-mode`: the Plymouth mode the daemon starts in (nil: boot-up, the options' look).
     let startMode: PlymouthMode?
+    /// `--idle-after-first-frame` (nil without it).
+    let idle: IdleAfterFirstFrame?
 
     /// Checks the options and takes the control socket — before the display is touched, so a
     /// second daemon on the same socket refuses without disturbing the screen.
-    init(_ a: ParsedArguments, kernel: Kernel, resume: DaemonResume? = nil) throws {
+    init(_ a: ParsedArguments, kernel: Kernel, resume: DaemonResume? = nil, idle: IdleAfterFirstFrame? = nil) throws {
         arguments = a
         self.resume = resume
+        self.idle = idle
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
         let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)
@@ -75,6 +78,8 @@ final class DaemonParts: ShowExtras {
             }
         }
     }
+
+    func firstFrameShown() { idle?.drop("the first frame is on screen") }
 
     func attach(session: HUDSession, loop: EventLoop, kernel: Kernel, screen: Screen, settings: HUDSettings) throws {
         let a = arguments

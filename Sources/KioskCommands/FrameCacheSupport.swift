@@ -13,6 +13,10 @@ extension ShowCommand {
     /// a process without that constructor). kiosk-hud sets it before running a command.
     nonisolated(unsafe) public static var takeEarlyFrame: () -> EarlyFrame? = { nil }
 
+    /// Whether the executable's C constructor put the frame cache's picture on screen (before
+    /// `takeEarlyFrame` takes it over). kiosk-hud sets it; false in a process without it.
+    nonisolated(unsafe) public static var earlyFrameShown: () -> Bool = { false }
+
     /// The pictures' files, which count in the frame cache's key as the board file and the fonts
     /// do (a changed picture is a changed frame): the underlay (`--underlay`) and the logo
     /// (`--logo`, else the board file's `[style] logo`; an empty `--logo` is none).

@@ -118,6 +118,7 @@ public struct ShowCommand {
             let real = start.realScreen(screen)
             self.firstFrameShown(at: t, screen: real, fonts: fonts)
             start.notifyReady("On screen")
+            self.extras?.firstFrameShown()
             // Off the path to the first frame: input and the tilt.
             let displayRotation = profile.display.rotation ?? real.displays.first?.transform.rotation ?? .none
             devices.start(self, session: session, settings: settings, rotation: displayRotation, clock: clock)

@@ -82,12 +82,15 @@ protocol ShowExtras: AnyObject {
     /// When a display waited for (--wait-display) never comes, the run goes on without one
     /// (`run`: its command has started) instead of failing.
     var runsWithoutDisplay: Bool { get }
+    /// The first frame is on screen (its caches written, systemd told): called once, on the loop.
+    func firstFrameShown()
 }
 
 extension ShowExtras {
     var quitsOnSignals: Bool { true }
     var runsWithoutDisplay: Bool { false }
     func screenClosed() {}
+    func firstFrameShown() {}
 }
 
 /// The options declared here, by name (see KioskCLI's OptionKey).

@@ -414,6 +414,12 @@ public final class FakeKernel: Kernel {
     }
     public func becomeKeeper(keeping: Set<Int32>) {}
     public func sleep(_ seconds: Double) {}
+    /// The nice values set with `setNice` (the fake changes no priority).
+    public var niceValues: [Int32] = []
+    public func setNice(_ nice: Int32) throws(SysError) {
+        try record("setpriority")
+        niceValues.append(nice)
+    }
     public func exit(_ status: Int32) -> Never { fatalError("the fake kernel never runs the keeper") }
     // Pipes and children are the real system's (a test's command runs), recorded.
     public func pipe() throws(SysError) -> (read: Int32, write: Int32) {

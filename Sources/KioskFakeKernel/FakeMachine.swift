@@ -193,6 +193,9 @@ public final class FakeMachine: Kernel {
     public func fork() throws(SysError) -> Int32 { try system.fork() }
     public func becomeKeeper(keeping: Set<Int32>) {}
     public func sleep(_ seconds: Double) {}
+    /// The nice values set with `setNice` (the fake machine changes no priority).
+    public var niceValues: [Int32] = []
+    public func setNice(_ nice: Int32) throws(SysError) { niceValues.append(nice) }
     public func exit(_ status: Int32) -> Never { fatalError("the fake machine never runs the keeper") }
     public func pipe() throws(SysError) -> (read: Int32, write: Int32) { try system.pipe() }
     public func spawn(_ request: SpawnRequest) throws(SysError) -> Int32 { try system.spawn(request) }

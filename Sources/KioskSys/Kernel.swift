@@ -139,6 +139,9 @@ public protocol Kernel: AnyObject {
     func replaceImage(_ path: String, arguments: [String], environment: [String]) -> SysError
     /// dup2(2): `target` becomes another descriptor of what `fd` is (e.g. stderr onto the journal).
     func duplicate(_ fd: Int32, to target: Int32) throws(SysError)
+    /// setpriority(2) of every thread of this process (`setProcessNice`): the shutdown screens'
+    /// daemon runs at 19 once its first frame is on screen (`daemon --idle-after-first-frame`).
+    func setNice(_ nice: Int32) throws(SysError)
 }
 
 extension Kernel {
@@ -170,6 +173,7 @@ extension Kernel {
     public func duplicate(_ fd: Int32, to target: Int32) throws(SysError) {
         _ = try retrying("dup2") { dup2(fd, target) }
     }
+    public func setNice(_ nice: Int32) throws(SysError) { try setProcessNice(nice) }
 }
 
 extension Kernel {

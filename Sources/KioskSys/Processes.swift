@@ -15,6 +15,18 @@ public func forkProcess() throws(SysError) -> Int32 {
 /// setsid(2) (errors ignored: already a session leader is fine).
 public func newSession() { _ = setsid() }
 
+/// setpriority(2) of every thread of this process to the nice value `nice` (19: the lowest CPU
+/// priority). Linux keeps a nice value per thread, so each of /proc/self/task is set; threads
+/// started later inherit the value of the thread that starts them. The first failure is thrown.
+public func setProcessNice(_ nice: Int32) throws(SysError) {
+    let tasks = listDirectory("/proc/self/task")?.compactMap { Int32($0) } ?? [0]
+    for tid in tasks where setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), nice) == -1 {
+        let e = Glibc.errno
+        if e == ESRCH { continue }   // the thread ended meanwhile
+        throw SysError(call: "setpriority", errno: e, target: String(tid))
+    }
+}
+
 /// _exit(2): ends the process now (no atexit handlers, no stdio flush).
 public func exitImmediately(_ status: Int32) -> Never { _exit(status) }
 

@@ -35,6 +35,7 @@ enum KioskHUDMain {
     static func main() {
         StartMarks.mark(.runtime)
         ShowCommand.takeEarlyFrame = takeEarlyFrame
+        ShowCommand.earlyFrameShown = earlyFrameShown
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
         // `kiosk-hud --version`: "kiosk-hud VERSION" (KioskCLI's kioskHUDVersion).

@@ -18,6 +18,11 @@ func takeEarlyFrame() -> EarlyFrame? {
     return EarlyFrame(taking: e)
 }
 
+/// Whether the constructor's frame is on screen (not yet taken over or released).
+func earlyFrameShown() -> Bool {
+    !EarlyFrameTaken.done && kiosk_early_frame()!.pointee.state == Int32(KIOSK_EARLY_SHOWN.rawValue)
+}
+
 private enum EarlyFrameTaken { nonisolated(unsafe) static var done = false }
 
 private func cString<T>(_ tuple: T) -> String {

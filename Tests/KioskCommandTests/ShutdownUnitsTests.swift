@@ -36,7 +36,7 @@ import Testing
             for line in ["DefaultDependencies=no", "Before=\(s.end)", "Type=exec", "Conflicts=kiosk-hud.service kiosk-hud.socket",
                          "After=kiosk-hud.service kiosk-hud-progress.service kiosk-hud.socket kiosk-hud-quit.service",
                          "After=kiosk-app.service display-manager.service getty@tty1.service",
-                         "ExecStart=@/usr/bin/kiosk-hud @kiosk-hud daemon --plymouth-mode \(s.mode) --retain --no-input $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS",
+                         "ExecStart=@/usr/bin/kiosk-hud @kiosk-hud daemon --plymouth-mode \(s.mode) --retain --no-input --idle-after-first-frame $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS",
                          "EnvironmentFile=-/etc/default/kiosk-hud", "KillMode=mixed", "SendSIGKILL=no", "WantedBy=\(s.target)",
                          "ConditionKernelCommandLine=!kiosk-hud.enable=0", "ConditionKernelCommandLine=!nosplash"] {
                 #expect(lines.contains { $0 == line }, "\(s.unit) has no line \(line)")
@@ -80,14 +80,15 @@ import Testing
     }
 
     /// `daemon --plymouth-mode reboot` as the units start it — argv[0] @kiosk-hud (what
-    /// systemd-shutdown looks at: /proc/PID/cmdline), --retain — without Plymouth's socket: the
-    /// profile's reboot look replaces --label and --mode; a SIGTERM ends it with 0.
+    /// systemd-shutdown looks at: /proc/PID/cmdline), --retain, --idle-after-first-frame — without
+    /// Plymouth's socket: the profile's reboot look replaces --label and --mode; once its first
+    /// frame is drawn every thread of it is at nice 19; a SIGTERM ends it with 0.
     @Test func theUnitsDaemonShowsTheModesLook() throws {
         let dir = Proc.makeTempDir("kiosk-shutdown-mode")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         let socket = dir + "/c.sock"
         guard let pid = Proc.spawn(["bash", "-c", "exec -a @kiosk-hud \"$@\"", "bash", Proc.kioskHUD, "daemon", "--plymouth-mode", "reboot", "--retain",
-                                    "--offscreen", dir, "--no-input", "--socket", socket, "--mode", "bar", "--label", "Starting up"],
+                                    "--offscreen", dir, "--no-input", "--idle-after-first-frame", "--socket", socket, "--mode", "bar", "--label", "Starting up"],
                                    stderr: dir + "/d.err") else {
             Issue.record("cannot start the daemon"); return
         }
@@ -98,6 +99,11 @@ import Testing
         #expect(cmdline.hasPrefix("@kiosk-hud\0daemon\0"), "argv: \(cmdline.split(separator: "\0"))")
         let status = Proc.run([Proc.kioskHUD, "ctl", "status", "--socket", socket]).out
         #expect(status.contains("\"content\":{\"mode\":\"indeterminate\",\"progress\":0,\"label\":\"Restarting…\""), "\(status)")
+        // Field 19 of /proc/PID/task/TID/stat is the thread's nice value (after the parenthesised name).
+        let nices = Proc.run(["sh", "-c", "for t in /proc/\(pid)/task/*/stat; do sed 's/.*) //' \"$t\" | cut -d' ' -f17; done"]).out
+            .split(separator: "\n").map(String.init)
+        #expect(!nices.isEmpty && nices.allSatisfy { $0 == "19" }, "the threads' nice values after the first frame: \(nices)")
+        #expect(Proc.readFile(dir + "/d.err")?.contains("the first frame is on screen: the rest at nice 19") == true, "\(Proc.readFile(dir + "/d.err") ?? "")")
         kill(pid, SIGTERM)
         #expect(Proc.wait(pid) == 0, "\(Proc.readFile(dir + "/d.err") ?? "")")
     }
