@@ -15,6 +15,9 @@ import KioskSys
 // unit-stopping stage. At nice 19 from the start, a busy shutdown starved the daemon before its
 // first frame and the screen never came. So the frame at the default priority, the rest at 19:
 // on a board's other cores the rest runs at once, and on a busy one CPU it only takes idle time.
+// With it (the same set-up, three rounds each way, alternated): the median reboot took 4.73 s
+// with the screens against 4.98 s without, the median power-off 5.08 s against 5.10 s, the label
+// on screen 1.4–2.2 s after the command.
 //
 // Not SCHED_IDLE: a nice-19 task still gets ~1.5 % of a busy CPU (weight 15 against 1024), so a
 // file it holds open (the glyph cache written after the first frame) is closed within the

@@ -4,6 +4,7 @@
 // how it was called. The whole boot, with the host's mkinitramfs and the real kiosk-hud, is
 // VMBootTests.bootFromTheInitramfs.
 import Glibc
+import KioskSys
 import KioskTestSupport
 import Testing
 
@@ -14,7 +15,11 @@ import Testing
     /// and `rootmnt` set; `prepare` is shell run first in the namespace (its /run is fresh).
     /// Returns the stand-in's calls, one argument a line, a blank line between calls; nil when
     /// the test cannot run here (not root, no unshare).
-    func run(_ script: String, cmdline: String, prepare: String = "", rootLink: String? = nil, plymouth: String = "--plymouth") -> String? {
+    /// `stub` is shell the stand-in runs after writing down its call (it ends at once without);
+    /// `after` is shell run in the namespace once the script has returned, its output in
+    /// `afterOutput`.
+    func run(_ script: String, cmdline: String, prepare: String = "", rootLink: String? = nil, plymouth: String = "--plymouth",
+             stub: String = "", after: String = "", afterOutput: UnsafeMutablePointer<String>? = nil) -> String? {
         guard getuid() == 0, Proc.executable("unshare") else { return nil }
         let t = String(Proc.run(["mktemp", "-d"]).out.split(separator: "\n").first ?? "")
         guard t.hasPrefix("/") else { Issue.record("mktemp -d failed"); return nil }
@@ -27,6 +32,7 @@ import Testing
             #!/bin/sh
             printf '%s\\n' "\\$@" >> $T/calls
             echo >> $T/calls
+            \(stub)
             EOF
             chmod 755 $T/stub
             echo $T/stub > $T/etc/kiosk-hud/initramfs-program
@@ -41,10 +47,12 @@ import Testing
               mount --bind "$1/etc" /etc
               \(prepare)
               rootmnt=$1/root sh "$2"
-            ' sh "$T" \(Self.scripts)/\(script)
+              \(after)
+            ' sh "$T" \(Self.scripts)/\(script) > $T/after
             """
         let r = Proc.run(["sh", "-c", setup])
         #expect(r.status == 0, "\(script): status \(r.status): \(r.err)")
+        afterOutput?.pointee = Proc.readFile(t + "/after") ?? ""
         return Proc.readFile(t + "/calls") ?? ""
     }
 
@@ -65,6 +73,33 @@ import Testing
     @Test func initTopAnswersPlymouthsSocketAnyway() {
         guard let calls = run("init-top/kiosk-hud", cmdline: "quiet", plymouth: "") else { return }
         #expect(calls == "daemon\n--plymouth\n--label\nTwo words\n--mode\nbar\n--initramfs\n\n", "calls: \(calls)")
+    }
+
+    /// Shell for `after`: "running" when the stand-in (its pid in stub.pid) still runs, not a zombie.
+    static let stubRunning = """
+        sleep 0.2; st=$(cut -d" " -f3 /proc/$(cat $1/stub.pid)/stat 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ] && echo running
+        """
+
+    /// init-top returns once the daemon listens (here 0.5 s after its start), and leaves it running.
+    @Test func initTopWaitsUntilTheDaemonListens() {
+        var after = ""
+        let t0 = monotonicSeconds()
+        guard run("init-top/kiosk-hud", cmdline: "quiet", stub: """
+            echo \\$\\$ > $T/stub.pid; sleep 0.5
+            exec python3 -c "import socket, time; s = socket.socket(socket.AF_UNIX); s.bind('/run/kiosk-hud/control.sock'); time.sleep(3)"
+            """, after: Self.stubRunning, afterOutput: &after) != nil else { return }
+        let took = monotonicSeconds() - t0
+        #expect(after.contains("running"), "the daemon was not left running: \(after)")
+        #expect(took >= 0.5 && took < 3, "init-top returned after \(took) s")
+    }
+
+    /// A daemon that does not listen within 10 s is ended by init-top, which says so in its log.
+    @Test func initTopEndsADaemonThatNeverListens() {
+        var after = ""
+        guard run("init-top/kiosk-hud", cmdline: "quiet", stub: "echo \\$\\$ > $T/stub.pid; exec sleep 60",
+                  after: Self.stubRunning + "; cat /run/kiosk-hud/initramfs.log", afterOutput: &after) != nil else { return }
+        #expect(!after.contains("running"), "the daemon still runs: \(after)")
+        #expect(after.contains("the daemon did not listen within 10 s: ended"), "\(after)")
     }
 
     static let turnedOff: [String] = ["root=/dev/vda1 kiosk-hud.enable=0", "root=/dev/vda1 nosplash quiet"]

@@ -86,6 +86,26 @@ extension InProcessCommandTests {
         #expect(refused?.description.hasPrefix("control socket: ") == true, "\(String(describing: refused))")
         _ = first.detach()
     }
+
+    /// --idle-after-first-frame: nothing before the first frame, one setNice(19) at it, no
+    /// second one (the frame-cache start and the drawn frame both call it); without the option
+    /// no priority change at all; a refused call changes nothing else.
+    @Test func idleAfterTheFirstFrameOnce() throws {
+        let fake = FakeKernel()
+        let with = try parsed(["daemon", "--idle-after-first-frame", "--offscreen", "-"], DaemonCommand.spec)
+        let idle = try #require(IdleAfterFirstFrame(with, kernel: fake))
+        #expect(fake.niceValues.isEmpty)
+        idle.drop("the frame cache's picture is on screen")
+        idle.drop("the first frame is on screen")
+        #expect(fake.niceValues == [19] && idle.dropped)
+        #expect(IdleAfterFirstFrame(try parsed(["daemon", "--offscreen", "-"], DaemonCommand.spec), kernel: fake) == nil)
+
+        let failing = FakeKernel()
+        failing.failAt = (0, EPERM)
+        let refused = try #require(IdleAfterFirstFrame(with, kernel: failing))
+        refused.drop("the first frame is on screen")
+        #expect(failing.niceValues.isEmpty && refused.dropped)
+    }
 }
 
 @Suite struct ShowOnEmbeddedLoopTests {

@@ -76,6 +76,10 @@ if [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-pid
   # The daemon's own time of its first frame in the initramfs (CLOCK_MONOTONIC, its log line's at_s).
   sed -n 's/.*kiosk-hud: first-frame exec_ms=.* at_s=\([0-9.]*\).*/time initramfs-first-frame \1/p' "$VM_OUT/journal-initramfs.txt" | head -1 >> "$M"
 fi
+# No daemon's marker by the hold's end: what its log said by then.
+if [ "$(cat "$KIOSK_VM_CTL/initramfs-pid" 2>/dev/null)" = none ]; then
+  sed 's/^/info initramfs-early-log: /' "$KIOSK_VM_CTL/initramfs-early.log" 2>/dev/null | head -20
+fi
 [ -e "$KIOSK_VM_CTL/initramfs-pid" ] &&
   sed -n 's/^\(initramfs-hold\|initramfs-frame\|cmd-start\|cmd-end\) \([0-9.]*\)$/time \1 \2/p' "$KIOSK_VM_CTL/timing" >> "$M"
 
