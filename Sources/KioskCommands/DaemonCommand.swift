@@ -62,7 +62,7 @@ public enum DaemonCommand {
         }
         if resume != nil { logToJournal(kernel: kernel) }
         let idle = IdleAfterFirstFrame(a, kernel: kernel)
-        if ShowCommand.earlyFrameShown() { idle?.drop("the frame cache's picture is on screen") }
+        if let idle, ShowCommand.earlyFrameShown() { idle.drop("the frame cache's picture is on screen") }
         if let handed = resume?.screen {
             var left: ScreenHandoff? = handed
             ShowCommand.takeEarlyFrame = {

@@ -13,13 +13,12 @@ import Testing
 
     /// Runs `script` (relative to dist/initramfs-tools/scripts) with `cmdline` as /proc/cmdline
     /// and `rootmnt` set; `prepare` is shell run first in the namespace (its /run is fresh).
-    /// Returns the stand-in's calls, one argument a line, a blank line between calls; nil when
-    /// the test cannot run here (not root, no unshare).
     /// `stub` is shell the stand-in runs after writing down its call (it ends at once without);
-    /// `after` is shell run in the namespace once the script has returned, its output in
-    /// `afterOutput`.
+    /// `after` is shell run in the namespace once the script has returned. Returns the stand-in's
+    /// calls, one argument a line, a blank line between calls, and what `after` printed; nil when
+    /// the test cannot run here (not root, no unshare).
     func run(_ script: String, cmdline: String, prepare: String = "", rootLink: String? = nil, plymouth: String = "--plymouth",
-             stub: String = "", after: String = "", afterOutput: UnsafeMutablePointer<String>? = nil) -> String? {
+             stub: String = "", after: String = "") -> (calls: String, after: String)? {
         guard getuid() == 0, Proc.executable("unshare") else { return nil }
         let t = String(Proc.run(["mktemp", "-d"]).out.split(separator: "\n").first ?? "")
         guard t.hasPrefix("/") else { Issue.record("mktemp -d failed"); return nil }
@@ -52,8 +51,7 @@ import Testing
             """
         let r = Proc.run(["sh", "-c", setup])
         #expect(r.status == 0, "\(script): status \(r.status): \(r.err)")
-        afterOutput?.pointee = Proc.readFile(t + "/after") ?? ""
-        return Proc.readFile(t + "/calls") ?? ""
+        return (Proc.readFile(t + "/calls") ?? "", Proc.readFile(t + "/after") ?? "")
     }
 
     /// A listening control socket and the initramfs's marker, as the daemon leaves them.
@@ -63,7 +61,7 @@ import Testing
         """
 
     @Test func initTopStartsTheDaemonWithTheUnitsOptions() {
-        guard let calls = run("init-top/kiosk-hud", cmdline: "root=/dev/vda1 quiet splash") else { return }
+        guard let calls = run("init-top/kiosk-hud", cmdline: "root=/dev/vda1 quiet splash")?.calls else { return }
         // Split as systemd splits the unit's $KIOSK_HUD_ARGS: the quoted label is one argument.
         #expect(calls == "daemon\n--plymouth\n--label\nTwo words\n--mode\nbar\n--initramfs\n\n", "calls: \(calls)")
     }
@@ -71,7 +69,7 @@ import Testing
     /// Without KIOSK_HUD_PLYMOUTH the initramfs's daemon answers Plymouth's socket all the same
     /// (the scripts there speak `plymouth`; no plymouthd is in an initramfs with kiosk-hud).
     @Test func initTopAnswersPlymouthsSocketAnyway() {
-        guard let calls = run("init-top/kiosk-hud", cmdline: "quiet", plymouth: "") else { return }
+        guard let calls = run("init-top/kiosk-hud", cmdline: "quiet", plymouth: "")?.calls else { return }
         #expect(calls == "daemon\n--plymouth\n--label\nTwo words\n--mode\nbar\n--initramfs\n\n", "calls: \(calls)")
     }
 
@@ -82,12 +80,11 @@ import Testing
 
     /// init-top returns once the daemon listens (here 0.5 s after its start), and leaves it running.
     @Test func initTopWaitsUntilTheDaemonListens() {
-        var after = ""
         let t0 = monotonicSeconds()
-        guard run("init-top/kiosk-hud", cmdline: "quiet", stub: """
+        guard let after = run("init-top/kiosk-hud", cmdline: "quiet", stub: """
             echo \\$\\$ > $T/stub.pid; sleep 0.5
             exec python3 -c "import socket, time; s = socket.socket(socket.AF_UNIX); s.bind('/run/kiosk-hud/control.sock'); time.sleep(3)"
-            """, after: Self.stubRunning, afterOutput: &after) != nil else { return }
+            """, after: Self.stubRunning)?.after else { return }
         let took = monotonicSeconds() - t0
         #expect(after.contains("running"), "the daemon was not left running: \(after)")
         #expect(took >= 0.5 && took < 3, "init-top returned after \(took) s")
@@ -95,9 +92,8 @@ import Testing
 
     /// A daemon that does not listen within 10 s is ended by init-top, which says so in its log.
     @Test func initTopEndsADaemonThatNeverListens() {
-        var after = ""
-        guard run("init-top/kiosk-hud", cmdline: "quiet", stub: "echo \\$\\$ > $T/stub.pid; exec sleep 60",
-                  after: Self.stubRunning + "; cat /run/kiosk-hud/initramfs.log", afterOutput: &after) != nil else { return }
+        guard let after = run("init-top/kiosk-hud", cmdline: "quiet", stub: "echo \\$\\$ > $T/stub.pid; exec sleep 60",
+                              after: Self.stubRunning + "; cat /run/kiosk-hud/initramfs.log")?.after else { return }
         #expect(!after.contains("running"), "the daemon still runs: \(after)")
         #expect(after.contains("the daemon did not listen within 10 s: ended"), "\(after)")
     }
@@ -106,23 +102,23 @@ import Testing
 
     @Test(arguments: turnedOff)
     func initTopHonoursTheKernelCommandLine(_ cmdline: String) {
-        guard let calls = run("init-top/kiosk-hud", cmdline: cmdline) else { return }
+        guard let calls = run("init-top/kiosk-hud", cmdline: cmdline)?.calls else { return }
         #expect(calls.isEmpty, "\(cmdline): the daemon was started: \(calls)")
     }
 
     @Test func initBottomGivesTheNewRootWhenTheRealRootStartsTheService() {
         guard let calls = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere,
-                              rootLink: "/lib/systemd/system/kiosk-hud.service") else { return }
+                              rootLink: "/lib/systemd/system/kiosk-hud.service")?.calls else { return }
         #expect(calls.hasPrefix("ctl\nnew-root\n/tmp/") && calls.hasSuffix("/root\n\n"), "calls: \(calls)")
     }
 
     @Test func initBottomEndsTheDaemonWhenNothingWouldTakeItOver() {
-        guard let calls = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere) else { return }
+        guard let calls = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere)?.calls else { return }
         #expect(calls == "ctl\nquit\n--retain\n\n", "calls: \(calls)")
     }
 
     @Test func initBottomDoesNothingWithoutTheDaemon() {
-        guard let calls = run("init-bottom/kiosk-hud", cmdline: "quiet", rootLink: "/lib/systemd/system/kiosk-hud.service") else { return }
+        guard let calls = run("init-bottom/kiosk-hud", cmdline: "quiet", rootLink: "/lib/systemd/system/kiosk-hud.service")?.calls else { return }
         #expect(calls.isEmpty, "calls: \(calls)")
     }
 }

@@ -153,12 +153,6 @@ import Testing
     /// KIOSK_HUD_BINARY names, else built here into the scratch path LinkOrderTests builds its
     /// release binary in (the same command: whichever suite comes second finds it done). Nil, the
     /// issue recorded, when the build fails.
-    /// The middle value (the mean of the two middle ones for an even count).
-    func median(_ values: [Double]) -> Double {
-        let v = values.sorted()
-        return v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
-    }
-
     static func releaseBinary() async -> String? {
         if getenv("KIOSK_HUD_BINARY") != nil { return Proc.kioskHUD }
         let scratch = Proc.root + "/.build-release-check"

@@ -7,9 +7,9 @@
 // (before a release, and after a change to what 6.0.3 might not take: Swift Testing's API, new
 // language features). It is a debug build of every module and test target with one job — on
 // two CPUs beside the guests it was still compiling 35 minutes into a run's tests (2026-11-28;
-// that CI run took 52 minutes in all) — then ~5 min of tests. Every run still builds every module of the program with 6.0.3: the arm64 cross build
-// (Arm64BuildTests, release), whose binary draws what the x86-64 one draws and runs on the arm64
-// kernel (VMArm64Tests).
+// that CI run took 52 minutes in all) — then ~5 min of tests. Every run still builds every
+// module of the program with 6.0.3: the arm64 cross build (Arm64BuildTests, release), whose
+// binary draws what the x86-64 one draws and runs on the arm64 kernel (VMArm64Tests).
 import KioskSys
 import KioskTestSupport
 import Testing

@@ -14,10 +14,25 @@ set -a; . /etc/kiosk-vm.env; set +a
 say() { echo "$*" >> "$KIOSK_VM_CTL/stdout"; }
 name=$KIOSK_VM_HOW-$KIOSK_VM_SCREENS
 
+# until_status NAME TRIES TEXT…: `kiosk-hud ctl status` asked every 0.1 s, up to TRIES times,
+# until it has every TEXT; "ok NAME", else "FAIL NAME" with the last status.
+until_status() {
+  local name=$1 tries=$2 s= t all
+  shift 2
+  for _ in $(seq "$tries"); do
+    all=
+    if s=$(kiosk-hud ctl status 2>&1); then
+      all=1
+      for t in "$@"; do [[ $s == *"$t"* ]] || all=; done
+    fi
+    [ -n "$all" ] && { say "ok $name"; return 0; }
+    vm_sleep 0.1
+  done
+  say "FAIL $name: ctl status: ${s:0:300}"
+}
+
 # The splash is up: kiosk-hud.service is ready (Type=notify: its first frame on screen).
-s=
-for _ in $(seq 300); do s=$(kiosk-hud ctl status 2>&1) && [[ $s == *'"active":true'* ]] && break; vm_sleep 0.1; done
-[[ $s == *'"active":true'* ]] && say "ok splash-up" || say "FAIL splash-up: ctl status: ${s:0:300}"
+until_status splash-up 300 '"active":true'
 
 st=$(systemctl show -P ConditionResult kiosk-hud-progress.service)/$(systemctl is-active kiosk-hud-progress.service)
 [ "$st" = no/inactive ] && say "ok no-boot-follower" || say "FAIL no-boot-follower: kiosk-hud-progress.service's condition/state: $st"
@@ -25,8 +40,7 @@ st=$(systemctl show -P ConditionResult kiosk-hud-progress.service)/$(systemctl i
 if plymouth change-mode --updates && plymouth system-update --progress=40; then say "ok update-requests"
 else say "FAIL update-requests: plymouth exit $?"; fi
 # The daemon has applied both (Plymouth's client returns on the ack, sent once applied).
-for _ in $(seq 100); do s=$(kiosk-hud ctl status 2>&1); [[ $s == *'"progress":0.4'* && $s == *'Installing updates'* ]] && break; vm_sleep 0.1; done
-[[ $s == *'"progress":0.4'* && $s == *'Installing updates'* ]] && say "ok update-shown" || say "FAIL update-shown: ctl status: ${s:0:300}"
+until_status update-shown 100 '"progress":0.4' 'Installing updates'
 vm_sleep 0.5
 vm_screendump "$name-before" > /dev/null || say "FAIL before-screendump"
 
