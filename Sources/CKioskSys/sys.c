@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CKioskSys.h"
+#include <errno.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -79,3 +80,103 @@ int kiosk_malloc_trim(void) { return malloc_trim(0); }
 int kiosk_malloc_set_mmap_threshold(int bytes) { (void)bytes; return -1; }
 int kiosk_malloc_trim(void) { return -1; }
 #endif
+
+/* SO_PEERGROUPS (Linux 4.13): the peer's supplementary groups as the kernel recorded them at
+   connect(2) — no /proc read, so no pid reuse. */
+int kiosk_peer_groups(int fd, unsigned int *groups, int capacity) {
+    socklen_t n = (socklen_t)(capacity * sizeof(unsigned int));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &n) != 0) {
+        if (errno == ERANGE) return -2 - (int)(n / sizeof(unsigned int));
+        return -1;
+    }
+    return (int)(n / sizeof(unsigned int));
+}
+
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/mman.h>
+#include <stdio.h>
+
+struct kiosk_open_as_request {
+    const char *path;
+    int as_user;
+    unsigned int uid, gid;
+    const unsigned int *groups;
+    int group_count;
+    int fd;
+    int error;
+    int not_regular;
+    struct stat st;
+};
+
+/* On its own thread: the thread's file-system identity becomes the client's (raw setgroups,
+   setfsgid, setfsuid: per thread, unlike glibc's wrappers, which change every thread of the
+   process; a change of fsuid from 0 also drops the thread's CAP_DAC_OVERRIDE and
+   CAP_DAC_READ_SEARCH), then the path is looked up (O_PATH: nothing is opened for reading, so
+   a device or a FIFO is never opened), the descriptor fstat'ed, and only a regular file opened
+   for reading, again through the same descriptor (/proc/self/fd/N: the same inode, with the
+   client's permission checked), so no path swap between the check and the open counts. The
+   thread ends with its identity; the process's is never changed. */
+static void *kiosk_open_as_thread(void *arg) {
+    struct kiosk_open_as_request *r = arg;
+    if (r->as_user) {
+        if (syscall(SYS_setgroups, (size_t)r->group_count, r->groups) != 0) { r->error = errno; return NULL; }
+        syscall(SYS_setfsgid, r->gid);
+        syscall(SYS_setfsuid, r->uid);
+        /* setfsuid/setfsgid report no error: ask back (-1 changes nothing and returns the current). */
+        if ((unsigned int)syscall(SYS_setfsuid, -1) != r->uid || (unsigned int)syscall(SYS_setfsgid, -1) != r->gid) {
+            r->error = EPERM;
+            return NULL;
+        }
+    }
+    int p = open(r->path, O_PATH | O_CLOEXEC);
+    if (p < 0) { r->error = errno; return NULL; }
+    if (fstat(p, &r->st) != 0) { r->error = errno; close(p); return NULL; }
+    if (!S_ISREG(r->st.st_mode)) { r->not_regular = 1; close(p); return NULL; }
+    char again[64];
+    snprintf(again, sizeof again, "/proc/self/fd/%d", p);
+    int fd = open(again, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int e = errno;
+    close(p);
+    if (fd < 0) { r->error = e; return NULL; }
+    r->fd = fd;
+    return NULL;
+}
+
+int kiosk_open_regular_as(const char *path, int as_user, unsigned int uid, unsigned int gid,
+                          const unsigned int *groups, int group_count, struct stat *st, int *not_regular) {
+    struct kiosk_open_as_request r = {
+        .path = path, .as_user = as_user, .uid = uid, .gid = gid, .groups = groups,
+        .group_count = group_count, .fd = -1, .error = 0, .not_regular = 0,
+    };
+    pthread_t t;
+    int e = pthread_create(&t, NULL, kiosk_open_as_thread, &r);
+    if (e != 0) { errno = e; return -1; }
+    pthread_join(t, NULL);
+    *not_regular = r.not_regular;
+    if (r.not_regular) { *st = r.st; errno = EINVAL; return -1; }
+    if (r.fd < 0) { errno = r.error; return -1; }
+    *st = r.st;
+    return r.fd;
+}
+
+int kiosk_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+
+/* chown and chmod of the socket file at `path` that this process bound, never through a
+   symbolic link: the path is looked up without following one (O_PATH | O_NOFOLLOW), must be a
+   socket, and is changed through that descriptor (fchownat with AT_EMPTY_PATH; chmod of
+   /proc/self/fd/N, the same inode). A swap of the path for a link to another file is refused. */
+int kiosk_set_socket_owner_mode(const char *path, int set_group, unsigned int gid, unsigned int mode, int *not_socket) {
+    int p = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (p < 0) return -1;
+    struct stat st;
+    if (fstat(p, &st) != 0) { int e = errno; close(p); errno = e; return -1; }
+    if (!S_ISSOCK(st.st_mode)) { *not_socket = 1; close(p); errno = EINVAL; return -1; }
+    if (set_group && fchownat(p, "", (uid_t)-1, gid, AT_EMPTY_PATH) != 0) { int e = errno; close(p); errno = e; return -1; }
+    char again[64];
+    snprintf(again, sizeof again, "/proc/self/fd/%d", p);
+    if (chmod(again, mode) != 0) { int e = errno; close(p); errno = e; return -1; }
+    close(p);
+    return 0;
+}

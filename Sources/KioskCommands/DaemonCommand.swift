@@ -54,8 +54,14 @@ public enum DaemonCommand {
         Heap.keepLargeBlocksOutOfTheHeap()
         let kernel = LinuxKernel()
         // A previous image of this process (the initramfs's daemon, carried on): its state.
-        let resume = try DaemonResume.take()
         let socket = a.string(.socket) ?? ControlSocket.defaultPath
+        let resume: DaemonResume?
+        do { resume = try DaemonResume.take(kernel: kernel) } catch {
+            // The previous image is gone with what it held: its marker would keep the socket
+            // unit off for the rest of the boot.
+            try? kernel.removeFile(InitramfsDaemon.markerPath(socket: socket))
+            throw error
+        }
         if resume == nil, !a.flag(.initramfs), let pid = InitramfsTakeover.waitingDaemon(socket: socket, kernel: kernel) {
             try InitramfsTakeover.run(pid: pid, socket: socket, kernel: kernel)
             return

@@ -47,31 +47,58 @@ final class InitramfsDaemon: InitramfsStage {
     }
 
     func prepareAdoption() throws(RequestError) -> () -> Void {
+        adoptionFailure = nil
         guard rootChanged else { throw RequestError("adopt: no new root yet (new_root comes first, from the initramfs's init-bottom)") }
         let program = CommandLine.arguments[0]
         guard program.hasPrefix("/") else { throw RequestError("adopt: started as \(shown(program)), not by an absolute path: the new root's program cannot be found") }
         guard let st = try? kernel.fileStatus(program), st.kind == .regular else {
             throw RequestError("adopt: the new root has no \(program)")
         }
+        guard st.permissions & 0o111 != 0 else { throw RequestError("adopt: the new root's \(program) is not executable") }
         let drm = innermostScreen(screen) as? DRMScreen
         if let why = drm?.handoffRefusal { throw RequestError("adopt: \(why)", code: why.transient ? .busy : .cannot) }
+        // The state is written now, before the reply: whatever its size, a failure to keep it is
+        // this request's error, not a daemon that answered ok and then could not carry on.
+        let snapshot = JSONObject(status())
+        let stateFD: Int32
+        do { stateFD = try DaemonResume.writeState(snapshot, kernel: kernel) } catch { throw RequestError("adopt: the state cannot be kept: \(error)") }
         // Another screen (fbdev, offscreen, none yet) is opened again by the next image: fbdev
         // memory keeps its picture until the next frame is written over it.
         let control = DaemonResume.Control(fd: socket.fd, lock: socket.lockDescriptor, path: socket.path)
-        return { [kernel, status] in
+        return { [weak self, kernel, status] in
+            var state = stateFD
+            // A request answered between the reply and now changed the state: kept again
+            // (the first copy stays if this one cannot be made: it is the state `adopt` saw).
+            let now = JSONObject(status())
+            if now != snapshot, let fresh = try? DaemonResume.writeState(now, kernel: kernel) {
+                kernel.close(state)
+                state = fresh
+            }
             var handoff: ScreenHandoff?
             if let drm {
                 do throws(HandoffRefusal) { handoff = try drm.handOff() } catch {
-                    showLog("initramfs: cannot carry on now: \(error); this program goes on")
+                    kernel.close(state)
+                    self?.failed("cannot carry on now: \(error)")
                     return
                 }
             }
-            Self.replace(program: program, resume: DaemonResume(control: control, screen: handoff, status: JSONObject(status())), kernel: kernel)
+            let failure = Self.replace(program: program, resume: DaemonResume(control: control, screen: handoff, stateFD: state), kernel: kernel)
+            kernel.close(state)
+            self?.failed("cannot carry on as \(program): \(failure)")
         }
     }
 
-    /// execve() with the descriptors kept; back to normal (and a log line) if it fails.
-    static func replace(program: String, resume: DaemonResume, kernel: Kernel) {
+    /// Why the last `adopt` did not carry on (after its ok), for `status` (the starter waits
+    /// for the new image no longer once it reads this); nil while none failed.
+    private(set) var adoptionFailure: String?
+
+    private func failed(_ why: String) {
+        adoptionFailure = why
+        showLog("initramfs: \(why); this program goes on")
+    }
+
+    /// execve() with the descriptors kept; back to normal if it fails: the reason.
+    static func replace(program: String, resume: DaemonResume, kernel: Kernel) -> SysError {
         let kept = resume.descriptors
         for fd in kept { try? kernel.setCloseOnExec(fd, false) }
         var environment = currentEnvironment().filter { !$0.hasPrefix(DaemonResume.variable + "=") }
@@ -79,7 +106,7 @@ final class InitramfsDaemon: InitramfsStage {
         showLog("initramfs: carrying on as \(program) (same process, the screen and the socket kept)")
         let failure = kernel.replaceImage(program, arguments: CommandLine.arguments, environment: environment)
         for fd in kept { try? kernel.setCloseOnExec(fd, true) }
-        showLog("initramfs: cannot carry on as \(program): \(failure); this program goes on")
+        return failure
     }
 
     /// The marker beside the control socket while the initramfs's daemon has not been taken over:
@@ -120,9 +147,16 @@ func currentEnvironment() -> [String] {
 }
 
 /// What the daemon hands to the next program image in the same process (the initramfs's daemon
-/// taken over after switch-root): in $KIOSK_HUD_RESUME as JSON, read once and removed at start.
+/// taken over after switch-root). The descriptors and the screen, a few hundred bytes of fixed
+/// size, go in $KIOSK_HUD_RESUME as JSON; the HUD's state (`status`, whose texts a client sets,
+/// escaped up to six-fold in JSON) in a memory file whose descriptor the variable names: the
+/// environment is bounded (128 KiB a string: execve's E2BIG), a descriptor is not, and the file
+/// is written before `adopt` answers. Read once and removed at start.
 struct DaemonResume {
     static let variable = "KIOSK_HUD_RESUME"
+    /// The largest state read back (a status is tens of KiB at most; this only bounds a
+    /// descriptor that is not what the previous image wrote).
+    static let maxStateBytes = 16 << 20
 
     struct Control {
         var fd: Int32
@@ -134,14 +168,66 @@ struct DaemonResume {
     var screen: ScreenHandoff?
     /// `status`'s fields: `content`, `style`, `visible`.
     var status: JSONObject
+    /// The memory file holding `status` (the image handing over; nil in the image that read it).
+    var stateFD: Int32?
 
-    var descriptors: [Int32] { [control.fd] + (control.lock.map { [$0] } ?? []) + (screen.map { [$0.fd] } ?? []) }
+    var descriptors: [Int32] { [control.fd] + (control.lock.map { [$0] } ?? []) + (screen.map { [$0.fd] } ?? []) + (stateFD.map { [$0] } ?? []) }
+
+    init(control: Control, screen: ScreenHandoff?, stateFD: Int32) {
+        self.control = control; self.screen = screen; self.stateFD = stateFD; status = JSONObject([])
+    }
+
+    /// A new memory file holding `state` (JSON): its descriptor, close-on-exec (cleared for the
+    /// execve by `replace`).
+    static func writeState(_ state: JSONObject, kernel: Kernel) throws(SysError) -> Int32 {
+        let fd = try kernel.makeMemoryFile("kiosk-hud-state")
+        let bytes = Array(JSON.encode(.object(state)).utf8)
+        var done = 0
+        do throws(SysError) {
+            while done < bytes.count {
+                let r: Result<Int, SysError> = bytes.withUnsafeBytes { b in
+                    Result { () throws(SysError) in try kernel.write(fd, UnsafeRawBufferPointer(rebasing: b[done...])) }
+                }
+                let n = try r.get()
+                guard n > 0 else { throw SysError(call: "write", errno: EIO, target: "kiosk-hud-state") }
+                done += n
+            }
+        } catch {
+            kernel.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// The state in the memory file `fd` (read from its start, then closed).
+    static func readState(_ fd: Int32, kernel: Kernel) throws(ShowError) -> JSONObject {
+        defer { kernel.close(fd) }
+        guard let st = try? kernel.status(fd), st.kind == .regular, st.size <= maxStateBytes else {
+            throw ShowError("\(variable): descriptor \(fd) is not the state a kiosk-hud daemon hands over")
+        }
+        var bytes = [UInt8](repeating: 0, count: st.size)
+        var done = 0
+        while done < bytes.count {
+            let r: Result<Int, SysError> = bytes.withUnsafeMutableBytes { b in
+                Result { () throws(SysError) in try kernel.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: b[done...]), at: done) }
+            }
+            guard case let .success(n) = r, n > 0 else { throw ShowError("\(variable): the state cannot be read (descriptor \(fd))") }
+            done += n
+        }
+        let v: JSONValue
+        do { v = try JSON.parse(bytes[...], limits: JSONLimits(maxBytes: maxStateBytes)) } catch {
+            throw ShowError("\(variable): the state handed over is not JSON: \(error)")
+        }
+        guard let o = v.object else { throw ShowError("\(variable): the state handed over is not a JSON object") }
+        return o
+    }
 
     var encoded: JSONObject {
         var c: [(String, JSONValue)] = [("fd", .number(Double(control.fd)))]
         if let l = control.lock { c.append(("lock", .number(Double(l)))) }
         if let p = control.path { c.append(("path", .string(p))) }
-        var fields: [(String, JSONValue)] = [("control", .object(JSONObject(c))), ("status", .object(status))]
+        var fields: [(String, JSONValue)] = [("control", .object(JSONObject(c)))]
+        if let s = stateFD { fields.append(("state", .number(Double(s)))) }
         if let s = screen {
             func n(_ v: some BinaryInteger) -> JSONValue { .number(Double(v)) }
             let saved: [(String, JSONValue)] = [("crtc", n(s.saved.id)), ("fb", n(s.saved.fbID)), ("x", n(s.saved.x)), ("y", n(s.saved.y))]
@@ -157,25 +243,33 @@ struct DaemonResume {
         return JSONObject(fields)
     }
 
-    /// Reads and removes $KIOSK_HUD_RESUME; nil when it is not set. Throws for a value that is not
-    /// what `encoded` writes (nothing of it is used then).
-    static func take() throws(ShowError) -> DaemonResume? {
+    /// Reads and removes $KIOSK_HUD_RESUME, and the state its descriptor holds; nil when it is
+    /// not set. Throws for a value that is not what `encoded` writes (nothing of it is used
+    /// then). A 0.1.0 image's variable held the state itself (`status`): read as well.
+    static func take(kernel: Kernel = LinuxKernel()) throws(ShowError) -> DaemonResume? {
         guard let text = environmentValue(variable) else { return nil }
         unsetenv(variable)
-        guard let v = try? JSON.parse(Array(text.utf8)), let o = v.object, let r = DaemonResume(o) else {
+        guard text.utf8.count <= 64 << 10, let v = try? JSON.parse(Array(text.utf8)), let o = v.object, var r = DaemonResume(o) else {
             throw ShowError("\(variable): not the state a kiosk-hud daemon hands over")
+        }
+        if let fd = r.stateFD {
+            r.stateFD = nil
+            r.status = try readState(fd, kernel: kernel)
         }
         return r
     }
 
-    init(control: Control, screen: ScreenHandoff?, status: JSONObject) { self.control = control; self.screen = screen; self.status = status }
-
     init?(_ o: JSONObject) {
         func u32(_ v: JSONValue?) -> UInt32? { v?.int.flatMap { UInt32(exactly: $0) } }
         func i32(_ v: JSONValue?) -> Int32? { v?.int.flatMap { Int32(exactly: $0) } }
-        guard let c = o["control"]?.object, let fd = i32(c["fd"]), let status = o["status"]?.object else { return nil }
+        guard let c = o["control"]?.object, let fd = i32(c["fd"]) else { return nil }
         control = Control(fd: fd, lock: i32(c["lock"]), path: c["path"]?.string)
-        self.status = status
+        // The state's descriptor (this version), or the state itself (0.1.0's images).
+        if let s = o["state"] { guard let sfd = i32(s), sfd >= 0 else { return nil }; stateFD = sfd; status = JSONObject([]) } else {
+            guard let status = o["status"]?.object else { return nil }
+            self.status = status
+            stateFD = nil
+        }
         guard let s = o["screen"]?.object else { screen = nil; return }
         guard let sfd = i32(s["fd"]), let card = s["card"]?.string, let conn = u32(s["connector"]), let crtc = u32(s["crtc"]),
               let mode = s["mode"]?.string.flatMap(modeInfo), let handle = u32(s["handle"]), let pitch = s["pitch"]?.int,
@@ -229,12 +323,67 @@ private func modeInfo(_ s: String) -> ModeInfo? {
 /// The real root's `kiosk-hud daemon` when the initramfs's daemon is still running: it takes that
 /// daemon over instead of starting a second one (which could not take the socket or the screen).
 enum InitramfsTakeover {
-    /// The initramfs's daemon's pid, when its marker is beside `socket` and it runs.
-    static func waitingDaemon(socket: String, kernel: Kernel) -> Int32? {
-        guard let text = kernel.readTextFile(InitramfsDaemon.markerPath(socket: socket)),
-              let pid = Int32(text.split(separator: "\n").first.map(String.init) ?? ""), pid > 1, pid != getpid() else { return nil }
-        do { try kernel.kill(pid, 0) } catch { return nil }
-        return pid
+    /// The initramfs's daemon's pid, when its marker is beside `socket` and can be trusted; nil
+    /// (with one log line when a marker was there) otherwise. The real root's start moves that
+    /// process into its unit and names it systemd's main pid, so a marker is believed only when
+    /// nobody but root could have written it and the process is what it claims: the marker a
+    /// regular file of root's (or this user's) that no one else may write, in a directory of
+    /// root's that no one else may write; its pid a process running a kiosk-hud program
+    /// (/proc/PID/exe); and that process the one listening on `socket` (SO_PEERCRED of a
+    /// connection to it). Nothing is moved or announced before all of this holds.
+    static func waitingDaemon(socket: String, kernel: Kernel, log: (String) -> Void = showLog) -> Int32? {
+        let marker = InitramfsDaemon.markerPath(socket: socket)
+        guard let st = try? kernel.linkStatus(marker) else { return nil }
+        switch trustedPid(marker: marker, status: st, socket: socket, kernel: kernel) {
+        case let .success(pid): return pid
+        case let .failure(why):
+            log("initramfs: \(marker) is not believed (\(why.description)); starting a daemon of this system's own")
+            return nil
+        }
+    }
+
+    /// Why a marker is not believed.
+    struct Distrust: Error, CustomStringConvertible { var description: String }
+
+    static func trustedPid(marker: String, status st: FileStatus, socket: String, kernel: Kernel) -> Result<Int32, Distrust> {
+        let me = effectiveUserID()
+        func owned(_ s: FileStatus) -> Bool { s.ownerID == 0 || s.ownerID == me }
+        guard st.kind == .regular else { return .failure(Distrust(description: "not a regular file (\(st.kind))")) }
+        guard owned(st), st.permissions & 0o022 == 0 else {
+            return .failure(Distrust(description: "owned by uid \(st.ownerID), mode \(String(st.permissions, radix: 8)): not root's alone"))
+        }
+        let dir = marker.lastIndex(of: "/").map { String(marker[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        guard let d = try? kernel.fileStatus(dir), d.kind == .directory, owned(d), d.permissions & 0o022 == 0 else {
+            return .failure(Distrust(description: "its directory \(dir) may be written by others than root"))
+        }
+        guard let text = kernel.readTextFile(marker),
+              let pid = Int32(text.split(separator: "\n").first.map(String.init) ?? ""), pid > 1, pid != getpid() else {
+            return .failure(Distrust(description: "no pid in it"))
+        }
+        do { try kernel.kill(pid, 0) } catch { return .failure(Distrust(description: "pid \(pid) does not run")) }
+        // The program it runs: a kiosk-hud (the initramfs's, deleted by run-init, reads
+        // "/usr/bin/kiosk-hud (deleted)").
+        func name(_ link: String?) -> Substring? {
+            guard var l = link else { return nil }
+            if l.hasSuffix(" (deleted)") { l.removeLast(10) }
+            return l.split(separator: "/").last
+        }
+        guard let theirs = name(kernel.readLink("/proc/\(pid)/exe")), theirs == name(kernel.readLink("/proc/self/exe")) ?? "kiosk-hud" else {
+            return .failure(Distrust(description: "pid \(pid) is not a kiosk-hud program"))
+        }
+        // And it is the daemon answering on the socket.
+        let peer: PeerCredentials
+        do {
+            let fd = try kernel.connectUnix(socket)
+            defer { kernel.close(fd) }
+            peer = try kernel.peerCredentials(fd)
+        } catch {
+            return .failure(Distrust(description: "nobody answers on \(socket): \(error)"))
+        }
+        guard peer.pid == pid, peer.uid == 0 || peer.uid == me else {
+            return .failure(Distrust(description: "pid \(peer.pid) (uid \(peer.uid)) listens on \(socket), not pid \(pid)"))
+        }
+        return .success(pid)
     }
 
     /// Asks the daemon at `socket` to carry on as this system's program (`adopt`, tried again
@@ -264,16 +413,19 @@ enum InitramfsTakeover {
         if carriedOn {
             // The new image answers once its loop runs; its status says it was carried over.
             var answered = false
-            while !answered && monotonicSeconds() < deadline {
-                if let c = try? DaemonClient(path: socket, kernel: kernel), let s = try? c.request("status", [], timeout: 5),
-                   s["initramfs"]?.string == InitramfsState.carriedOver.rawValue {
-                    answered = true
-                } else {
-                    kernel.sleep(0.05)
+            var failure: String?
+            while !answered && failure == nil && monotonicSeconds() < deadline {
+                if let c = try? DaemonClient(path: socket, kernel: kernel), let s = try? c.request("status", [], timeout: 5) {
+                    answered = s["initramfs"]?.string == InitramfsState.carriedOver.rawValue
+                    // The daemon answered ok, then could not carry on: it says why, at once.
+                    failure = s["adopt_error"]?.string
                 }
+                if !answered && failure == nil { kernel.sleep(0.05) }
             }
             if answered {
                 showLog("initramfs: its daemon carries on as \(CommandLine.arguments[0]) (pid \(pid))")
+            } else if let failure {
+                showLog("initramfs: its daemon could not carry on as this system's program (\(failure)); it goes on as it is")
             } else {
                 showLog("initramfs: its daemon did not say it carries on as \(CommandLine.arguments[0]); it goes on as it is")
             }

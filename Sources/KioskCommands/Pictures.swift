@@ -49,15 +49,16 @@ public struct PictureError: Error, CustomStringConvertible {
     public var description: String
 }
 
-/// The PNG at `path` (given as option `what`) as a bitmap, within `limit`.
-public func loadPNG(_ path: String, what: String, limit: PNGReadLimit) throws -> Bitmap {
+/// The PNG at `path` (given as option `what`) as a bitmap, within `limit`; opened with `user`'s
+/// rights when given (a picture a daemon's client named), else with this process's.
+public func loadPNG(_ path: String, what: String, limit: PNGReadLimit, as user: PeerCredentials? = nil) throws -> Bitmap {
     guard !path.isEmpty else { throw UsageError("\(what): empty path") }
     // Decoded straight into the bitmap and premultiplied there: one picture-sized buffer while
     // it is read, not an RGBA array and a bitmap (16 MB → 8 MB for a 1920x1080 underlay, which a
     // daemon reads while the one it replaces is still shown).
     var bitmap: Bitmap?, refusal: Error?
     do {
-        _ = try PNG.read(path: path, limit: limit) { width, height in
+        _ = try PNG.read(path: path, limit: limit, as: user) { width, height in
             do { bitmap = try Bitmap.forStraightRGBA(width: width, height: height) } catch { refusal = error; return nil }
             return bitmap?.rawBytes
         }

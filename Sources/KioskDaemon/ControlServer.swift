@@ -68,6 +68,7 @@ public final class ControlServer {
             switch kind {
             case .tooManyClients: "control socket: refused: too many clients (\(ControlServer.maxClients))"
             case .permissionDenied: "control socket: refused: permission denied"
+            case .notRoot: "control socket: refused: an op only root may ask for"
             }
         }
         listenToken = loop.watch(listener, .readable) { [unowned self] _ in self.acceptAll() }
@@ -115,6 +116,8 @@ public final class ControlServer {
     /// Why a peer is refused, as the log counts refusals.
     enum Refusal: Hashable, Sendable {
         case tooManyClients, permissionDenied
+        /// A client let in asked for an op only root may ask for (`DaemonOp.authority`).
+        case notRoot
         /// The reply's code.
         var code: ReplyCode { self == .tooManyClients ? .tooManyClients : .permissionDenied }
     }
@@ -123,7 +126,9 @@ public final class ControlServer {
     func refusal(_ cred: PeerCredentials) -> (Refusal, String)? {
         if clients.count >= ControlServer.maxClients { return (.tooManyClients, "too many clients (\(ControlServer.maxClients))") }
         if cred.uid == 0 || cred.uid == effectiveUserID() || access.allowedUIDs.contains(cred.uid) { return nil }
-        if let g = access.group, cred.gid == g || supplementaryGroups(cred.pid).contains(g) { return nil }
+        // The groups the kernel recorded when the peer connected (SO_PEERGROUPS), not
+        // /proc/PID/status read now: that pid may already be another process's.
+        if let g = access.group, cred.isMember(of: g) { return nil }
         return (.permissionDenied, "permission denied: uid \(cred.uid) is not root, in the daemon's group, or allowed (--allow-uid)")
     }
 
@@ -137,12 +142,6 @@ public final class ControlServer {
             guard let c = clients[p.fd] else { continue }
             if !c.closing { read(c) } else if p.revents & Int16(POLLHUP | POLLERR) != 0 { drop(c, why: nil) }
         }
-    }
-
-    private func supplementaryGroups(_ pid: Int32) -> [UInt32] {
-        guard let status = kernel.readTextFile("/proc/\(pid)/status"),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") }) else { return [] }
-        return line.dropFirst(7).split(separator: " ").compactMap { UInt32($0) }
     }
 
     /// One refusal line, written now (best effort: the socket is new and empty), then closed.
@@ -219,7 +218,11 @@ public final class ControlServer {
             if case let .subscribe(events) = request {
                 c.subscription = events ?? Set(DaemonEvent.allCases)
             }
-            let fields = try daemon.handle(request)
+            if !Requester.client(c.credentials).may(request.op) {
+                refused += 1
+                refusals.write(.notRoot, "control socket: refused pid \(c.credentials.pid) uid \(c.credentials.uid): \(request.op.rawValue) is root's only")
+            }
+            let fields = try daemon.handle(request, from: .client(c.credentials))
             send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(true))] + (id.map { [("id", $0)] } ?? []) + fields)
         } catch {
             reply(c, id: id, error: error)

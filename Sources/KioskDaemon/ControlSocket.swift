@@ -43,10 +43,8 @@ public struct ControlSocket {
         }
         do throws(SysError) {
             let fd = try kernel.listenUnix(path, backlog: ControlServer.backlog)
-            do throws(SysError) {
-                if let group { try kernel.setOwner(path, uid: nil, gid: group) }
-                try kernel.setMode(path, 0o660)
-            } catch {
+            // Through the socket file we bound, never a link put in its place.
+            do throws(SysError) { try kernel.setSocketFileAccess(path, group: group, mode: 0o660) } catch {
                 kernel.close(fd); try? kernel.removeFile(path)
                 throw error
             }

@@ -13,8 +13,12 @@ public final class Daemon {
     public let session: HUDSession
     /// The settings in effect (what `status` reports; `update` and `style` change them).
     public private(set) var settings: HUDSettings
-    /// Reads a picture for `update`'s image within the screen's limit (KioskPNG, by the owner).
+    /// Reads a picture for `update`'s image within the screen's limit (KioskPNG, by the owner),
+    /// with the daemon's own rights: a picture the daemon itself, root or the daemon's user names.
     public var loadPicture: (String) throws -> Bitmap
+    /// Reads a picture another client names, with that client's rights (its uid and groups), so
+    /// that it can show only what it could read itself. Nil: such a picture is refused.
+    public var loadClientPicture: ((String, PeerCredentials) throws -> Bitmap)?
     /// The daemon is asked to quit (retain the last frame or not), after the reply is sent.
     public var onQuit: (Bool) -> Void = { _ in }
     /// Extra state for `status` (input devices, the tilt), filled by the owner.
@@ -36,9 +40,19 @@ public final class Daemon {
         self.session = session; self.settings = settings; self.loadPicture = loadPicture
     }
 
-    /// Handles one request; the reply's fields (besides "v", "ok" and "id", which the server
-    /// adds). Throws `RequestError` for an error reply.
-    public func handle(_ r: DaemonRequest) throws(RequestError) -> [(String, JSONValue)] {
+    /// The request being handled comes from (the pictures it names are read with its rights).
+    private var requester: Requester = .daemon
+
+    /// Handles one request from `requester` (by default the daemon itself); the reply's fields
+    /// (besides "v", "ok" and "id", which the server adds). Throws `RequestError` for an error
+    /// reply — `permission_denied` for an op the requester may not ask for (`DaemonOp.authority`),
+    /// before anything is done.
+    public func handle(_ r: DaemonRequest, from requester: Requester = .daemon) throws(RequestError) -> [(String, JSONValue)] {
+        guard requester.may(r.op) else {
+            throw RequestError("\(r.op.rawValue): only root may ask for it", code: .permissionDenied)
+        }
+        self.requester = requester
+        defer { self.requester = .daemon }
         switch r {
         case .update, .style, .notice: giveBackMemoryWhenIdle()
         default: break
@@ -94,7 +108,7 @@ public final class Daemon {
         var content = next.content
         if let image = next.image, content.mode == .custom {
             if fields.contains(where: { $0.0.key == "image" }) || settings.content.mode != .custom {
-                do { content.image = HUDImage(bitmap: try loadPicture(image)) } catch { throw RequestError("image \(error)") }
+                do { content.image = HUDImage(bitmap: try picture(image)) } catch { throw RequestError("image \(error)") }
             } else {
                 content.image = session.configuration.content.image
             }
@@ -122,7 +136,7 @@ public final class Daemon {
         var logo: Bitmap?
         let newLogo = p.logo != settings.profile.logo
         if newLogo, let path = p.logo {
-            do { logo = try loadPicture(path) } catch { throw RequestError("logo \(error)") }
+            do { logo = try picture(path) } catch { throw RequestError("logo \(error)") }
         }
         do { try session.update(style: { $0 = p.style }) } catch { throw RequestError("\(error)") }
         if newLogo { session.setLogo(logo) }
@@ -133,11 +147,18 @@ public final class Daemon {
             // cost a decode and a freed picture per request.
             var picture: Bitmap? = next.underlay == settings.underlay ? session.configuration.underlay : nil
             if picture == nil, let u = next.underlay {
-                do { picture = try loadPicture(u) } catch { throw RequestError("underlay_image \(error)") }
+                do { picture = try self.picture(u) } catch { throw RequestError("underlay_image \(error)") }
             }
             session.setUnderlay(color: p.underlayColor, image: picture, fit: p.underlayFit)
         }
         settings = next
+    }
+
+    /// The picture at `path`, read with the rights of whoever asks (`requester`).
+    private func picture(_ path: String) throws -> Bitmap {
+        guard let rights = requester.fileRights(daemonUser: effectiveUserID()) else { return try loadPicture(path) }
+        guard let load = loadClientPicture else { throw RequestError("\(path): pictures from uid \(rights.uid) are not read by this daemon") }
+        return try load(path, rights)
     }
 
     // MARK: success / error / info

@@ -148,13 +148,17 @@ public final class DaemonClient {
         }
     }
 
+    /// What a reply may be: larger than a request (a `status` carries every text a client set,
+    /// each control character six bytes in JSON: over 64 KiB at the limits), nested as a request.
+    public static let replyLimits = JSONLimits(maxBytes: 1 << 20)
+
     private func nextObject(timeout: Double?) throws(Failure) -> JSONObject {
         let deadline = timeout.map { monotonicSeconds() + $0 }
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
                 let line = buffer[..<nl]
                 defer { buffer.removeSubrange(...nl) }
-                guard case let .object(o)? = try? JSON.parse(line) else {
+                guard case let .object(o)? = try? JSON.parse(line, limits: DaemonClient.replyLimits) else {
                     throw .protocolError("the daemon sent something that is not the protocol: \(String(decoding: line.prefix(80), as: UTF8.self))")
                 }
                 return o

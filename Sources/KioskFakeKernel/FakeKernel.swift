@@ -455,6 +455,23 @@ public final class FakeKernel: Kernel {
         try record("stat \(path)")
         return try real.fileStatus(path)
     }
+    public func linkStatus(_ path: String) throws(SysError) -> FileStatus {
+        try record("lstat \(path)")
+        return try real.linkStatus(path)
+    }
+    /// Recorded as "open P" (one call: looked up, checked and opened), the real system's file.
+    public func openRegularFile(_ path: String, as user: PeerCredentials?) throws(SysError) -> (fd: Int32, status: FileStatus) {
+        try record("open \(path)")
+        return try real.openRegularFile(path, as: user)
+    }
+    public func makeMemoryFile(_ name: String) throws(SysError) -> Int32 {
+        try record("memfd \(name)")
+        return try real.makeMemoryFile(name)
+    }
+    public func setSocketFileAccess(_ path: String, group: UInt32?, mode: UInt32) throws(SysError) {
+        try record("chmod \(path)")
+        try real.setSocketFileAccess(path, group: group, mode: mode)
+    }
     public func removeFile(_ path: String) throws(SysError) {
         try record("unlink \(path)")
         try real.removeFile(path)

@@ -26,9 +26,9 @@ extension PNG {
     }
 
     /// The file opened, its header read and the decoded size decided (`limit`).
-    private static func open(path: String, limit: PNGReadLimit, kernel: Kernel) throws(PNGError)
+    private static func open(path: String, limit: PNGReadLimit, kernel: Kernel, as user: PeerCredentials? = nil) throws(PNGError)
         -> (InputFile, PNGHeader, (width: Int, height: Int)) {
-        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes, kernel: kernel)
+        let file = try InputFile(path: path, maxBytes: limit.maxFileBytes, kernel: kernel, as: user)
         do {
             let header = try file.header()
             let size = try limit.decodedSize(of: header).mapError { PNGError(operation: "read", message: $0.message, path: path) }.get()
@@ -45,9 +45,11 @@ extension PNG {
     /// for WxH"); the rows are written top-down as straight RGBA8, without padding. A picture
     /// then costs one copy in memory, not two (KioskCommands' `loadPNG` premultiplies it in
     /// place in its bitmap: 8 MB less while a 1920x1080 underlay is read). Returns the size.
-    public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel(),
+    /// With `user`, the file is opened with that user's rights (a picture a daemon's client
+    /// named: the client can show only what it could read itself).
+    public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel(), as user: PeerCredentials? = nil,
                             into target: (_ width: Int, _ height: Int) -> UnsafeMutableRawBufferPointer?) throws(PNGError) -> (width: Int, height: Int) {
-        let (file, header, size) = try open(path: path, limit: limit, kernel: kernel)
+        let (file, header, size) = try open(path: path, limit: limit, kernel: kernel, as: user)
         defer { file.close() }
         guard let out = target(size.width, size.height), out.count >= size.width * size.height * 4, let base = out.baseAddress else {
             throw PNGError(operation: "read", message: "no memory for \(size.width)x\(size.height)", path: path)
@@ -165,22 +167,16 @@ final class InputFile {
     /// Why a read failed (what the read callback could not throw).
     private(set) var failure: String?
 
-    init(path: String, maxBytes: Int, kernel: Kernel) throws(PNGError) {
+    init(path: String, maxBytes: Int, kernel: Kernel, as user: PeerCredentials? = nil) throws(PNGError) {
         func refuse(_ message: String) -> PNGError { PNGError(operation: "read", message: message, path: path) }
         guard !path.isEmpty else { throw refuse("empty path") }
-        // Asked first without opening (a device is never opened), then again on the descriptor
-        // (what was opened is what is read).
-        if let status = try? kernel.fileStatus(path), status.kind != .regular { throw refuse("not a regular file (\(status.kind))") }
-        let fd: Int32
-        do { fd = try kernel.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw refuse("cannot open: \(error.reason)") }
-        let status: FileStatus
-        do { status = try kernel.status(fd) } catch {
-            kernel.close(fd)
-            throw refuse("cannot stat: \(error.reason)")
-        }
-        guard status.kind == .regular else {
-            kernel.close(fd)
-            throw refuse("not a regular file (\(status.kind))")
+        // Looked up, checked and opened in one call (the kernel seam's `openRegularFile`): a
+        // FIFO or a device is never opened, and what was checked is what is read; with the
+        // rights of `user` when a client named the file.
+        let fd: Int32, status: FileStatus
+        do { (fd, status) = try kernel.openRegularFile(path, as: user) } catch {
+            if error.errno == EINVAL, let why = error.detail { throw refuse(why) }
+            throw refuse("cannot open: \(error.reason)")
         }
         guard status.size <= maxBytes else {
             kernel.close(fd)

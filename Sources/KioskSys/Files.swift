@@ -68,11 +68,17 @@ public struct FileStatus: Sendable, Equatable {
     public var deviceMajor = 0, deviceMinor = 0
     /// The group that owns it (st_gid).
     public var groupID: UInt32 = 0
+    /// The user that owns it (st_uid).
+    public var ownerID: UInt32 = 0
+    /// The permission bits (st_mode & 0o7777: set-id, sticky, rwx for owner, group, others).
+    public var permissions: UInt32 = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
     init(_ st: stat) {
         self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size))
         groupID = st.st_gid
+        ownerID = st.st_uid
+        permissions = UInt32(st.st_mode) & 0o7777
         if kind == .characterDevice || kind == .blockDevice {
             let d = UInt64(st.st_rdev)  // glibc's gnu_dev_major/minor
             deviceMajor = Int((d >> 8) & 0xFFF | (d >> 32) & ~0xFFF)
@@ -86,6 +92,13 @@ public struct FileStatus: Sendable, Equatable {
 public func fileStatus(_ path: String) throws(SysError) -> FileStatus {
     var st = stat()
     _ = try retrying("stat", path) { fstatat(AT_FDCWD, path, &st, 0) }
+    return FileStatus(st)
+}
+
+/// lstat(2) of `path`: a symbolic link itself is described (`.symbolicLink`), not what it names.
+public func linkStatus(_ path: String) throws(SysError) -> FileStatus {
+    var st = stat()
+    _ = try retrying("lstat", path) { fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) }
     return FileStatus(st)
 }
 

@@ -14,10 +14,19 @@
 import CKioskSys
 import Glibc
 
-/// A Unix socket peer's process credentials (SO_PEERCRED).
+/// A Unix socket peer's process credentials, as the kernel recorded them when it connected
+/// (SO_PEERCRED, SO_PEERGROUPS): who the peer is, never read again from /proc (a pid can be
+/// reused).
 public struct PeerCredentials: Sendable, Equatable {
     public var pid: Int32, uid: UInt32, gid: UInt32
-    public init(pid: Int32, uid: UInt32, gid: UInt32) { self.pid = pid; self.uid = uid; self.gid = gid }
+    /// The supplementary groups (SO_PEERGROUPS; empty where the kernel has none to tell).
+    public var groups: [UInt32]
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+        self.pid = pid; self.uid = uid; self.gid = gid; self.groups = groups
+    }
+
+    /// Whether the peer is in group `g`, as its primary group or a supplementary one.
+    public func isMember(of g: UInt32) -> Bool { gid == g || groups.contains(g) }
 }
 
 /// The system calls the loop and the backends make. Calls are single attempts where a caller
@@ -118,6 +127,23 @@ public protocol Kernel: AnyObject {
     // MARK: Calls by path
     /// stat(2) of `path`, symbolic links followed: what is there, without opening it.
     func fileStatus(_ path: String) throws(SysError) -> FileStatus
+    /// The regular file at `path` opened for reading (non-blocking, close-on-exec) and its
+    /// status, with the rights of `user` when given (its uid, gid and groups; nil: this
+    /// process's own). Nothing but a regular file is ever opened (a FIFO, a device, a socket is
+    /// refused from its status alone: EINVAL "not a regular file (…)"), and what is checked is
+    /// what is read. The default: KioskSys's `openRegularFile(_:as:)`.
+    func openRegularFile(_ path: String, as user: PeerCredentials?) throws(SysError) -> (fd: Int32, status: FileStatus)
+    /// A new anonymous file in memory (memfd_create(2), close-on-exec): state handed to the next
+    /// program image of this process through a descriptor, whatever its size.
+    func makeMemoryFile(_ name: String) throws(SysError) -> Int32
+    /// The group (nil: unchanged) and mode of the socket file this process bound at `path`,
+    /// changed without following a symbolic link (a path swapped for a link is refused).
+    func setSocketFileAccess(_ path: String, group: UInt32?, mode: UInt32) throws(SysError)
+    /// readlink(2) of `path` (e.g. /proc/PID/exe), nil when it is not a link or cannot be read.
+    func readLink(_ path: String) -> String?
+    /// lstat(2) of `path`: a symbolic link is described itself (`.symbolicLink`), not followed —
+    /// who owns a socket or FIFO file, asked before it is trusted.
+    func linkStatus(_ path: String) throws(SysError) -> FileStatus
     /// unlink(2) of `path`.
     func removeFile(_ path: String) throws(SysError)
     /// rename(2) of `from` to `to` (replacing what is at `to`).
@@ -158,6 +184,16 @@ extension Kernel {
     // The calls by path, added to the seam later: the real system's, for every conformer that
     // does not play them (a fake records them by implementing them).
     public func fileStatus(_ path: String) throws(SysError) -> FileStatus { try KioskSys.fileStatus(path) }
+    public func linkStatus(_ path: String) throws(SysError) -> FileStatus { try KioskSys.linkStatus(path) }
+    public func openRegularFile(_ path: String, as user: PeerCredentials?) throws(SysError) -> (fd: Int32, status: FileStatus) {
+        let (fd, st) = try KioskSys.openRegularFile(path, as: user)
+        return (fd.rawValue, st)
+    }
+    public func makeMemoryFile(_ name: String) throws(SysError) -> Int32 { try KioskSys.makeMemoryFile(name).rawValue }
+    public func setSocketFileAccess(_ path: String, group: UInt32?, mode: UInt32) throws(SysError) {
+        try KioskSys.setSocketFileAccess(path, group: group, mode: mode)
+    }
+    public func readLink(_ path: String) -> String? { KioskSys.readLink(path) }
     public func removeFile(_ path: String) throws(SysError) { try KioskSys.removeFile(path) }
     public func renameFile(_ from: String, to: String) throws(SysError) {
         if Glibc.rename(from, to) != 0 { throw SysError(call: "rename", errno: Glibc.errno, target: to) }

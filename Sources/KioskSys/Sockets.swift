@@ -110,13 +110,31 @@ extension FileDescriptor {
         }
     }
 
-    /// The connected peer's pid, uid and gid (SO_PEERCRED).
+    /// The connected peer's pid, uid, gid (SO_PEERCRED) and supplementary groups
+    /// (SO_PEERGROUPS), as the kernel recorded them at connect(2).
     public func peerCredentials() throws(SysError) -> PeerCredentials {
         var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
         if kiosk_peer_credentials(rawValue, &pid, &uid, &gid) == -1 {
             throw SysError(call: "getsockopt(SO_PEERCRED)", errno: Glibc.errno)
         }
-        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+        return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: try peerGroups())
+    }
+
+    /// SO_PEERGROUPS: the peer's supplementary groups (NGROUPS_MAX is 65536; the common case
+    /// fits the first try). A socket that has none to tell (not Unix, or a kernel before 4.13:
+    /// ENOPROTOOPT) gives none: only the primary group counts then.
+    public func peerGroups() throws(SysError) -> [UInt32] {
+        var capacity = 64
+        while true {
+            var groups = [UInt32](repeating: 0, count: capacity)
+            let n = groups.withUnsafeMutableBufferPointer { kiosk_peer_groups(rawValue, $0.baseAddress, Int32(capacity)) }
+            if n >= 0 { return Array(groups[..<Int(n)]) }
+            if n == -1 {
+                if Glibc.errno == ENOPROTOOPT { return [] }
+                throw SysError(call: "getsockopt(SO_PEERGROUPS)", errno: Glibc.errno)
+            }
+            capacity = Int(-2 - n)
+        }
     }
 }
 

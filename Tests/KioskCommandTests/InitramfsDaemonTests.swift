@@ -3,6 +3,9 @@
 // daemon` — the same process carries on as the program file, its state kept. The DRM side (the
 // buffer on screen handed over, no modeset) is VMBootTests.bootFromTheInitramfs's.
 import Glibc
+import KioskBoards
+import KioskDaemon
+import KioskProtocol
 import KioskSys
 import KioskTestSupport
 import Testing
@@ -77,5 +80,82 @@ import Testing
         #expect(!ctl(dir, ["status"]).out.contains("\"initramfs\""))
         #expect(ctl(dir, ["quit"]).status == 0)
         #expect(Proc.wait(pid) == 0)
+    }
+
+    /// The largest state the protocol allows — every text setting a client can set at its limit,
+    /// of control characters (each six bytes in JSON) — carries over intact: the state goes in a
+    /// memory file, not the environment (whose 128 KiB a string it once passed: E2BIG after
+    /// `adopt` had answered ok).
+    @Test func theLargestStateCarriesOverIntact() throws {
+        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
+        let dir = Proc.makeTempDir("kiosk-initramfs-large")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        _ = Proc.run(["mkdir", "-p", dir + "/out"])
+        guard let pid = start(dir) else { Issue.record("the daemon did not start: \(Proc.readFile(dir + "/d.err") ?? "")"); return }
+        var ended = false
+        defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
+        // Control characters (not NUL, not the line's end), cycled to each text's byte limit.
+        let controls = (1...31).filter { $0 != 10 && $0 != 13 }.map { Character(Unicode.Scalar(UInt8($0))) }
+        func text(_ bytes: Int) -> String { String((0..<bytes).map { controls[$0 % controls.count] }) }
+        // One request a field: together they pass a request line's 64 KiB.
+        var lines: [String] = []
+        for s in HUDSettings.table.settings where s.live && DaemonRequest.contentKeys.contains(s.key) {
+            guard case let .text(maxBytes, _) = s.rule.kind else { continue }
+            lines.append(JSON.encode(.object(JSONObject([("v", .number(1)), ("op", .string("update")), (s.key, .string(text(maxBytes)))]))))
+        }
+        #expect(lines.count >= 3, "label, details and button at least: \(lines.count)")
+        #expect(lines.reduce(0) { $0 + $1.utf8.count } > 48 << 10, "a state of tens of KiB")
+        let script = "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\nf=s.makefile()\nfor l in sys.stdin.buffer:\n  s.sendall(l)\n  print(f.readline(),end='')\n"
+        let request = dir + "/request.json"
+        try replaceFile(request, with: Array(lines.map { $0 + "\n" }.joined().utf8))
+        let sent = Proc.run(["sh", "-c", "/usr/bin/python3 -c \"$0\" \"$1\" < \"$2\"", script, dir + "/run/c.sock", request])
+        #expect(sent.out.split(separator: "\n").count == lines.count && !sent.out.contains(#""ok":false"#), "\(sent)")
+        let before = ctl(dir, ["status"]).out
+        #expect(ctl(dir, ["new-root", "/"]).status == 0)
+        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        #expect(takeover.status == 0 && takeover.err.contains("carries on as"), "\(takeover.err)")
+        let after = ctl(dir, ["status"]).out
+        func content(_ status: String) -> JSONValue? { (try? JSON.parse(Array(status.utf8), limits: JSONLimits(maxBytes: 1 << 20)))?.object?["content"] }
+        #expect(content(after) != nil && content(after) == content(before), "the content carried over intact")
+        #expect(after.contains(#""initramfs":"carried-over""#))
+        #expect(ctl(dir, ["quit"]).status == 0)
+        #expect(Proc.wait(pid) == 0)
+        ended = true
+    }
+
+    /// A program that cannot be executed after `adopt` answered ok (here: the new root's file is
+    /// not a program any more): the daemon goes on serving as before, says why in `status`, and
+    /// the starter stops waiting at once instead of after 75 s.
+    @Test func aFailedExecLeavesTheDaemonServing() throws {
+        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
+        let dir = Proc.makeTempDir("kiosk-initramfs-exec")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        _ = Proc.run(["mkdir", "-p", dir + "/out"])
+        let program = dir + "/kiosk-hud"
+        #expect(Proc.run(["cp", Proc.kioskHUD, program]).status == 0)
+        guard let pid = Proc.spawn([program, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
+                                    "--socket", dir + "/run/c.sock", "--label", "Unlocking"], stderr: dir + "/d.err") else {
+            Issue.record("cannot start"); return
+        }
+        var ended = false
+        defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
+        var up = false
+        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        #expect(up)
+        #expect(ctl(dir, ["new-root", "/"]).status == 0)
+        // The file is replaced (not written: it runs) by one the kernel cannot execute.
+        #expect(Proc.run(["sh", "-c", "rm -f \"$0\" && printf 'not a program' > \"$0\" && chmod 755 \"$0\"", program]).status == 0)
+        let started = monotonicSeconds()
+        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        #expect(monotonicSeconds() - started < 30, "the starter did not wait out its 75 s")
+        #expect(takeover.status == 0 && takeover.err.contains("could not carry on as this system's program (cannot carry on as \(program)"),
+                "\(takeover.err)")
+        let status = ctl(dir, ["status"]).out
+        #expect(status.contains(#""initramfs":"new-root""#) && status.contains("adopt_error"), "\(status)")
+        #expect(status.contains(#""label":"Unlocking""#), "the state as it was: \(status)")
+        #expect(kill(pid, 0) == 0)
+        #expect(ctl(dir, ["quit"]).status == 0)
+        #expect(Proc.wait(pid) == 0)
+        ended = true
     }
 }

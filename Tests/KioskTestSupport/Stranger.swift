@@ -13,6 +13,12 @@ public enum Stranger {
     /// The words that run a command as the stranger: `Stranger.command + [program, args…]`.
     public static let command = ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"]
 
+    /// The words that run a command as the stranger with `groups` as its supplementary groups
+    /// (a member of a daemon's group: the first of them counts as much as the others).
+    public static func command(groups: [gid_t]) -> [String] {
+        ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--groups=" + groups.map { String($0) }.joined(separator: ",")]
+    }
+
     /// Whether `user` (with group `group` and no others) can reach `path` — search every
     /// ancestor directory — and has every permission of `need` on it (R_OK, W_OK, X_OK as
     /// access(2) takes them). Decided from the modes and owners alone, as the kernel does for a

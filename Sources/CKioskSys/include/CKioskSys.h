@@ -9,6 +9,21 @@ int kiosk_ioctl(int fd, unsigned long request, void *arg);
 int kiosk_accept(int fd);
 /// SO_PEERCRED of a connected Unix socket: 0, or -1 with errno.
 int kiosk_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid);
+/// SO_PEERGROUPS of a connected Unix socket into `groups` (room for `capacity`): the count, -1
+/// with errno, or -2 - N when N groups do not fit.
+int kiosk_peer_groups(int fd, unsigned int *groups, int capacity);
+struct stat;
+/// The regular file at `path` opened for reading, as the user `uid` with groups `gid` and
+/// `groups` when `as_user` (on a thread of its own: the process keeps its identity), never
+/// opening anything else (looked up with O_PATH and fstat'ed first): the descriptor, or -1 with
+/// errno (`*not_regular` set, and `st` filled, when it is not a regular file).
+int kiosk_open_regular_as(const char *path, int as_user, unsigned int uid, unsigned int gid,
+                          const unsigned int *groups, int group_count, struct stat *st, int *not_regular);
+/// memfd_create(2) with MFD_CLOEXEC.
+int kiosk_memfd(const char *name);
+/// The group (when `set_group`) and mode of the socket file at `path`, changed without following
+/// a symbolic link: 0, or -1 with errno (`*not_socket` set when what is there is not a socket).
+int kiosk_set_socket_owner_mode(const char *path, int set_group, unsigned int gid, unsigned int mode, int *not_socket);
 /// eventfd(2), non-blocking and close-on-exec.
 int kiosk_eventfd(void);
 /// pipe2(2) with O_CLOEXEC (a GNU extension).
