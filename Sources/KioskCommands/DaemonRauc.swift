@@ -29,7 +29,7 @@ final class RaucParts {
     var statusFields: [(String, JSONValue)] {
         let m = follower.machine
         return [("rauc", .object(JSONObject([("bus", .bool(follower.connected)), ("service", .bool(m.present)),
-                                              ("operation", .string(m.operation.name))])))]
+                                              ("operation", .string(m.operation.name)), ("refused", .number(Double(follower.refused)))])))]
     }
 
     func close() { follower.close() }

@@ -1,4 +1,5 @@
 import CKioskSystemd
+import Glibc
 
 /// Reads an sd-bus message's arguments into typed values (`DBusValue`): the thin part between
 /// sd-bus and the pure decoding.
@@ -8,6 +9,15 @@ enum DBusMessageReader {
         var out: [DBusValue] = []
         while let v = try next(m, depth: 0) { out.append(v) }
         return out
+    }
+
+    /// The SENDER field of `m`'s header (an `sd_bus_message *`): the unique name of the
+    /// connection that sent it (":1.42"), or "org.freedesktop.DBus" for the bus's own — set by
+    /// the bus, so it is who spoke whatever the message says. Nil when it has none (then
+    /// nothing is believed).
+    static func sender(_ m: OpaquePointer) -> String? {
+        guard let p = kiosk_sd_bus_message_get_sender(m) else { return nil }
+        return String(cString: p)
     }
 
     /// The next value in the current container, nil at its end.

@@ -37,6 +37,32 @@ public indirect enum DBusValue: Equatable, Sendable {
         return nil
     }
 
+    /// The value's D-Bus type signature ("s", "(isi)", "a{sv}"; an empty array's element "?",
+    /// its type being unknown once read), at most `signatureLimit` characters ("…" past that):
+    /// what a log line says of a value of the wrong type — never the value itself, which any
+    /// bus client can make as large as a message (a log flood).
+    public var signature: String {
+        let full = fullSignature
+        return full.count > DBusValue.signatureLimit ? String(full.prefix(DBusValue.signatureLimit - 1)) + "…" : full
+    }
+
+    /// The longest `signature` (D-Bus's own limit is 255).
+    public static let signatureLimit = 64
+
+    private var fullSignature: String {
+        switch self {
+        case .byte: "y"
+        case .bool: "b"
+        case let .integer(_, t): String(t.rawValue)
+        case .double: "d"
+        case .string: "s"
+        case .variant: "v"
+        case let .structure(f): "(" + f.map(\.fullSignature).joined() + ")"
+        case let .array(items): "a" + (items.first?.fullSignature ?? "?")
+        case let .dictEntry(k, v): "{" + k.fullSignature + v.fullSignature + "}"
+        }
+    }
+
     /// What a variant holds (a value that is not one is itself).
     public var unwrapped: DBusValue {
         if case let .variant(v) = self { return v.unwrapped }

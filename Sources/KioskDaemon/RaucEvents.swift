@@ -66,7 +66,9 @@ public enum RaucEvent: Equatable, Sendable {
     case completed(Int32)
 }
 
-/// A property or signal whose value is not of the type RAUC declares.
+/// A property or signal whose value is not of the type RAUC declares. Its description names
+/// the types only (`DBusValue.signature`), never the values: a log line of a fixed size
+/// whatever a bus client sends.
 public struct RaucDecodeError: Error, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ d: String) { description = d }
@@ -79,14 +81,14 @@ public enum RaucDecoding {
         let v = value.unwrapped
         switch name {
         case "Operation":
-            guard let s = v.string else { throw RaucDecodeError("Operation is not a string: \(v)") }
+            guard let s = v.string else { throw RaucDecodeError("Operation is not a string but \(v.signature)") }
             return .operation(RaucOperation(s))
         case "LastError":
-            guard let s = v.string else { throw RaucDecodeError("LastError is not a string: \(v)") }
+            guard let s = v.string else { throw RaucDecodeError("LastError is not a string but \(v.signature)") }
             return .lastError(s)
         case "Progress":
             guard case let .structure(f) = v, f.count == 3, let p = f[0].int32, let m = f[1].string, let d = f[2].int32 else {
-                throw RaucDecodeError("Progress is not (isi): \(v)")
+                throw RaucDecodeError("Progress is not (isi) but \(v.signature)")
             }
             return .progress(RaucProgress(percentage: Int(p), message: m, depth: Int(d)))
         default: return nil
@@ -97,10 +99,10 @@ public enum RaucDecoding {
     /// the followed ones, Operation first (so an install's stale progress from before is not
     /// taken for the new one's), then LastError, then Progress.
     public static func properties(_ dict: DBusValue) throws(RaucDecodeError) -> [RaucEvent] {
-        guard case let .array(entries) = dict else { throw RaucDecodeError("properties are not a{sv}: \(dict)") }
+        guard case let .array(entries) = dict else { throw RaucDecodeError("properties are not a{sv} but \(dict.signature)") }
         var found: [(Int, RaucEvent)] = []
         for e in entries {
-            guard case let .dictEntry(k, v) = e, let key = k.string else { throw RaucDecodeError("properties are not a{sv}: \(dict)") }
+            guard case let .dictEntry(k, v) = e, let key = k.string else { throw RaucDecodeError("properties are not a{sv} but a\(e.signature)") }
             if let ev = try property(key, v) {
                 let rank = key == "Operation" ? 0 : key == "LastError" ? 1 : 2
                 found.append((rank, ev))
@@ -123,7 +125,7 @@ public enum RaucDecoding {
 
     /// The `Completed` signal `(i)`.
     public static func completed(_ args: [DBusValue]) throws(RaucDecodeError) -> RaucEvent {
-        guard args.count == 1, let r = args[0].int32 else { throw RaucDecodeError("Completed is not (i): \(args)") }
+        guard args.count == 1, let r = args[0].int32 else { throw RaucDecodeError("Completed is not (i) but \(DBusValue.structure(args).signature)") }
         return .completed(r)
     }
 
@@ -135,5 +137,76 @@ public enum RaucDecoding {
         }
         guard name == Rauc.service else { return nil }
         return new.isEmpty ? .vanished : .appeared(owner: new)
+    }
+}
+
+/// What the follower receives on the bus: a signal it matched, or the reply to one of its calls.
+public enum RaucMessageKind: Hashable, Sendable, CustomStringConvertible {
+    /// The bus's `NameOwnerChanged` about RAUC's name.
+    case ownerChanged
+    /// The reply to the bus's `GetNameOwner`.
+    case nameOwner
+    /// The installer's `PropertiesChanged`.
+    case propertiesChanged
+    /// The installer's `Completed`.
+    case completed
+    /// The reply to the installer's `GetAll`.
+    case allProperties
+    /// The reply to the installer's `Get` of `LastError`.
+    case lastError
+
+    public var description: String {
+        switch self {
+        case .ownerChanged: "NameOwnerChanged"
+        case .nameOwner: "GetNameOwner's reply"
+        case .propertiesChanged: "PropertiesChanged"
+        case .completed: "Completed"
+        case .allProperties: "GetAll's reply"
+        case .lastError: "LastError's reply"
+        }
+    }
+
+    /// Whether only the bus itself may send it (else only RAUC's name's owner).
+    public var fromTheBus: Bool { self == .ownerChanged || self == .nameOwner }
+}
+
+/// Why a message was not believed: it did not come from the one connection that may send it.
+public enum RaucRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The bus's own signal or reply from another connection.
+    case notTheBus(sender: String?)
+    /// The installer's, while RAUC's name has no owner.
+    case noOwner(sender: String?)
+    /// The installer's, from a connection that does not own RAUC's name now.
+    case notTheOwner(sender: String?, owner: String)
+
+    public var description: String {
+        switch self {
+        case let .notTheBus(s): "from \(RaucRefusal.name(s)), not \(RaucSenders.bus)"
+        case let .noOwner(s): "from \(RaucRefusal.name(s)) while \(Rauc.service) has no owner"
+        case let .notTheOwner(s, o): "from \(RaucRefusal.name(s)), not \(Rauc.service)'s owner \(o)"
+        }
+    }
+
+    /// A sender as a log line says it (the bus checks a name's syntax and its 255 bytes).
+    static func name(_ s: String?) -> String { s.map { $0.isEmpty ? "an empty sender" : $0 } ?? "no sender" }
+}
+
+/// Who may say what to the follower (pure). The bus routes a signal to every connection whose
+/// match rule it fits, and delivers one addressed to a connection whatever its rules: a match
+/// rule's sender narrows what the bus sends, but only the message's own SENDER field — set by
+/// the bus, not by the client — says who spoke. RAUC's name is its owner's unique name (":1.42")
+/// in that field, so the follower keeps the owner (GetNameOwner at start, NameOwnerChanged
+/// after) and compares.
+public enum RaucSenders {
+    /// The bus itself: the sender of its own signals and replies.
+    public static let bus = "org.freedesktop.DBus"
+
+    /// Why a message of `kind` from `sender` (its SENDER field) is not believed while `owner`
+    /// (nil: nobody) owns RAUC's name; nil when it is believed.
+    public static func refusal(_ kind: RaucMessageKind, sender: String?, owner: String?) -> RaucRefusal? {
+        if kind.fromTheBus { return sender == bus ? nil : .notTheBus(sender: sender) }
+        // Nothing is believed while the name has no owner: RAUC is not there to say anything.
+        guard let owner else { return .noOwner(sender: sender) }
+        return sender == owner ? nil : .notTheOwner(sender: sender, owner: owner)
     }
 }

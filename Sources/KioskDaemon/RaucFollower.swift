@@ -11,6 +11,12 @@ import KioskSys
 ///
 /// It follows the service as it comes and goes (NameOwnerChanged), and the bus too: a bus that
 /// is not there yet, or that goes away, is connected again every `retryInterval`.
+///
+/// Any client of the system bus may emit a signal with RAUC's path and interface, or send one
+/// to this connection alone: a message is believed only from the connection that may send it
+/// (`RaucSenders`: the bus's own from the bus, the installer's from the current owner of
+/// RAUC's name, nothing while it has none), checked before its arguments are read. Refusals,
+/// and values of the wrong type, are one short log line each, then counted (`RepeatLog`).
 public final class RaucFollower {
     /// The system bus: $DBUS_SYSTEM_BUS_ADDRESS, else D-Bus's default.
     public static var systemBus: String {
@@ -21,6 +27,9 @@ public final class RaucFollower {
     public static let retryInterval = 1.0
     /// How long a call to the bus or the service may take, in microseconds.
     static let callTimeout: UInt64 = 5_000_000
+    /// Seconds a trouble's repeats are counted before one line says how many (as the control
+    /// socket's refusals are).
+    static let logWindow = ControlServer.logWindow
 
     /// Why following cannot start.
     public struct Failure: Error, CustomStringConvertible {
@@ -33,10 +42,15 @@ public final class RaucFollower {
     public private(set) var machine = RaucMachine()
     /// Whether connected to the bus now.
     public var connected: Bool { bus != nil }
+    /// Messages not believed: not from the connection that may send them (`ctl status`).
+    public private(set) var refused = 0
 
     private let loop: EventLoop
     private let perform: (RaucAction) -> Void
     private let log: (String) -> Void
+    /// Refusals and undecodable messages: one line a kind, then a count. Kinds are the
+    /// message's kind, never its sender: a client can take a new unique name per connection.
+    private let troubles: RepeatLog<RaucTrouble>
     private var bus: OpaquePointer?
     private var watchToken: LoopToken?
     private var busTimer: LoopToken?
@@ -58,6 +72,12 @@ public final class RaucFollower {
             throw Failure(description: "cannot load libsystemd.so.0, which --rauc needs: \(String(cString: why))")
         }
         self.address = address; self.loop = loop; self.log = log; self.perform = perform
+        troubles = RepeatLog(loop: loop, window: RaucFollower.logWindow, log: log) { trouble in
+            switch trouble {
+            case let .refused(kind): "rauc: ignored \(kind)"
+            case let .malformed(kind): "rauc: undecodable \(kind)"
+            }
+        }
         connect()
     }
 
@@ -68,6 +88,7 @@ public final class RaucFollower {
         if let t = retryTimer { loop.cancel(t) }
         if let t = machineTimer { loop.cancel(t) }
         retryTimer = nil; machineTimer = nil
+        troubles.close()
     }
 
     deinit { if !closed { close() } }
@@ -90,8 +111,11 @@ public final class RaucFollower {
         bus = b
         let user = Unmanaged.passUnretained(self).toOpaque()
         let owners = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Rauc.service)'"
-        let changes = "type='signal',path='\(Rauc.path)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(Rauc.interface)'"
-        let completed = "type='signal',path='\(Rauc.path)',interface='\(Rauc.interface)',member='Completed'"
+        // With a sender, the bus routes the installer's signals from RAUC's owner only (other
+        // clients' broadcasts never reach this connection); `received` still compares each
+        // message's sender, for what is sent to this connection by name.
+        let changes = "type='signal',sender='\(Rauc.service)',path='\(Rauc.path)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='\(Rauc.interface)'"
+        let completed = "type='signal',sender='\(Rauc.service)',path='\(Rauc.path)',interface='\(Rauc.interface)',member='Completed'"
         r = kiosk_sd_bus_add_match_async(b, nil, owners, { m, user, _ in
             RaucFollower.from(user)?.received(m, .ownerChanged); return 0
         }, nil, user)
@@ -184,7 +208,12 @@ public final class RaucFollower {
 
     // MARK: Messages
 
-    enum Kind { case ownerChanged, propertiesChanged, completed, nameOwner, allProperties, lastError }
+    typealias Kind = RaucMessageKind
+
+    /// What went wrong with a message, as the log counts it.
+    enum RaucTrouble: Hashable, Sendable {
+        case refused(RaucMessageKind), malformed(RaucMessageKind)
+    }
 
     static func from(_ user: UnsafeMutableRawPointer?) -> RaucFollower? {
         user.map { Unmanaged<RaucFollower>.fromOpaque($0).takeUnretainedValue() }
@@ -226,6 +255,9 @@ public final class RaucFollower {
 
     private func received(_ m: OpaquePointer?, _ kind: Kind) {
         guard let m, bus != nil else { return }
+        // An error reply is not checked: it believes nothing (a log line; for LastError the
+        // failure notice without a reason, which the machine's own wait gives anyway), and
+        // sd-bus makes some itself (a call's timeout) with no sender of the service's.
         if let e = kiosk_sd_bus_message_get_error(m) {
             let name = e.pointee.name.map { String(cString: $0) } ?? ""
             let text = e.pointee.message.map { String(cString: $0) } ?? name
@@ -244,9 +276,18 @@ public final class RaucFollower {
             }
             return
         }
+        // Who sent it, before anything of it is read: a stranger's arguments are not decoded.
+        // RAUC's own signals before the owner is known (between the matches and GetNameOwner's
+        // reply, at start) are refused too: the GetAll that follows the reply reads their state.
+        let sender = DBusMessageReader.sender(m)
+        if let why = RaucSenders.refusal(kind, sender: sender, owner: owner) {
+            refused += 1
+            troubles.write(.refused(kind), "rauc: ignored \(kind) \(why)")
+            return
+        }
         let args: [DBusValue]
         do throws(RaucDecodeError) { args = try DBusMessageReader.read(m) } catch {
-            return log("rauc: \(error)")
+            return troubles.write(.malformed(kind), "rauc: \(error)")
         }
         do throws(RaucDecodeError) {
             switch kind {
@@ -282,7 +323,7 @@ public final class RaucFollower {
                 feed(e)
             }
         } catch {
-            log("rauc: \(error)")
+            troubles.write(.malformed(kind), "rauc: \(error)")
         }
     }
 

@@ -12,6 +12,11 @@ import KioskSys
 /// reason. With `--show-when-updating` the display is let go between updates (`Screen.suspend`)
 /// and taken back for one. When SWUpdate is not there (not started yet, restarted, stopped) it tries
 /// again every `retryInterval` seconds: one log line an outage.
+///
+/// Both sockets are believed only when `SWUpdateTrust` vouches for them (the listener root or
+/// the daemon's own user, the socket file too, not a symbolic link): SWUpdate's default
+/// directory is /tmp, where any user may bind the name first. One that is not is closed unread,
+/// logged (`RepeatLog`: one line, then a count), and tried again as a missing SWUpdate is.
 public final class SWUpdateProgress {
     /// The socket's file name (SWUpdate's `SOCKET_PROGRESS_DEFAULT`).
     public static let socketName = "swupdateprog"
@@ -21,6 +26,10 @@ public final class SWUpdateProgress {
     static let chunk = 8192, chunksPerTurn = 4
     /// Reads at most to catch up with the notifications before a failure (a socket buffer's worth).
     static let chunksToDrain = 64
+    /// Seconds a refusal's repeats are counted before one line says how many: a squatter is
+    /// met at every retry (each second), so the control socket's 10 s would still be a line
+    /// every 10 s for as long as it stays; a minute keeps the log readable and still says it goes on.
+    static let refusalLogWindow: Seconds = 60
 
     /// Where SWUpdate puts its progress socket, as its `get_prog_socket()` computes it for a
     /// SWUpdate built without a fixed path: SWUpdate 2024.05 and later use /run/swupdate when
@@ -59,11 +68,21 @@ public final class SWUpdateProgress {
     public private(set) var messages = 0, connections = 0
     /// SWUpdate's notifications read (its control socket).
     public private(set) var notifications = 0
+    /// Sockets closed unread because `trust` did not vouch for them (`ctl status`).
+    public private(set) var refusals = 0
+    /// Who may listen on SWUpdate's sockets.
+    let trust: SWUpdateTrust
+    /// The refusals' log lines: one a kind, then a count (a squatter is met at every retry).
+    private let refusalLog: RepeatLog<SWUpdateSocket>
 
     /// Starts following SWUpdate at `path` (nil: the default) for `daemon`'s HUD on `loop`.
+    /// `trust`: who may listen on SWUpdate's sockets (root and this process's effective user).
     public init(path: String?, options: SWUpdateMachine.Options, daemon: Daemon, kernel: Kernel, loop: EventLoop,
-                log: @escaping (String) -> Void) {
-        self.kernel = kernel; self.loop = loop; self.daemon = daemon; self.fixedPath = path; self.log = log
+                trust: SWUpdateTrust = .daemon, log: @escaping (String) -> Void) {
+        self.kernel = kernel; self.loop = loop; self.daemon = daemon; self.fixedPath = path; self.log = log; self.trust = trust
+        refusalLog = RepeatLog(loop: loop, window: SWUpdateProgress.refusalLogWindow, log: log) { socket in
+            "swupdate: refused \(socket)"
+        }
         machine = SWUpdateMachine(options: options)
         if options.showWhenUpdating {
             // Hidden between updates, the display is let go (as Plymouth's deactivate does):
@@ -96,7 +115,28 @@ public final class SWUpdateProgress {
     public var statusFields: [(String, JSONValue)] {
         [("state", .string(machine.state.rawValue)), ("socket", .string(path)), ("connected", .bool(isConnected)),
          ("messages", .number(Double(messages))), ("notifications", .number(Double(notifications))),
-         ("subscribed", .bool(notifyFD != nil))]
+         ("subscribed", .bool(notifyFD != nil)), ("refusals", .number(Double(refusals)))]
+    }
+
+    /// Why the socket `s`, just connected at `path`, is not SWUpdate's to believe (nil: it is).
+    /// The listener is asked first — SO_PEERCRED names the process that bound what `connect`
+    /// reached, which no later rename changes — then the file at `path` without following a
+    /// symbolic link (lstat): a user's link to a root-owned socket would reach a root listener.
+    private func refusal(_ s: Int32, path: String) -> SWUpdateRefusal? {
+        let peer: PeerCredentials, file: FileStatus
+        do { peer = try kernel.peerCredentials(s) } catch { return .unknown("\(error)") }
+        if let r = trust.refusal(peer: peer) { return r }
+        do { file = try kernel.linkStatus(path) } catch { return .unknown("\(error)") }
+        return trust.refusal(file: file)
+    }
+
+    /// Closes `s` unread and logs why (rate-limited): it is then treated as SWUpdate not being
+    /// there, so the daemon serves on and tries again (the squatter may go, SWUpdate may come).
+    private func refuse(_ s: Int32, _ socket: SWUpdateSocket, path: String, _ why: SWUpdateRefusal) {
+        kernel.close(s)
+        refusals += 1
+        let then = socket == .progress ? "trying again as while SWUpdate is away" : "a failure's notice comes without its reason"
+        refusalLog.write(socket, "swupdate: refused \(socket) \(path): \(why); not believed, \(then)")
     }
 
     private func connect() {
@@ -105,6 +145,11 @@ public final class SWUpdateProgress {
         let p = path
         do {
             let s = try kernel.connectUnixWithoutWaiting(p)
+            if let why = refusal(s, path: p) {
+                refuse(s, .progress, path: p, why)
+                scheduleRetry()
+                return
+            }
             fd = s
             connections += 1
             decoder = SWUpdateDecoder()
@@ -194,6 +239,10 @@ public final class SWUpdateProgress {
         let p = SWUpdateProgress.controlPath(progressPath: progressPath)
         do {
             let s = try kernel.connectUnixWithoutWaiting(p)
+            // Not SWUpdate's: no reasons (the failure notice comes without one, as when the
+            // socket is missing) rather than a stranger's words on the HUD; asked again at the
+            // next connection to the progress socket, as a missing one is.
+            if let why = refusal(s, path: p) { return refuse(s, .control, path: p, why) }
             let request = SWUpdateNotification.subscription
             let sent = try request.withUnsafeBytes { b throws(SysError) in try kernel.sendWithoutWaiting(s, b) }
             notifyFD = s
@@ -250,6 +299,7 @@ public final class SWUpdateProgress {
         disconnect()
         if let t = retryTimer { loop.cancel(t) }
         retryTimer = nil
+        refusalLog.close()
     }
 
     private func perform(_ actions: [SWUpdateMachine.Action]) {
@@ -272,6 +322,73 @@ public final class SWUpdateProgress {
                 log("swupdate: \(error)")
             }
         }
+    }
+}
+
+/// One of SWUpdate's two sockets, as a refusal names it.
+public enum SWUpdateSocket: Hashable, Sendable, CustomStringConvertible {
+    /// `swupdateprog`: the progress messages.
+    case progress
+    /// `sockinstctrl`: the notifications (a failure's reason).
+    case control
+
+    public var description: String {
+        switch self {
+        case .progress: "SWUpdate's progress socket"
+        case .control: "SWUpdate's control socket"
+        }
+    }
+}
+
+/// Why a socket of SWUpdate's was not believed.
+public enum SWUpdateRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The process listening is another user's.
+    case listener(uid: UInt32, pid: Int32)
+    /// The file at the path is another user's.
+    case fileOwner(UInt32)
+    /// The path is not a socket itself (a symbolic link, most likely: who owns what it names
+    /// is not who put it there).
+    case notASocket(FileKind)
+    /// The listener or the file could not be asked (SO_PEERCRED, lstat): not vouched for.
+    case unknown(String)
+
+    public var description: String {
+        switch self {
+        case let .listener(uid, pid): "its listener is uid \(uid) (pid \(pid)), not root or this daemon's user"
+        case let .fileOwner(uid): "the socket file is owned by uid \(uid), not root or this daemon's user"
+        case let .notASocket(kind): "the path is \(kind), not a socket"
+        case let .unknown(why): "who listens cannot be told (\(why))"
+        }
+    }
+}
+
+/// Who may speak as SWUpdate on its sockets (pure): the process listening and the socket file
+/// both belong to a trusted user. SWUpdate runs as root; the daemon's own effective user is
+/// trusted too so that a daemon run as an ordinary user (development) can follow a SWUpdate
+/// of its own — the control socket likewise accepts the daemon's own user. The file's mode is
+/// not asked: who may connect to SWUpdate is SWUpdate's business, and no mode of the socket
+/// lets another user replace it (the directory decides that, and the listener check catches
+/// a replacement whatever the directory).
+public struct SWUpdateTrust: Equatable, Sendable {
+    /// The trusted user IDs.
+    public var users: Set<UInt32>
+
+    public init(users: Set<UInt32>) { self.users = users }
+
+    /// Root and this process's effective user.
+    public static var daemon: SWUpdateTrust { SWUpdateTrust(users: [0, effectiveUserID()]) }
+
+    /// Why the listener `peer` is not trusted, or nil.
+    public func refusal(peer: PeerCredentials) -> SWUpdateRefusal? {
+        users.contains(peer.uid) ? nil : .listener(uid: peer.uid, pid: peer.pid)
+    }
+
+    /// Why the file at the socket's path (lstat's, not followed) is not trusted, or nil.
+    public func refusal(file: FileStatus) -> SWUpdateRefusal? {
+        // A symbolic link is refused whoever owns it: its owner is whoever made the link, and
+        // the socket it names may be anyone's (the daemon's own control socket, say).
+        guard file.kind == .socket else { return .notASocket(file.kind) }
+        return users.contains(file.ownerID) ? nil : .fileOwner(file.ownerID)
     }
 }
 

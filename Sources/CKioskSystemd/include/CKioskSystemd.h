@@ -65,6 +65,7 @@ const char *kiosk_systemd_load(void);
     F(int, sd_bus_call_async, (struct kiosk_sd_bus *bus, struct kiosk_sd_bus_slot **slot, struct kiosk_sd_bus_message *m, kiosk_sd_bus_message_handler callback, void *userdata, uint64_t usec), (bus, slot, m, callback, userdata, usec)) \
     F(struct kiosk_sd_bus_message *, sd_bus_message_unref, (struct kiosk_sd_bus_message *m), (m)) \
     F(const struct kiosk_sd_bus_error *, sd_bus_message_get_error, (struct kiosk_sd_bus_message *m), (m)) \
+    F(const char *, sd_bus_message_get_sender, (struct kiosk_sd_bus_message *m), (m)) \
     F(int, sd_bus_message_peek_type, (struct kiosk_sd_bus_message *m, char *type, const char **contents), (m, type, contents)) \
     F(int, sd_bus_message_read_basic, (struct kiosk_sd_bus_message *m, char type, void *p), (m, type, p)) \
     F(int, sd_bus_message_enter_container, (struct kiosk_sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
