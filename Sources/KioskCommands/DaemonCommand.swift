@@ -42,7 +42,7 @@ public enum DaemonCommand {
                 """),
             .flag(.initramfs, help: "Started in the initramfs (its init-top script): takes new_root before switch-root, and is taken over by the real root's daemon start (docs/initramfs.md)."),
             OptionSpec(.psplashFifo, .optionalValue, value: "PATH",
-                       help: "Read psplash's commands from this FIFO (made if missing). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
+                       help: "Read psplash's commands from this FIFO (made if missing; another user's FIFO, or one anyone may write, is replaced in a directory of the daemon's own, else refused). Default path: $PSPLASH_FIFO_DIR/psplash_fifo, else /run/psplash_fifo."),
             OptionSpec(.rauc, .optionalValue, value: "ADDRESS", rule: .text(4095, nonEmpty: false, "a D-Bus address"),
                        help: "Follow RAUC's installer (de.pengutronix.rauc) on this bus: its progress, steps and end notices, without a Cancel button (RAUC cannot cancel). Default bus: $DBUS_SYSTEM_BUS_ADDRESS, else the system bus."),
         ]), OptionGroup("SWUpdate", DaemonParts.swupdateOptions), OptionGroup("Plymouth", DaemonParts.plymouthOptions + SettingOptions.options(group: SettingGroup.plymouth)),

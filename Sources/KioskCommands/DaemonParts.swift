@@ -90,6 +90,13 @@ final class DaemonParts: ShowExtras {
             let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
             return try loadPNG(path, what: "", limit: limit)
         }
+        // A picture another client names is opened with that client's rights: it can show
+        // only what it could read itself, and its errors tell it nothing more (docs/security.md).
+        d.loadClientPicture = { [unowned screen] path, client in
+            let first = screen.displays.first
+            let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
+            return try loadPNG(path, what: "", limit: limit, as: client)
+        }
         d.onQuit = { [weak self] retain in
             self?.retainOnQuit = retain
             self?.handedOver()
@@ -100,11 +107,14 @@ final class DaemonParts: ShowExtras {
         daemon = d
         if let r = resume {
             resume = nil
+            d.pictureRights = DaemonResume.pictureRights(in: r.status)
             for request in r.requests {
                 do throws(RequestError) { _ = try d.handle(request) } catch { showLog("initramfs: the state handed over: \(error)") }
             }
         } else if a.flag(.initramfs) {
-            let stage = InitramfsDaemon(kernel: kernel, socket: s, screen: screen) { [unowned d] in d.status() }
+            let stage = InitramfsDaemon(kernel: kernel, socket: s, screen: screen) { [unowned d] in
+                d.status() + [(DaemonResume.pictureRightsKey, DaemonResume.encode(d.pictureRights))]
+            }
             d.initramfs = stage
             initramfsStage = stage
         }
@@ -142,7 +152,7 @@ final class DaemonParts: ShowExtras {
                     self?.psplashCommand(c, session: session)
                 }
                 showLog("psplash: reading \(fifo)")
-            } catch { throw ShowError("psplash FIFO: \(error)") }
+            } catch { showLog("psplash: not reading the FIFO: \(error)") }   // the other sources go on (PsplashFIFOError)
         }
         if let address = a.string(.rauc) {
             do {
@@ -159,7 +169,8 @@ final class DaemonParts: ShowExtras {
         out.append(("input", .object(JSONObject([("devices", .array(inputDevices.map { .string($0) }))]))))
         out.append(("clients", .number(Double(server?.clientCount ?? 0))))
         if let state = initramfsStatus { out.append(("initramfs", .string(state.rawValue))) }
-        if let splash = plymouth?.splash { out.append(("plymouth", .object(JSONObject(splash.statusFields)))) }
+        if let why = initramfsStage?.adoptionFailure { out.append(("adopt_error", .string(why))) }
+        if let fields = plymouth?.statusFields { out.append(("plymouth", .object(JSONObject(fields)))) }
         let source: DaemonSource = swupdate != nil ? .swupdate : rauc?.follower.machine.isActive == true ? .rauc : .control
         out.append(("source", .string(source.rawValue)))
         if let r = rauc { out += r.statusFields }

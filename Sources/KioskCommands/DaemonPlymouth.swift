@@ -3,6 +3,7 @@ import KioskBoards
 import KioskCLI
 import KioskDaemon
 import KioskDevices
+import KioskProtocol
 import KioskSettings
 import KioskSys
 
@@ -34,23 +35,26 @@ extension DaemonParts {
     }
 }
 
-/// The Plymouth front end of a daemon run: the socket (taken before the display is touched, so
-/// that a second Plymouth daemon is refused without disturbing the screen), the server, the
-/// controller, and the boot estimate's file.
+/// The Plymouth front end of a daemon run: the socket's name (asked for before the display is
+/// touched, as plymouthd binds it first), the server, the controller, and the boot estimate's file.
+///
+/// Plymouth's name is an abstract socket's, which any user may bind first: a name that is taken
+/// does not stop the daemon (it did: a squatter could keep the splash from ever coming). The
+/// daemon runs on without it, `ctl status` says why (`"plymouth": {"socket": "unavailable: …"}`),
+/// and `PlymouthListener` asks for the name again on the loop until it is free.
 final class PlymouthParts {
     static let defaultDurationPath = "/var/lib/plymouth/boot-duration"
 
-    /// The listening socket (a descriptor of `kernel`).
-    let listener: Int32
+    /// Plymouth's socket: held, or asked for again.
+    let socket: PlymouthListener
     let kernel: Kernel
-    let name: String
+    var name: String { socket.name }
     /// Where the estimate is kept (nil: none).
     let durationPath: String?
     private var estimate: BootEstimate?
     private(set) var server: PlymouthServer?
     private(set) var splash: PlymouthSplash?
     private var closed = false
-    private var listenerClosed = false
 
     /// nil without --plymouth (its other options are then warned about: they change nothing).
     init?(_ a: ParsedArguments, kernel: Kernel) throws {
@@ -59,17 +63,19 @@ final class PlymouthParts {
             return nil
         }
         self.kernel = kernel
-        name = a.string(.plymouthSocket) ?? PlymouthWire.defaultSocketName
+        let name = a.string(.plymouthSocket) ?? PlymouthWire.defaultSocketName
         guard !name.utf8.contains(0) else { throw UsageError(optionError("plymouth-socket", name, expected: "an abstract socket name")) }
         let path = a.string(.plymouthBootDuration) ?? PlymouthParts.defaultDurationPath
         durationPath = path == "none" ? nil : path
-        do { listener = try kernel.listenUnixAbstract(name, backlog: PlymouthServer.backlog) } catch {
-            if error.errno == EADDRINUSE {
-                throw ShowError("Plymouth's socket @\(name): another Plymouth daemon listens there (plymouthd, or a kiosk-hud daemon with --plymouth)")
-            }
-            throw ShowError("Plymouth's socket: \(error)")
-        }
+        socket = PlymouthListener(name: name, kernel: kernel)
         if let p = durationPath { estimate = BootEstimate(previous: PlymouthParts.previousBoot(p)) }
+    }
+
+    /// `ctl status`'s `"plymouth"` object: the socket's state ("listening", or "unavailable:
+    /// why") and the controller's fields; nil before the front end is attached.
+    var statusFields: [(String, JSONValue)]? {
+        guard let splash else { return nil }
+        return [("socket", .string(socket.statusText))] + splash.statusFields
     }
 
     /// Last boot's messages from the estimate file; none when it is missing or not readable
@@ -93,15 +99,19 @@ final class PlymouthParts {
         let splash = PlymouthSplash(daemon: daemon, estimate: estimate, log: showLog)
         splash.onQuit = quit
         self.splash = splash
-        server = PlymouthServer(kernel: kernel, loop: loop, listener: listener, log: showLog) { splash.handle($0, order: $1) }
-        showLog("plymouth: listening on @\(name)")
+        // The controller runs with or without the socket: `--plymouth-mode` goes through it, and
+        // requests find it as soon as the name is held.
+        socket.start(loop: loop, log: showLog) { [unowned self] listener in
+            self.server = PlymouthServer(kernel: self.kernel, loop: loop, listener: listener, log: showLog) { splash.handle($0, order: $1) }
+            showLog("plymouth: listening on @\(self.name)")
+        }
     }
 
     /// The run ends: no more requests (a quit waiting for its reply keeps its connection until
     /// `close`), and the estimate written for the next boot.
     func detach() {
         server?.stopListening()
-        closeListener()
+        socket.close()
         guard let splash, let text = splash.finish(), let path = durationPath else { return }
         do {
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try kernel.makeDirectories(String(path[..<slash])) }
@@ -120,13 +130,7 @@ final class PlymouthParts {
             s.close(answeringHeld: .ack)
             showLog("plymouth: \(s.served) requests, \(s.refused) refused, \(s.malformed) cut for bad framing, \(s.dropped) dropped, \(s.turnedAway) turned away")
         }
-        closeListener()
-    }
-
-    private func closeListener() {
-        guard !listenerClosed else { return }
-        listenerClosed = true
-        kernel.close(listener)
+        socket.close()
     }
 }
 

@@ -288,6 +288,28 @@ struct DaemonResume {
                                saved: CRTCInfo(id: sc, fbID: sfb, x: sx, y: sy, mode: savedMode), released: freed)
     }
 
+    /// The state's field holding `Daemon.pictureRights`.
+    static let pictureRightsKey = "picture_rights"
+
+    /// `Daemon.pictureRights` as the state holds it: {key: {uid, gid, groups}}.
+    static func encode(_ rights: [String: PeerCredentials]) -> JSONValue {
+        .object(JSONObject(rights.sorted { $0.key < $1.key }.map { key, c in
+            (key, .object(JSONObject([("uid", .number(Double(c.uid))), ("gid", .number(Double(c.gid))),
+                                      ("groups", .array(c.groups.map { .number(Double($0)) }))])))
+        }))
+    }
+
+    /// The picture rights in a state handed over (none in a 0.1.0 image's).
+    static func pictureRights(in status: JSONObject) -> [String: PeerCredentials] {
+        func u32(_ v: JSONValue?) -> UInt32? { v?.int.flatMap { UInt32(exactly: $0) } }
+        var out: [String: PeerCredentials] = [:]
+        for (key, v) in status[pictureRightsKey]?.object?.members ?? [] {
+            guard let o = v.object, let uid = u32(o["uid"]), let gid = u32(o["gid"]) else { continue }
+            out[key] = PeerCredentials(pid: 0, uid: uid, gid: gid, groups: (o["groups"]?.array ?? []).compactMap(u32))
+        }
+        return out
+    }
+
     /// The content and look to apply, as `update` and `style` requests, and whether the HUD was shown.
     var requests: [DaemonRequest] {
         var out: [DaemonRequest] = []

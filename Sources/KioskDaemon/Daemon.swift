@@ -108,7 +108,7 @@ public final class Daemon {
         var content = next.content
         if let image = next.image, content.mode == .custom {
             if fields.contains(where: { $0.0.key == "image" }) || settings.content.mode != .custom {
-                do { content.image = HUDImage(bitmap: try picture(image)) } catch { throw RequestError("image \(error)") }
+                do { content.image = HUDImage(bitmap: try picture(image, for: "image")) } catch { throw RequestError("image \(error)") }
             } else {
                 content.image = session.configuration.content.image
             }
@@ -136,7 +136,7 @@ public final class Daemon {
         var logo: Bitmap?
         let newLogo = p.logo != settings.profile.logo
         if newLogo, let path = p.logo {
-            do { logo = try picture(path) } catch { throw RequestError("logo \(error)") }
+            do { logo = try picture(path, for: "logo") } catch { throw RequestError("logo \(error)") }
         }
         do { try session.update(style: { $0 = p.style }) } catch { throw RequestError("\(error)") }
         if newLogo { session.setLogo(logo) }
@@ -147,18 +147,37 @@ public final class Daemon {
             // cost a decode and a freed picture per request.
             var picture: Bitmap? = next.underlay == settings.underlay ? session.configuration.underlay : nil
             if picture == nil, let u = next.underlay {
-                do { picture = try self.picture(u) } catch { throw RequestError("underlay_image \(error)") }
+                do { picture = try self.picture(u, for: "underlay_image") } catch { throw RequestError("underlay_image \(error)") }
             }
             session.setUnderlay(color: p.underlayColor, image: picture, fit: p.underlayFit)
         }
         settings = next
     }
 
-    /// The picture at `path`, read with the rights of whoever asks (`requester`).
-    private func picture(_ path: String) throws -> Bitmap {
-        guard let rights = requester.fileRights(daemonUser: effectiveUserID()) else { return try loadPicture(path) }
-        guard let load = loadClientPicture else { throw RequestError("\(path): pictures from uid \(rights.uid) are not read by this daemon") }
-        return try load(path, rights)
+    /// The rights each picture on the HUD was read with, by its setting's key (`image`, `logo`,
+    /// `underlay_image`); absent: the daemon's own. Handed over with the state (`adopt`), so that
+    /// the next image reads each picture again as whoever named it — not as root a path the
+    /// client has since pointed elsewhere.
+    public var pictureRights: [String: PeerCredentials] = [:]
+
+    /// The picture at `path` for setting `key`, read with the rights of whoever asks
+    /// (`requester`); a request of the daemon's own (the state handed over) reads it as whoever
+    /// named it last (`pictureRights`).
+    private func picture(_ path: String, for key: String) throws -> Bitmap {
+        let rights: PeerCredentials?
+        switch requester {
+        case .daemon: rights = pictureRights[key]
+        case .client: rights = requester.fileRights(daemonUser: effectiveUserID())
+        }
+        let bitmap: Bitmap
+        if let rights {
+            guard let load = loadClientPicture else { throw RequestError("\(path): pictures from uid \(rights.uid) are not read by this daemon") }
+            bitmap = try load(path, rights)
+        } else {
+            bitmap = try loadPicture(path)
+        }
+        pictureRights[key] = rights
+        return bitmap
     }
 
     // MARK: success / error / info

@@ -1,5 +1,6 @@
 import Glibc
 import KioskDevices
+import KioskSettings
 import KioskSys
 
 /// Plymouth's socket on the event loop: each connection's requests read as they come
@@ -273,5 +274,137 @@ public final class PlymouthServer {
         if let t = c.token { loop.cancel(t) }
         c.token = nil
         kernel.close(c.fd)
+    }
+}
+
+// MARK: - The name
+
+/// Why Plymouth's abstract socket could not be had.
+public enum PlymouthSocketError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Another socket is bound to the name: plymouthd, another daemon with `--plymouth` — or any
+    /// user's, as an abstract name has no owner and no permissions (bind(2)'s EADDRINUSE).
+    case taken(name: String)
+    /// Any other failure of socket(2), bind(2) or listen(2) (too many descriptors …).
+    case failed(name: String, SysError)
+
+    public var description: String {
+        switch self {
+        case let .taken(name): "@\(name) is taken by another process (plymouthd, another daemon with --plymouth, or any user: an abstract name has no owner)"
+        case let .failed(name, error): "@\(name): \(error)"
+        }
+    }
+}
+
+/// Plymouth's abstract socket name, held while it can be.
+///
+/// Any user can bind an abstract name before the daemon does (a squatter), and plymouthd or
+/// another daemon may hold it. None of them stops the daemon: it runs on without Plymouth's
+/// socket — its other sources, the control socket first, are no less needed — with one log
+/// line and `state` saying why (`ctl status`), and asks for the name again every
+/// `retryInterval` seconds on its loop, so that Plymouth's clients reach it once the name is
+/// free. An attempt that fails as the one before did is not logged again.
+public final class PlymouthListener {
+    /// Whether the name is held.
+    public enum State: Equatable, Sendable {
+        case listening
+        case unavailable(PlymouthSocketError)
+    }
+
+    /// Seconds between attempts while the name is not held: a bind(2) that fails costs
+    /// microseconds, and PID 1 drops each unit's status that it cannot deliver, so a short wait
+    /// loses few of them once the name is free.
+    public static let retryInterval: Seconds = 2
+
+    public let name: String
+    let kernel: Kernel
+    let backlog: Int32
+    /// Seconds between attempts (`retryInterval`; shorter in tests).
+    let interval: Seconds
+    /// The listening socket (a descriptor of `kernel`, owned here), once the name is held.
+    public private(set) var fd: Int32?
+    public private(set) var state: State
+    /// Attempts made (the first one included).
+    public private(set) var attempts = 0
+    private var loop: EventLoop?
+    private var timer: LoopToken?
+    private var log: (String) -> Void = { _ in }
+    private var onListening: (Int32) -> Void = { _ in }
+    /// The failure last logged (the same one again is not).
+    private var logged: PlymouthSocketError?
+    private var closed = false
+
+    /// Asks for `name` at once: before the display is touched, as plymouthd binds it first.
+    public init(name: String, kernel: Kernel, backlog: Int32 = PlymouthServer.backlog, retryInterval: Seconds = PlymouthListener.retryInterval) {
+        self.name = name; self.kernel = kernel; self.backlog = backlog; interval = retryInterval
+        state = .unavailable(.taken(name: name))
+        attempt()
+    }
+
+    /// `ctl status`'s words: "listening", or "unavailable: why".
+    public var statusText: String {
+        switch state {
+        case .listening: "listening"
+        case let .unavailable(why): "unavailable: \(why)"
+        }
+    }
+
+    /// Goes on with `loop`: `onListening` gets the socket now if the name is held, else at the
+    /// attempt that takes it (tried every `retryInterval` seconds until `close`).
+    public func start(loop: EventLoop, log: @escaping (String) -> Void, onListening: @escaping (Int32) -> Void) {
+        self.loop = loop; self.log = log; self.onListening = onListening
+        if let fd { onListening(fd); return }
+        note()
+        scheduleRetry()
+    }
+
+    /// Stops asking and closes the socket, if held (safe to call twice).
+    public func close() {
+        closed = true
+        if let t = timer { loop?.cancel(t) }
+        timer = nil
+        if let fd { kernel.close(fd) }
+        fd = nil
+    }
+
+    /// One bind of the name.
+    static func listen(_ name: String, kernel: Kernel, backlog: Int32) throws(PlymouthSocketError) -> Int32 {
+        do throws(SysError) { return try kernel.listenUnixAbstract(name, backlog: backlog) } catch {
+            throw error.errno == EADDRINUSE ? .taken(name: name) : .failed(name: name, error)
+        }
+    }
+
+    private func attempt() {
+        attempts += 1
+        do throws(PlymouthSocketError) {
+            fd = try PlymouthListener.listen(name, kernel: kernel, backlog: backlog)
+            state = .listening
+        } catch {
+            state = .unavailable(error)
+        }
+    }
+
+    /// Logs a failure unless it is the one logged last.
+    private func note() {
+        guard case let .unavailable(why) = state, why != logged else { return }
+        log("plymouth: running without Plymouth's socket: \(why); trying again every \(formatNumber(interval)) s")
+        logged = why
+    }
+
+    private func scheduleRetry() {
+        guard !closed, fd == nil, timer == nil, let loop else { return }
+        timer = loop.schedule(after: interval) { [weak self] in self?.retry() }
+    }
+
+    private func retry() {
+        timer = nil
+        guard !closed else { return }
+        attempt()
+        if let fd {
+            log("plymouth: Plymouth's socket @\(name) is free again (after \(attempts) attempts)")
+            onListening(fd)
+        } else {
+            note()
+            scheduleRetry()
+        }
     }
 }

@@ -41,10 +41,10 @@ public final class PsplashFIFO {
     let kernel: Kernel
     let loop: EventLoop
     public let path: String
-    private let reader: Int32
-    /// Our own writer, so that the FIFO never reports end of file between writers (which would
-    /// make poll report it readable for ever).
-    private let keeper: Int32
+    /// The FIFO, opened for reading and writing: our own writer keeps it from ever reporting end
+    /// of file between writers (which would make poll report it readable for ever), and being
+    /// one descriptor it needs no second open by path that another file could be put under.
+    private let fd: Int32
     private var token: LoopToken?
     private var pending: [UInt8] = []
     private let handle: (Command) -> Void
@@ -52,18 +52,16 @@ public final class PsplashFIFO {
     /// Bad commands: one line, then a count (`ControlServer.logWindow`).
     private let badLines: RepeatLog<Bool>
 
-    /// Makes the FIFO at `path` (0600) if needed and reads it on `loop`; `handle` gets each command.
-    public init(path: String, kernel: Kernel, loop: EventLoop, log: @escaping (String) -> Void,
-                handle: @escaping (Command) -> Void) throws(SysError) {
+    /// Makes the FIFO at `path` (0600) if needed and reads it on `loop`; `handle` gets each
+    /// command. A FIFO found there is read only when it is trusted (`Distrust`; one in a
+    /// directory that is the daemon's alone is replaced instead); `user` is the daemon's (its
+    /// effective user id), whose FIFOs are trusted as root's are.
+    public init(path: String, kernel: Kernel, loop: EventLoop, user: UInt32 = effectiveUserID(), log: @escaping (String) -> Void,
+                handle: @escaping (Command) -> Void) throws(PsplashFIFOError) {
         self.kernel = kernel; self.loop = loop; self.path = path; self.handle = handle; self.log = log
         badLines = RepeatLog(loop: loop, window: ControlServer.logWindow, log: log) { _ in "psplash: not a command" }
-        try makeFIFO(path, mode: 0o600)
-        reader = try kernel.open(path, flags: O_RDONLY | O_NONBLOCK)
-        do { keeper = try kernel.open(path, flags: O_WRONLY | O_NONBLOCK) } catch {
-            kernel.close(reader)
-            throw error
-        }
-        token = loop.watch(reader, .readable) { [unowned self] _ in self.read() }
+        fd = try PsplashFIFO.openTrusted(path, kernel: kernel, user: user, log: log)
+        token = loop.watch(fd, .readable) { [unowned self] _ in self.read() }
     }
 
     /// Stops reading and closes the FIFO (the file stays, as psplash leaves it); bad commands
@@ -71,16 +69,123 @@ public final class PsplashFIFO {
     public func close() {
         if let token { loop.cancel(token) }
         token = nil
-        kernel.close(reader)
-        kernel.close(keeper)
+        kernel.close(fd)
         badLines.close()
+    }
+
+    // MARK: Trust
+
+    /// Why a FIFO found at the path is not read. Whoever can write psplash's FIFO can end the
+    /// daemon (`QUIT`) and write its label (`MSG`); psplash-write runs as root, so the FIFO is
+    /// to be written by root (and the daemon's user) alone.
+    public enum Distrust: Equatable, Sendable, CustomStringConvertible {
+        /// A symbolic link: what it names may be anyone's, and may change after the check.
+        case symbolicLink
+        /// Not a FIFO at all (a file, a directory, a socket …).
+        case notFIFO(FileKind)
+        /// Owned by another user than root and the daemon's: its owner may write it, and may
+        /// make it writable by anyone at any time.
+        case owner(UInt32)
+        /// Writable by every user (mode & 0o002). Group write is left alone: only root or the
+        /// daemon's user can have granted it to a group, as `--group` grants the control socket.
+        case writableByOthers(permissions: UInt32)
+
+        public var description: String {
+            switch self {
+            case .symbolicLink: "a symbolic link"
+            case let .notFIFO(kind): "not a FIFO (\(kind))"
+            case let .owner(uid): "owned by uid \(uid), not root or the daemon's user"
+            case let .writableByOthers(p): "writable by every user (mode \(String(p, radix: 8)))"
+            }
+        }
+    }
+
+    /// Why a file with `status` (lstat's or fstat's) may not be read as psplash's FIFO, if it may not.
+    public static func distrust(_ status: FileStatus, user: UInt32) -> Distrust? {
+        if status.kind == .symbolicLink { return .symbolicLink }
+        if status.kind != .fifo { return .notFIFO(status.kind) }
+        if status.ownerID != 0 && status.ownerID != user { return .owner(status.ownerID) }
+        if status.permissions & 0o002 != 0 { return .writableByOthers(permissions: status.permissions) }
+        return nil
+    }
+
+    /// Whether a directory with `status` (stat's, links followed: /var/run is /run) is the
+    /// daemon's alone: owned by root or the daemon's user and writable by no one else. Only
+    /// they can have put anything in it, so a FIFO there that is not trusted (left by a run as
+    /// another user, or made with a loose mode) can be replaced without a race. A directory
+    /// others may write — sticky (/tmp) or not — is not: its names are anyone's first, another
+    /// user could put a new FIFO back as soon as the old one went, and a daemon that removes
+    /// other users' files there would only be fighting them. There the FIFO is refused, and
+    /// the log says to give the daemon a directory of its own.
+    public static func isDaemonsDirectory(_ status: FileStatus, user: UInt32) -> Bool {
+        status.kind == .directory && (status.ownerID == 0 || status.ownerID == user) && status.permissions & 0o022 == 0
+    }
+
+    /// The directory `path` is in ("." for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Opens the FIFO at `path` (made first when missing, replaced when untrusted in the
+    /// daemon's own directory) and checks what was opened. The check that counts is the
+    /// descriptor's (fstat): open(2) does not follow a link (O_NOFOLLOW) and does not block
+    /// (O_NONBLOCK; O_NOCTTY: a terminal put there never becomes the daemon's), so whatever
+    /// was swapped in between the look by path and the open is what fstat describes.
+    static func openTrusted(_ path: String, kernel: Kernel, user: UInt32, log: (String) -> Void) throws(PsplashFIFOError) -> Int32 {
+        try prepare(path, kernel: kernel, user: user, log: log)
+        let fd: Int32
+        do throws(SysError) {
+            fd = try kernel.open(path, flags: O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+        } catch where error.errno == ELOOP {
+            throw .refused(path: path, .symbolicLink, directory: directory(of: path))
+        } catch {
+            throw .system(error)
+        }
+        let status: FileStatus
+        do throws(SysError) { status = try kernel.status(fd) } catch {
+            kernel.close(fd)
+            throw .system(error)
+        }
+        if let why = distrust(status, user: user) {
+            kernel.close(fd)
+            throw .refused(path: path, why, directory: directory(of: path))
+        }
+        return fd
+    }
+
+    /// Makes the FIFO when nothing is at `path`; leaves a trusted one as it is; replaces an
+    /// untrusted FIFO in the daemon's own directory (`isDaemonsDirectory`); refuses the rest.
+    /// A link or something that is not a FIFO is never removed: it is not a FIFO the daemon
+    /// made, and may be something of the system's (`--psplash-fifo` given a wrong path).
+    static func prepare(_ path: String, kernel: Kernel, user: UInt32, log: (String) -> Void) throws(PsplashFIFOError) {
+        let found: FileStatus
+        do throws(SysError) { found = try kernel.linkStatus(path) } catch where error.errno == ENOENT {
+            try make(path)
+            return
+        } catch {
+            throw .system(error)
+        }
+        guard let why = distrust(found, user: user) else { return }
+        let dir = directory(of: path)
+        guard found.kind == .fifo, let d = try? kernel.fileStatus(dir), isDaemonsDirectory(d, user: user) else {
+            throw .refused(path: path, why, directory: dir)
+        }
+        do throws(SysError) { try kernel.removeFile(path) } catch { throw .system(error) }
+        try make(path)
+        log("psplash: replaced \(path): it was \(why), in \(dir), a directory only root and the daemon's user may write")
+    }
+
+    /// mkfifo(2), 0600 (as psplash makes it).
+    private static func make(_ path: String) throws(PsplashFIFOError) {
+        do throws(SysError) { try makeFIFO(path, mode: 0o600) } catch { throw .system(error) }
     }
 
     private func read() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n: Int
-            do { n = try kernel.read(reader, into: &buffer) } catch { return }
+            do { n = try kernel.read(fd, into: &buffer) } catch { return }
             if n <= 0 { return }
             for byte in buffer[..<n] {
                 if byte == 0 || byte == 0x0A {
@@ -113,6 +218,36 @@ public final class PsplashFIFO {
         case "MSG": return .message(cut(String(rest), toBytes: maxMessage))
         case "QUIT": return .quit
         default: return nil
+        }
+    }
+}
+
+/// Why psplash's FIFO is not read (the daemon goes on without it).
+public enum PsplashFIFOError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is at `path` is not trusted (`PsplashFIFO.Distrust`), and was not replaced: it is
+    /// not a FIFO, or `directory` is not the daemon's alone.
+    case refused(path: String, PsplashFIFO.Distrust, directory: String)
+    /// A call failed (lstat, mkfifo, unlink, open, fstat).
+    case system(SysError)
+
+    public var description: String {
+        switch self {
+        case let .refused(path, why, dir):
+            "\(shownPath(path)) refused: \(why); " + (why.isReplaceable
+                ? "its owner, or any user, could send QUIT and MSG through it. Not replaced: \(shownPath(dir)) is not the daemon's alone "
+                    + "(owned by root or its user, writable by no one else); give the daemon a directory of its own, e.g. PSPLASH_FIFO_DIR=/run"
+                : "not a FIFO the daemon made (nor one it replaces); give the daemon a path of its own, e.g. PSPLASH_FIFO_DIR=/run")
+        case let .system(error): "\(error)"
+        }
+    }
+}
+
+extension PsplashFIFO.Distrust {
+    /// Whether `prepare` replaces a file this distrusted in the daemon's own directory (a FIFO).
+    var isReplaceable: Bool {
+        switch self {
+        case .owner, .writableByOthers: true
+        case .symbolicLink, .notFIFO: false
         }
     }
 }

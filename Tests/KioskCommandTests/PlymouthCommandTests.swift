@@ -38,15 +38,17 @@ struct RealPlymouth {
     }
 }
 
-/// A `kiosk-hud daemon --plymouth` on the offscreen display in a network namespace of its own.
+/// A `kiosk-hud daemon --plymouth` on the offscreen display in a network namespace of its own
+/// — or in the one of process `joining` (a squatter that bound Plymouth's name there first).
 final class NamespacedDaemon: @unchecked Sendable {
     let dir: String
     let pid: pid_t
     var exitStatus: Int32?
 
-    init?(_ options: [String]) {
+    init?(_ options: [String], joining: pid_t? = nil) {
         dir = Proc.makeTempDir("kiosk-plymouth")
-        guard let pid = Proc.spawn(["unshare", "-n", "--", Proc.kioskHUD, "daemon", "--offscreen", dir, "--no-input", "--socket", dir + "/c.sock",
+        let namespace = joining.map { ["nsenter", "--net=/proc/\($0)/ns/net", "--"] } ?? ["unshare", "-n", "--"]
+        guard let pid = Proc.spawn(namespace + [Proc.kioskHUD, "daemon", "--offscreen", dir, "--no-input", "--socket", dir + "/c.sock",
                                     "--plymouth", "--plymouth-boot-duration", "none", "--animation-duration", "0"] + options,
                                    stderr: dir + "/d.err") else { return nil }
         self.pid = pid

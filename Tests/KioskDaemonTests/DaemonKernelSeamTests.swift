@@ -38,11 +38,12 @@ import Testing
         let path = dir + "/control.sock"
         let k = FakeKernel()
         let socket = try ControlSocket.open(path, group: getgid(), kernel: k)
-        // Its directory made, the file's group and mode set: each call through the kernel.
+        // Its directory made, the file's group and mode set (in one call that follows no link):
+        // each call through the kernel.
         #expect(k.calls.contains("mkdir -p \(dir)"), "\(k.calls)")
-        #expect(k.calls.contains("chown \(path)") && k.calls.contains("chmod \(path)"), "\(k.calls)")
-        let kind = try fileStatus(path).kind
-        #expect(kind == .socket)
+        #expect(k.calls.contains("chmod \(path)") && !k.calls.contains("chown \(path)"), "\(k.calls)")
+        let st = try linkStatus(path)
+        #expect(st.kind == .socket && st.permissions == 0o660 && st.groupID == getgid())
         socket.close()
         #expect(k.calls.last == "close" && k.calls.contains("unlink \(path)"), "\(k.calls)")
         #expect(!fileExists(path))

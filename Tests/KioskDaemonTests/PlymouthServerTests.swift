@@ -307,6 +307,48 @@ func percentile(_ xs: [Double], _ p: Double) -> Double { xs.isEmpty ? .nan : xs.
         #expect(rig.splash.finish()?.hasPrefix("0.") == true)
     }
 
+    /// Plymouth's name held by another socket (anyone may bind an abstract name first): the
+    /// listener says why and logs it once however often it asks again; once the name is free
+    /// it takes it, and Plymouth's clients reach the front end.
+    @Test func aSquattedNameIsAskedForAgainUntilFree() throws {
+        let rig = try PlymouthRig()
+        let name = rig.name + "/squatted"
+        let squatter = try unixAbstractListener(name, backlog: 1)
+        let listener = PlymouthListener(name: name, kernel: rig.loop.kernel, retryInterval: 0.05)
+        defer { listener.close() }
+        #expect(listener.state == .unavailable(.taken(name: name)) && listener.fd == nil)
+        #expect(listener.statusText.hasPrefix("unavailable: @\(name) is taken by another process"), "\(listener.statusText)")
+        var lines: [String] = []
+        var server: PlymouthServer?
+        listener.start(loop: rig.loop, log: { lines.append($0) }) { fd in
+            server = PlymouthServer(kernel: rig.loop.kernel, loop: rig.loop, listener: fd, log: { _ in }) { rig.splash.handle($0, order: $1) }
+        }
+        try rig.run(0.4)
+        #expect(listener.attempts >= 4 && server == nil)
+        #expect(lines.count == 1 && lines[0].contains("running without Plymouth's socket"), "\(lines)")
+        try squatter.close()
+        try rig.run(1) { server != nil }
+        #expect(listener.state == .listening && listener.statusText == "listening")
+        #expect(lines.count == 2 && lines[1].contains("is free again"), "\(lines)")
+        let c = try PlymouthRawClient(name)
+        try c.send([.ping])
+        #expect(try c.replies(rig, count: 1) == [.ack])
+        server?.close()
+    }
+
+    /// A name that is free is held at once, and `start` hands it over without a log line.
+    @Test func aFreeNameIsHeldAtOnce() throws {
+        let rig = try PlymouthRig()
+        let listener = PlymouthListener(name: rig.name + "/free", kernel: rig.loop.kernel)
+        var handed: Int32?
+        var lines: [String] = []
+        listener.start(loop: rig.loop, log: { lines.append($0) }) { handed = $0 }
+        #expect(listener.state == .listening && handed != nil && handed == listener.fd && lines.isEmpty && listener.attempts == 1)
+        listener.close()
+        listener.close()
+        #expect(listener.fd == nil)
+    }
+
     /// A user who is not root gets NAK for each request (Plymouth's rule), by SO_PEERCRED.
     @Test func aStrangerIsRefused() throws {
         let rig = try PlymouthRig()
