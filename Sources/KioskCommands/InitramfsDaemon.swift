@@ -214,6 +214,11 @@ struct DaemonResume {
             guard case let .success(n) = r, n > 0 else { throw ShowError("\(variable): the state cannot be read (descriptor \(fd))") }
             done += n
         }
+        return try parseState(bytes)
+    }
+
+    /// The state's bytes as JSON (at most `maxStateBytes`).
+    static func parseState(_ bytes: [UInt8]) throws(ShowError) -> JSONObject {
         let v: JSONValue
         do { v = try JSON.parse(bytes[...], limits: JSONLimits(maxBytes: maxStateBytes)) } catch {
             throw ShowError("\(variable): the state handed over is not JSON: \(error)")
@@ -249,12 +254,18 @@ struct DaemonResume {
     static func take(kernel: Kernel = LinuxKernel()) throws(ShowError) -> DaemonResume? {
         guard let text = environmentValue(variable) else { return nil }
         unsetenv(variable)
-        guard text.utf8.count <= 64 << 10, let v = try? JSON.parse(Array(text.utf8)), let o = v.object, var r = DaemonResume(o) else {
-            throw ShowError("\(variable): not the state a kiosk-hud daemon hands over")
-        }
+        var r = try decode(environment: text)
         if let fd = r.stateFD {
             r.stateFD = nil
             r.status = try readState(fd, kernel: kernel)
+        }
+        return r
+    }
+
+    /// $KIOSK_HUD_RESUME's value read (the state's descriptor not yet).
+    static func decode(environment text: String) throws(ShowError) -> DaemonResume {
+        guard text.utf8.count <= 64 << 10, let v = try? JSON.parse(Array(text.utf8)), let o = v.object, let r = DaemonResume(o) else {
+            throw ShowError("\(variable): not the state a kiosk-hud daemon hands over")
         }
         return r
     }
@@ -322,6 +333,16 @@ struct DaemonResume {
         if status["visible"]?.bool == false { out.append(.hide(animated: false, delay: 0)) }
         return out
     }
+}
+
+/// The hand-over state as the next program image reads it — $KIOSK_HUD_RESUME's value and the
+/// bytes of the memory file it names — decoded into what that image would apply: the requests
+/// and the pictures' rights. Throws as the image would (it then ends, leaving no marker). For the
+/// fuzzer (`kiosk-hud-fuzz handover`): bytes a previous image wrote are parsed as a peer's.
+public func decodeHandover(environment: String, state: [UInt8]) throws(ShowError) -> (requests: [DaemonRequest], pictureRights: [String: PeerCredentials]) {
+    var r = try DaemonResume.decode(environment: environment)
+    if r.stateFD != nil { r.status = try DaemonResume.parseState(state) }
+    return (r.requests, DaemonResume.pictureRights(in: r.status))
 }
 
 private func hex(_ m: ModeInfo) -> String {
