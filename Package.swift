@@ -140,7 +140,7 @@ let package = Package(
         // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
         .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
             "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskDevices",
-            "KioskBehavior", "KioskTestSupport",
+            "KioskBehavior", "KioskTestSupport", "KioskDaemon", "KioskCommands",
         ]),
 
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).

@@ -7,9 +7,18 @@ enum DBusMessageReader {
     /// Every argument of `m` (an `sd_bus_message *`), from its current position.
     static func read(_ m: OpaquePointer) throws(RaucDecodeError) -> [DBusValue] {
         var out: [DBusValue] = []
-        while let v = try next(m, depth: 0) { out.append(v) }
+        var left = maxValues
+        while let v = try next(m, depth: 0, left: &left) { out.append(v) }
         return out
     }
+
+    /// The values one message may hold, all containers counted. RAUC's properties are a dozen
+    /// entries; a value in memory takes ~45 bytes however small on the wire (kiosk-hud-fuzz's
+    /// dbus target: a 4 MiB `ay` grew the daemon by 164 MB), so a message the bus takes whole
+    /// (up to 128 MiB) is refused here at its 4,097th value.
+    static let maxValues = 4096
+    /// A string's bytes (RAUC's longest are an error's text and a path).
+    static let maxStringBytes = 65536
 
     /// The SENDER field of `m`'s header (an `sd_bus_message *`): the unique name of the
     /// connection that sent it (":1.42"), or "org.freedesktop.DBus" for the bus's own — set by
@@ -21,8 +30,10 @@ enum DBusMessageReader {
     }
 
     /// The next value in the current container, nil at its end.
-    private static func next(_ m: OpaquePointer, depth: Int) throws(RaucDecodeError) -> DBusValue? {
+    private static func next(_ m: OpaquePointer, depth: Int, left: inout Int) throws(RaucDecodeError) -> DBusValue? {
         guard depth < 32 else { throw RaucDecodeError("a D-Bus value nested too deep") }
+        guard left > 0 else { throw RaucDecodeError("a D-Bus message of more than \(maxValues) values") }
+        left -= 1
         var type: CChar = 0
         var contents: UnsafePointer<CChar>?
         let r = kiosk_sd_bus_message_peek_type(m, &type, &contents)
@@ -33,7 +44,9 @@ enum DBusMessageReader {
         case "s", "o", "g":
             var p: UnsafePointer<CChar>?
             try check(kiosk_sd_bus_message_read_basic(m, type, &p))
-            return .string(p.map { String(cString: $0) } ?? "")
+            guard let p else { return .string("") }
+            guard strnlen(p, maxStringBytes + 1) <= maxStringBytes else { throw RaucDecodeError("a D-Bus string of more than \(maxStringBytes) bytes") }
+            return .string(String(cString: p))
         case "y":
             var v: UInt8 = 0
             try check(kiosk_sd_bus_message_read_basic(m, type, &v))
@@ -73,7 +86,7 @@ enum DBusMessageReader {
         case "v", "r", "a", "e":
             try check(kiosk_sd_bus_message_enter_container(m, type, contents))
             var items: [DBusValue] = []
-            while let v = try next(m, depth: depth + 1) { items.append(v) }
+            while let v = try next(m, depth: depth + 1, left: &left) { items.append(v) }
             try check(kiosk_sd_bus_message_exit_container(m))
             switch code {
             case "v":

@@ -1,6 +1,7 @@
 import CKioskSystemd
 import Glibc
 import KioskDevices
+import KioskSettings
 import KioskSys
 
 /// `kiosk-hud daemon --rauc`: RAUC's installer followed on the system bus through sd-bus
@@ -260,7 +261,8 @@ public final class RaucFollower {
         // sd-bus makes some itself (a call's timeout) with no sender of the service's.
         if let e = kiosk_sd_bus_message_get_error(m) {
             let name = e.pointee.name.map { String(cString: $0) } ?? ""
-            let text = e.pointee.message.map { String(cString: $0) } ?? name
+            // Shown cut (80 characters, controls escaped): an error's text is any size its sender likes.
+            let text = shown(e.pointee.message.map { String(cString: $0) } ?? name)
             switch kind {
             case .nameOwner:
                 if name == "org.freedesktop.DBus.Error.NameHasNoOwner" {

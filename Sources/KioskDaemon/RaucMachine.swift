@@ -1,3 +1,5 @@
+import KioskSettings
+
 /// What the HUD shows of a RAUC installation: RAUC's top step as the label, the steps nested
 /// in it as the details (one a line, the deepest last), the bar, and a note when the service
 /// went away mid-install.
@@ -120,7 +122,7 @@ public struct RaucMachine: Equatable, Sendable {
                 interrupted = false
                 out.append(.failed(.interrupted))
             case let .other(name) where was != op:
-                out.append(.log("rauc: operation \(name) is not one this daemon knows; shown as idle"))
+                out.append(.log("rauc: operation \(shown(name)) is not one this daemon knows; shown as idle"))
             default: break
             }
         case let .progress(p):

@@ -2,19 +2,30 @@
 //
 // Design
 // - Seeded generated inputs, no libFuzzer: case i of seed s is made from its own random stream
-//   (Random.swift: KioskTestSupport's SeededGenerator started at a hash of s and i), so any case is reproduced alone with
-//   `--seed s --case i`, on any machine, whatever ran before it. Inputs are built from what
-//   the project declares rather than from random bytes alone: the settings table gives every
-//   option's and board key's rule (RuleValues.swift: valid, boundary, wrong-type and hostile
-//   values), Boards/ and toml-test's documents are mutated (Mutate.swift), PNGs are forged chunk
-//   by chunk (KioskTestSupport's PNGForge, shared with the decoder's tests), IIO trees are laid out as sysfs would (IIOTree.swift).
-// - Five targets, one summary line each (inputs, failures, slowest case, peak RSS):
+//   (Random.swift: KioskTestSupport's SeededGenerator started at a hash of s and i), so any case
+//   is reproduced alone with `--seed s --case i`, on any machine, whatever ran before it. Inputs
+//   are built from what the project declares rather than from random bytes alone: the settings
+//   table gives every option's and board key's rule (RuleValues.swift: valid, boundary, wrong-type
+//   and hostile values), Boards/ and toml-test's documents are mutated (Mutate.swift), PNGs are
+//   forged chunk by chunk (KioskTestSupport's PNGForge, shared with the decoder's tests), IIO
+//   trees are laid out as sysfs would (IIOTree.swift), SWUpdate's records field by field, D-Bus
+//   messages value by value in either byte order (DBusWire.swift).
+// - Eight targets, one summary line each (inputs, failures, slowest case, peak RSS):
 //   cli  (CLITarget.swift)  argument vectors for render, show --offscreen and tilt --iio-root,
 //                           run as the built kiosk-hud binary;
 //   iio  (IIOTarget.swift)  `tilt --iio-root DIR` on generated sysfs trees, the binary;
 //   toml (TOMLTarget.swift) BoardProfile.parse on board files and the toml-test invalid suite,
 //                           in process;
 //   png  (PNGTarget.swift)  PNG.decode with kiosk-hud's canvas limit, in process;
+//   swupdate (SWUpdateTarget.swift) SWUpdate's progress records and control-socket replies
+//                           through the daemon's decoders (SWUpdateDecoder,
+//                           SWUpdateNotificationDecoder) and SWUpdateMachine, in process;
+//   dbus (DBusTarget.swift) D-Bus messages for `daemon --rauc`: a RaucFollower connected to a bus
+//                           the worker plays, sd-bus, the daemon's walker (DBusMessageReader),
+//                           RaucDecoding and RaucMachine, in process;
+//   handover (HandoverTarget.swift) the state `adopt` hands to the next program image (the
+//                           variable and the memory file's bytes) read as that image reads it
+//                           (decodeHandover), in process;
 //   soak (SoakTarget.swift) a spinner HUDSession on the embedded loop for 10^5 frames: RSS
 //                           (its anonymous part) after 10^3 frames must equal RSS at the end,
 //                           within two pages.
@@ -23,17 +34,19 @@
 //   is the baseline; in process: the RSS the case started with); exit status
 //   0, 1 or 64, with an `Error: …` line of at most 200 characters for 1 and 64; plus each
 //   target's own (an invalid TOML document refused, a decoded PNG within the limit, a tilt
-//   sampler that says what it did).
+//   sampler that says what it did, SWUpdate's decoded text within its fields and a refusal as
+//   the last word, the RAUC follower's log lines bounded and its walker's depth limit held, a
+//   valid hand-over state never refused).
 // - The binary runs as a child of this small process (Spawn.swift): posix_spawn in its own
 //   process group and a directory of generated files (relative paths, clean environment, HOME
 //   and caches inside it), SIGCHLD waited for with sigtimedwait, SIGKILL to the group at 2 s,
 //   peak RSS from wait4. A spawned child's ru_maxrss starts at its parent's high-water mark, so
 //   the harness keeps its own memory small (no big inputs held).
-// - In-process cases run in forked workers (Worker.swift): a trap or a stack overflow kills the
-//   worker, not the run; the parent watches a shared page (which case, since when), kills a
-//   worker whose case passes 2 s, records the case, and forks a new worker after it. A worker
-//   whose peak RSS passes the budget records the case and is replaced too (a peak never comes
-//   down). The soak runs in this process (it measures this process).
+// - In-process cases (toml, png, swupdate, dbus, handover) run in forked workers (Worker.swift): a trap or a
+//   stack overflow kills the worker, not the run; the parent watches a shared page (which case,
+//   since when), kills a worker whose case passes 2 s, records the case, and forks a new worker
+//   after it. A worker whose peak RSS passes the budget records the case and is replaced too (a
+//   peak never comes down). The soak runs in this process (it measures this process).
 // - Failures print as found (the first few of each kind) with the exact input, are saved with
 //   `--save DIR` (the input file, or the case's directory and a command.sh that reruns it), and
 //   are grouped in the summary; any failure makes the exit status 1.
@@ -61,7 +74,7 @@ struct FuzzOptions {
     static let usage = """
         usage: kiosk-hud-fuzz TARGET [--seed N] [--count N | --long] [--save DIR] [--binary PATH] [--jobs N]
                               [--case I] [--input FILE] [--skip KIND,…] [--boards DIR] [--toml-suite DIR]
-        TARGET: cli, iio, toml, png, soak, or all (each in turn).
+        TARGET: cli, iio, toml, png, swupdate, dbus, handover, soak, or all (each in turn).
           --seed N        the run's seed (default 1); case i of seed N is always the same input
           --count N       inputs per target (soak: frames); default: the short mode CI runs
           --long          10^5 inputs per target (10^5 frames for the soak)
@@ -69,15 +82,16 @@ struct FuzzOptions {
           --binary PATH   kiosk-hud to run (cli, iio); default: next to this program
           --jobs N        cases at once (children or workers); default: the number of CPUs (iio: 8 times that)
           --case I        run case I only (reproduce a failure; with --save, its input is saved even if it passes)
-          --input FILE    run this file as the input (toml, png)
+          --input FILE    run this file as the input (toml, png, swupdate, dbus, handover)
           --skip KIND,…   leave out inputs that fail for a reason already reported: \(KnownFailures.kinds.keys.sorted().joined(separator: ", "))
           --boards DIR    board profiles to mutate (default: the package's Boards/)
           --toml-suite DIR  toml-test's tests/ (default: Debian's golang-github-burntsushi-toml-dev)
+        KIOSK_HUD_FUZZ_VERBOSE=1: what each case of swupdate decoded, and dbus's follower's log lines, on stderr.
         Exit status: 0 every criterion held, 1 a failure, 2 the harness could not run.
         """
 
     /// Short mode: what CI runs on every change (debug build, 2 cores, well under a minute).
-    static let shortCounts = ["cli": 60, "iio": 120, "toml": 400, "png": 300, "soak": 600]
+    static let shortCounts = ["cli": 60, "iio": 120, "toml": 400, "png": 300, "swupdate": 2000, "dbus": 1500, "handover": 600, "soak": 600]
     static let longCount = 100_000
 
     init(_ args: [String]) {
@@ -117,7 +131,9 @@ struct FuzzOptions {
             }
             i += 1
         }
-        guard ["cli", "iio", "toml", "png", "soak", "all"].contains(target) else { fail("which target? cli, iio, toml, png, soak or all") }
+        guard ["cli", "iio", "toml", "png", "swupdate", "dbus", "handover", "soak", "all"].contains(target) else {
+            fail("which target? cli, iio, toml, png, swupdate, dbus, handover, soak or all")
+        }
     }
 
     func count(for target: String) -> Int {
@@ -143,6 +159,9 @@ let packageRoot: String = {
     return parts.joined(separator: "/")
 }()
 
+/// KIOSK_HUD_FUZZ_VERBOSE=1: in-process targets say what each case did (with --case or --input).
+let verboseCases = getenv("KIOSK_HUD_FUZZ_VERBOSE") != nil
+
 let defaultSuite = "/usr/share/gocode/src/github.com/BurntSushi/toml/internal/toml-test/tests"
 
 @main
@@ -153,7 +172,7 @@ enum KioskHUDFuzz {
         // Our own high-water mark from now (a parent that spawned us big does not count).
         let reset = open("/proc/self/clear_refs", O_WRONLY)
         if reset >= 0 { _ = write(reset, "5", 1); close(reset) }
-        let targets = o.target == "all" ? ["cli", "iio", "toml", "png", "soak"] : [o.target]
+        let targets = o.target == "all" ? ["cli", "iio", "toml", "png", "swupdate", "dbus", "handover", "soak"] : [o.target]
         if let dir = o.save { makeDirectories(dir) }
         var failed = false
         var summaries: [String] = []
@@ -190,8 +209,21 @@ enum KioskHUDFuzz {
                 makeDirectories(caseDir)
                 save(i, Failure(index: i, violation: Violation(kind: "none", detail: "passed", key: ""), input: ""), caseDir)
             }
-        case "toml", "png":
-            let target: InProcessTarget = t == "toml" ? tomlTarget(o, tally) : PNGTarget()
+        case "toml", "png", "swupdate", "dbus", "handover":
+            let target: InProcessTarget
+            switch t {
+            case "toml": target = tomlTarget(o, tally)
+            case "png": target = PNGTarget()
+            case "swupdate": target = SWUpdateTarget()
+            case "handover": target = HandoverTarget()
+            default:
+                let dbus = DBusTarget()
+                // The bus played still reaches the walker, and its depth limit holds (before any case).
+                if o.inputFile == nil, let why = dbus.selfTest() {
+                    tally.fail(0, Violation(kind: "setup", detail: why, key: "dbus self-test: " + gist(why)), input: "-")
+                }
+                target = dbus
+            }
             if t == "toml", o.single == nil, o.inputFile == nil, (target as! TOMLTarget).invalid.isEmpty, getenv("KIOSK_TOML_SUITE_ALLOW_SKIP") == nil {
                 tally.fail(0, Violation(kind: "setup", detail: "toml-test's invalid documents are missing at \(o.suite ?? defaultSuite): apt-get install golang-github-burntsushi-toml-dev (or KIOSK_TOML_SUITE_ALLOW_SKIP=1)",
                                         key: "toml-test suite missing"), input: "-")

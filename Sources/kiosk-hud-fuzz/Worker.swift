@@ -1,11 +1,11 @@
-// In-process targets (toml, png): the library is called in a worker forked from the harness, so
-// a trap, a stack overflow or a case over the time limit costs the worker, not the run. The
-// worker says which case it is on (and since when) in a shared page; the parent watches that
+// In-process targets (toml, png, swupdate, dbus): the library is called in a worker forked from the
+// harness, so a trap, a stack overflow or a case over the time limit costs the worker, not the run.
+// The worker says which case it is on (and since when) in a shared page; the parent watches that
 // page, kills a worker whose case passes 2 s, records the case that killed it, and starts a new
-// worker after it. Memory is measured per case: free heap is given back (malloc_trim), the
-// kernel's high-water mark is reset (/proc/self/clear_refs, "5"), and the case's peak over
-// the RSS it started with must stay within 64 MB and the canvas. Failures that do not kill the
-// worker are written to a file.
+// worker after it. Memory is measured per case: free heap is given back (malloc_trim), the kernel's
+// high-water mark is reset (/proc/self/clear_refs, "5"), and the case's peak over the RSS it
+// started with must stay within 64 MB and the canvas. Failures that do not kill the worker are
+// written to a file.
 import Glibc
 
 /// A target whose cases run the library in this process.

@@ -16,23 +16,40 @@ import Testing
         Proc.run([Proc.kioskHUD, "ctl"] + [args[0], "--socket", dir + "/run/c.sock"] + args.dropFirst())
     }
 
-    func start(_ dir: String) -> pid_t? {
-        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
-                                    "--socket", dir + "/run/c.sock", "--mode", "bar", "--label", "Unlocking"],
+    func start(_ dir: String, program: String = Proc.kioskHUD, extra: [String] = ["--mode", "bar"]) -> pid_t? {
+        guard let pid = Proc.spawn([program, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
+                                    "--socket", dir + "/run/c.sock", "--label", "Unlocking"] + extra,
                                    stderr: dir + "/d.err") else { return nil }
         var up = false
         for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        if !up { kill(pid, SIGKILL); _ = Proc.wait(pid) }
         return up ? pid : nil
     }
 
-    @Test func theSameProcessCarriesOnWithItsState() throws {
+    /// The real root's daemon start (kiosk-hud.service's), which takes the running one over.
+    func takeOver(_ dir: String) -> (status: Int32, out: String, err: String) {
+        Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+    }
+
+    /// As root (chroot): a daemon started with --initramfs in a fresh directory (removed after;
+    /// `prepare` runs before the start), run through `body` with the directory and its pid, and
+    /// killed after unless `body` says it ended it.
+    func withDaemon(_ name: String, program: ((String) -> String)? = nil, extra: [String] = ["--mode", "bar"],
+                    prepare: (String) throws -> Void = { _ in }, _ body: (String, pid_t) throws -> Bool) throws {
         guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
-        let dir = Proc.makeTempDir("kiosk-initramfs")
+        let dir = Proc.makeTempDir("kiosk-initramfs-\(name)")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         _ = Proc.run(["mkdir", "-p", dir + "/out"])
-        guard let pid = start(dir) else { Issue.record("the daemon did not start: \(Proc.readFile(dir + "/d.err") ?? "")"); return }
+        try prepare(dir)
+        guard let pid = start(dir, program: program?(dir) ?? Proc.kioskHUD, extra: extra) else {
+            Issue.record("the daemon did not start: \(Proc.readFile(dir + "/d.err") ?? "")"); return
+        }
         var ended = false
         defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
+        ended = try body(dir, pid)
+    }
+
+    @Test func theSameProcessCarriesOnWithItsState() throws { try withDaemon("state") { dir, pid in
         #expect(Proc.readFile(dir + "/run/initramfs.pid") == "\(pid)\n", "the marker beside the socket")
         #expect(ctl(dir, ["status"]).out.contains("\"initramfs\":\"started\""))
         #expect(ctl(dir, ["update", "--progress", "0.4", "--details", "Step 2 of 5"]).status == 0)
@@ -49,7 +66,7 @@ import Testing
         #expect(again.status == 2 && again.err.contains("the root was changed already"), "\(again.err)")
 
         // The real root's daemon start: it takes the running one over and ends.
-        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        let takeover = takeOver(dir)
         #expect(takeover.status == 0, "\(takeover.err)")
         #expect(takeover.err.contains("initramfs: its daemon carries on as \(Proc.kioskHUD) (pid \(pid))"), "\(takeover.err)")
         let status = ctl(dir, ["status"]).out
@@ -62,10 +79,10 @@ import Testing
         #expect(carried.status == 2, "new_root after being carried on: \(carried.err)")
         #expect(ctl(dir, ["quit"]).status == 0)
         #expect(Proc.wait(pid) == 0)
-        ended = true
         let log = Proc.readFile(dir + "/d.err") ?? ""
         #expect(log.contains("initramfs: carrying on as \(Proc.kioskHUD) (same process, the screen and the socket kept)"), "\(log)")
-    }
+        return true
+    } }
 
     @Test func withoutTheOptionNewRootAndAdoptAreRefused() throws {
         let dir = Proc.makeTempDir("kiosk-initramfs-no")
@@ -87,14 +104,7 @@ import Testing
     /// of control characters (each six bytes in JSON) — carries over intact: the state goes in a
     /// memory file, not the environment (whose 128 KiB a string it once passed: E2BIG after
     /// `adopt` had answered ok).
-    @Test func theLargestStateCarriesOverIntact() throws {
-        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
-        let dir = Proc.makeTempDir("kiosk-initramfs-large")
-        defer { _ = Proc.run(["rm", "-rf", dir]) }
-        _ = Proc.run(["mkdir", "-p", dir + "/out"])
-        guard let pid = start(dir) else { Issue.record("the daemon did not start: \(Proc.readFile(dir + "/d.err") ?? "")"); return }
-        var ended = false
-        defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
+    @Test func theLargestStateCarriesOverIntact() throws { try withDaemon("large") { dir, pid in
         // Control characters (not NUL, not the line's end), cycled to each text's byte limit.
         let controls = (1...31).filter { $0 != 10 && $0 != 13 }.map { Character(Unicode.Scalar(UInt8($0))) }
         func text(_ bytes: Int) -> String { String((0..<bytes).map { controls[$0 % controls.count] }) }
@@ -113,7 +123,7 @@ import Testing
         #expect(sent.out.split(separator: "\n").count == lines.count && !sent.out.contains(#""ok":false"#), "\(sent)")
         let before = ctl(dir, ["status"]).out
         #expect(ctl(dir, ["new-root", "/"]).status == 0)
-        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        let takeover = takeOver(dir)
         #expect(takeover.status == 0 && takeover.err.contains("carries on as"), "\(takeover.err)")
         let after = ctl(dir, ["status"]).out
         func content(_ status: String) -> JSONValue? { (try? JSON.parse(Array(status.utf8), limits: JSONLimits(maxBytes: 1 << 20)))?.object?["content"] }
@@ -121,33 +131,23 @@ import Testing
         #expect(after.contains(#""initramfs":"carried-over""#))
         #expect(ctl(dir, ["quit"]).status == 0)
         #expect(Proc.wait(pid) == 0)
-        ended = true
-    }
+        return true
+    } }
 
     /// A program that cannot be executed after `adopt` answered ok (here: the new root's file is
     /// not a program any more): the daemon goes on serving as before, says why in `status`, and
     /// the starter stops waiting at once instead of after 75 s.
     @Test func aFailedExecLeavesTheDaemonServing() throws {
-        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
-        let dir = Proc.makeTempDir("kiosk-initramfs-exec")
-        defer { _ = Proc.run(["rm", "-rf", dir]) }
-        _ = Proc.run(["mkdir", "-p", dir + "/out"])
+        // The daemon runs a copy of the program, replaced below.
+        try withDaemon("exec", program: { $0 + "/kiosk-hud" }, extra: [], prepare: { dir in
+            #expect(Proc.run(["cp", Proc.kioskHUD, dir + "/kiosk-hud"]).status == 0)
+        }) { dir, pid in
         let program = dir + "/kiosk-hud"
-        #expect(Proc.run(["cp", Proc.kioskHUD, program]).status == 0)
-        guard let pid = Proc.spawn([program, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
-                                    "--socket", dir + "/run/c.sock", "--label", "Unlocking"], stderr: dir + "/d.err") else {
-            Issue.record("cannot start"); return
-        }
-        var ended = false
-        defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
-        #expect(up)
         #expect(ctl(dir, ["new-root", "/"]).status == 0)
         // The file is replaced (not written: it runs) by one the kernel cannot execute.
         #expect(Proc.run(["sh", "-c", "rm -f \"$0\" && printf 'not a program' > \"$0\" && chmod 755 \"$0\"", program]).status == 0)
         let started = monotonicSeconds()
-        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        let takeover = takeOver(dir)
         #expect(monotonicSeconds() - started < 30, "the starter did not wait out its 75 s")
         #expect(takeover.status == 0 && takeover.err.contains("could not carry on as this system's program (cannot carry on as \(program)"),
                 "\(takeover.err)")
@@ -157,27 +157,19 @@ import Testing
         #expect(kill(pid, 0) == 0)
         #expect(ctl(dir, ["quit"]).status == 0)
         #expect(Proc.wait(pid) == 0)
-        ended = true
-    }
+        return true
+    } }
 
     /// A picture a client named is read again by the next image with that client's rights (the
     /// state hands them over): pointed since at a root-only file, it is refused, not shown.
     @Test func aClientsPictureIsReadAgainWithItsRights() throws {
-        guard getuid() == 0, Proc.executable("setpriv") else { print("InitramfsDaemonTests: not root, skipped"); return }
-        let dir = Proc.makeTempDir("kiosk-initramfs-rights")
-        defer { _ = Proc.run(["rm", "-rf", dir]) }
-        try setMode(dir, 0o755)
-        _ = Proc.run(["mkdir", "-p", dir + "/out", dir + "/member"])
+        guard Proc.executable("setpriv") else { print("InitramfsDaemonTests: no setpriv, skipped"); return }
         let copy = try StrangerCopy([Proc.kioskHUD])
-        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input", "--group", "users",
-                                    "--socket", dir + "/run/c.sock", "--label", "Unlocking"], stderr: dir + "/d.err") else {
-            Issue.record("cannot start"); return
-        }
-        var ended = false
-        defer { if !ended { kill(pid, SIGKILL); _ = Proc.wait(pid) } }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
-        #expect(up)
+        // Reachable by the member: the socket is its group's.
+        try withDaemon("rights", extra: ["--group", "users"], prepare: { dir in
+            try setMode(dir, 0o755)
+            _ = Proc.run(["mkdir", "-p", dir + "/member"])
+        }) { dir, pid in
         try PNG.write(PNGImage(width: 8, height: 8, fill: (0, 200, 0, 255)), path: dir + "/member/pic.png")
         try PNG.write(PNGImage(width: 8, height: 8, fill: (200, 0, 0, 255)), path: dir + "/secret.png")
         try setMode(dir + "/secret.png", 0o600)
@@ -188,7 +180,7 @@ import Testing
         #expect(set.status == 0, "\(set)")
         #expect(Proc.run(Stranger.command + ["ln", "-sfn", dir + "/secret.png", dir + "/member/pic.png"]).status == 0)
         #expect(ctl(dir, ["new-root", "/"]).status == 0)
-        let takeover = Proc.run([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"])
+        let takeover = takeOver(dir)
         #expect(takeover.status == 0, "\(takeover.err)")
         let status = ctl(dir, ["status"]).out
         #expect(status.contains(#""initramfs":"carried-over""#) && !status.contains(#""mode":"custom""#), "\(status)")
@@ -196,6 +188,6 @@ import Testing
         #expect(log.contains("initramfs: the state handed over: image") && log.contains("Permission denied"), "\(log)")
         #expect(ctl(dir, ["quit"]).status == 0)
         #expect(Proc.wait(pid) == 0)
-        ended = true
-    }
+        return true
+    } }
 }

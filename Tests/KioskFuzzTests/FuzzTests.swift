@@ -40,5 +40,8 @@ let knownFailures = [
     @Test func iioTrees() { short("iio", seed: 1) }
     @Test func boardFiles() { short("toml", seed: 1) }
     @Test func pngFiles() { short("png", seed: 1) }
+    @Test func swupdateRecords() { short("swupdate", seed: 1) }
+    @Test func raucBusMessages() { short("dbus", seed: 1) }
+    @Test func handoverStates() { short("handover", seed: 1) }
     @Test func soak() { short("soak", seed: 1) }
 }
