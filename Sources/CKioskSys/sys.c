@@ -138,6 +138,19 @@ static void *kiosk_open_as_thread(void *arg) {
     snprintf(again, sizeof again, "/proc/self/fd/%d", p);
     int fd = open(again, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     int e = errno;
+    if (fd < 0 && e == ENOENT && !r->as_user) {
+        /* No /proc (a chroot, an early boot before it is mounted): with this process's own rights
+           (the command line's and the board file's pictures) the path is opened again, and kept
+           only if it is the very file checked. A client's picture is never read without /proc. */
+        fd = open(r->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        e = errno;
+        struct stat again_st;
+        if (fd >= 0 && (fstat(fd, &again_st) != 0 || again_st.st_dev != r->st.st_dev || again_st.st_ino != r->st.st_ino)) {
+            close(fd);
+            fd = -1;
+            e = EAGAIN;
+        }
+    }
     close(p);
     if (fd < 0) { r->error = e; return NULL; }
     r->fd = fd;

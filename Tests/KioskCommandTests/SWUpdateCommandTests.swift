@@ -40,6 +40,7 @@ final class SWUpdateRig: @unchecked Sendable {
             set -e
             mkdir -p "$W/hud" "$W/img"
             cd "$W"
+            cp "$K" kiosk-hud
             openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 2 -subj "/CN=kiosk-hud test" \
                 -addext extendedKeyUsage=emailProtection -addext keyUsage=digitalSignature 2>/dev/null
             head -c 200000 /dev/urandom > img/a.bin
@@ -65,7 +66,8 @@ final class SWUpdateRig: @unchecked Sendable {
             mk good "$(sum img/b.bin)"
             mk bad 0000000000000000000000000000000000000000000000000000000000000000
             """
-        let r = Proc.run(["sh", "-c", script], env: ["W": w])
+        // The program is run from a copy in the rig: the namespace's /tmp hides a checkout under /tmp.
+        let r = Proc.run(["sh", "-c", script], env: ["W": w, "K": Proc.kioskHUD])
         guard r.status == 0 else { Issue.record("cannot make the test images: \(r.err)"); _ = Proc.run(["rm", "-rf", root]); return nil }
     }
 
@@ -86,7 +88,7 @@ final class SWUpdateRun: @unchecked Sendable {
         for f in ["hud/last.png", "at-gate", "gate", "out-a.bin", "out-b.bin", "c.sock", "d.err"] { unlink(rig.outside + "/" + f) }
         let w = SWUpdateRig.work
         guard let pid = Proc.spawn(["unshare", "-m", "--propagation", "private", "--", "sh", "-c", "mount --bind \"$0/tmp\" /tmp && exec \"$@\"", rig.root,
-                                    Proc.kioskHUD, "daemon", "--offscreen", w + "/hud", "--no-input", "--socket", w + "/c.sock",
+                                    w + "/kiosk-hud", "daemon", "--offscreen", w + "/hud", "--no-input", "--socket", w + "/c.sock",
                                     "--animation-duration", "0", "--swupdate"] + options,
                                    env: env, stderr: rig.outside + "/d.err") else { return nil }
         daemon = pid
