@@ -109,7 +109,12 @@ final class DaemonParts: ShowExtras {
             resume = nil
             d.pictureRights = DaemonResume.pictureRights(in: r.status)
             for request in r.requests {
-                do throws(RequestError) { _ = try d.handle(request) } catch { showLog("initramfs: the state handed over: \(error)") }
+                do throws(RequestError) { _ = try d.handle(request) } catch {
+                    showLog("initramfs: the state handed over: \(error)")
+                    // A picture that cannot be read again (its client's rights no longer reach
+                    // it) costs the picture, not the texts and the progress beside it.
+                    if let rest = DaemonResume.withoutPictures(request) { _ = try? d.handle(rest) }
+                }
             }
         } else if a.flag(.initramfs) {
             let stage = InitramfsDaemon(kernel: kernel, socket: s, screen: screen) { [unowned d] in

@@ -321,6 +321,20 @@ struct DaemonResume {
         return out
     }
 
+    /// `request` without its pictures (and without mode `custom`, which needs one: the mode
+    /// stays the one this image started in), nil when it names none.
+    static func withoutPictures(_ request: DaemonRequest) -> DaemonRequest? {
+        let pictures: Set<String> = ["image", "logo", "underlay_image"]
+        switch request {
+        case let .update(fields, animated) where fields.contains(where: { pictures.contains($0.0.key) }):
+            let kept = fields.filter { !pictures.contains($0.0.key) && !($0.0.key == "mode" && $0.1.text == "custom") }
+            return .update(kept, animated: animated)
+        case let .style(fields) where fields.contains(where: { pictures.contains($0.0.key) }):
+            return .style(fields.filter { !pictures.contains($0.0.key) })
+        default: return nil
+        }
+    }
+
     /// The content and look to apply, as `update` and `style` requests, and whether the HUD was shown.
     var requests: [DaemonRequest] {
         var out: [DaemonRequest] = []

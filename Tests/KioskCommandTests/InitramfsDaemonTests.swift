@@ -161,7 +161,8 @@ import Testing
     } }
 
     /// A picture a client named is read again by the next image with that client's rights (the
-    /// state hands them over): pointed since at a root-only file, it is refused, not shown.
+    /// state hands them over): pointed since at a root-only file, it is refused, not shown, and
+    /// the rest of the state is kept.
     @Test func aClientsPictureIsReadAgainWithItsRights() throws {
         guard Proc.executable("setpriv") else { print("InitramfsDaemonTests: no setpriv, skipped"); return }
         let copy = try StrangerCopy([Proc.kioskHUD])
@@ -184,6 +185,7 @@ import Testing
         #expect(takeover.status == 0, "\(takeover.err)")
         let status = ctl(dir, ["status"]).out
         #expect(status.contains(#""initramfs":"carried-over""#) && !status.contains(#""mode":"custom""#), "\(status)")
+        #expect(status.contains(#""label":"Unlocking""#), "the rest of the state without the picture: \(status)")
         let log = Proc.readFile(dir + "/d.err") ?? ""
         #expect(log.contains("initramfs: the state handed over: image") && log.contains("Permission denied"), "\(log)")
         #expect(ctl(dir, ["quit"]).status == 0)
