@@ -159,9 +159,12 @@ import Testing
         }
         var harness = display.harness
         if display.madeByMkinitramfs {
-            // The same options as setup.sh writes into the guest's /etc/default/kiosk-hud.
+            // The same options as setup.sh writes into the guest's /etc/default/kiosk-hud, and a
+            // longer wait for the display: under TCG on a busy host the initramfs loaded
+            // bochs-drm 20 s after /init ran (a CI run: /init at 14.9 s, bochs at 35.5 s), past
+            // the default 8 s, where a board's DRM driver is there in a second or two.
             let defaults = out + "/kiosk-hud.default"
-            _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1\\\"\" " +
+            _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1 --wait-display 60\\\"\" " +
                           "\"KIOSK_HUD_PLYMOUTH=\\\"--plymouth --plymouth-boot-duration none\\\"\" > '\(defaults)'"])
             let sizes = [("with", []), ("without", ["--without-hook"])].map { (name, extra) -> Int in
                 let r = Proc.run([Proc.root + "/Tests/VM/initramfs/make.sh", Proc.kioskHUD, defaults, out + "/initrd-\(name).img"] + extra)
