@@ -163,10 +163,16 @@ int kiosk_open_regular_as(const char *path, int as_user, unsigned int uid, unsig
         .path = path, .as_user = as_user, .uid = uid, .gid = gid, .groups = groups,
         .group_count = group_count, .fd = -1, .error = 0, .not_regular = 0,
     };
-    pthread_t t;
-    int e = pthread_create(&t, NULL, kiosk_open_as_thread, &r);
-    if (e != 0) { errno = e; return -1; }
-    pthread_join(t, NULL);
+    if (r.as_user) {
+        /* Only another user's identity needs a thread of its own (it ends with it); the
+           process's own is used where it is, with no thread to start per picture. */
+        pthread_t t;
+        int e = pthread_create(&t, NULL, kiosk_open_as_thread, &r);
+        if (e != 0) { errno = e; return -1; }
+        pthread_join(t, NULL);
+    } else {
+        kiosk_open_as_thread(&r);
+    }
     *not_regular = r.not_regular;
     if (r.not_regular) { *st = r.st; errno = EINVAL; return -1; }
     if (r.fd < 0) { errno = r.error; return -1; }

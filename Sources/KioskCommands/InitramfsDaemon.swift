@@ -182,19 +182,10 @@ struct DaemonResume {
     static func writeState(_ state: JSONObject, kernel: Kernel) throws(SysError) -> Int32 {
         let fd = try kernel.makeMemoryFile("kiosk-hud-state")
         let bytes = Array(JSON.encode(.object(state)).utf8)
-        var done = 0
-        do throws(SysError) {
-            while done < bytes.count {
-                let r: Result<Int, SysError> = bytes.withUnsafeBytes { b in
-                    Result { () throws(SysError) in try kernel.write(fd, UnsafeRawBufferPointer(rebasing: b[done...])) }
-                }
-                let n = try r.get()
-                guard n > 0 else { throw SysError(call: "write", errno: EIO, target: "kiosk-hud-state") }
-                done += n
-            }
-        } catch {
+        let r: Result<Void, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try kernel.writeAll(fd, b) } }
+        if case let .failure(e) = r {
             kernel.close(fd)
-            throw error
+            throw e
         }
         return fd
     }
@@ -404,13 +395,12 @@ enum InitramfsTakeover {
 
     static func trustedPid(marker: String, status st: FileStatus, socket: String, kernel: Kernel) -> Result<Int32, Distrust> {
         let me = effectiveUserID()
-        func owned(_ s: FileStatus) -> Bool { s.ownerID == 0 || s.ownerID == me }
         guard st.kind == .regular else { return .failure(Distrust(description: "not a regular file (\(st.kind))")) }
-        guard owned(st), st.permissions & 0o022 == 0 else {
+        guard st.isWritableOnly(byRootOr: me) else {
             return .failure(Distrust(description: "owned by uid \(st.ownerID), mode \(String(st.permissions, radix: 8)): not root's alone"))
         }
-        let dir = marker.lastIndex(of: "/").map { String(marker[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        guard let d = try? kernel.fileStatus(dir), d.kind == .directory, owned(d), d.permissions & 0o022 == 0 else {
+        let dir = parentDirectory(of: marker)
+        guard let d = try? kernel.fileStatus(dir), d.kind == .directory, d.isWritableOnly(byRootOr: me) else {
             return .failure(Distrust(description: "its directory \(dir) may be written by others than root"))
         }
         guard let text = kernel.readTextFile(marker),

@@ -213,18 +213,22 @@ public final class ControlServer {
         for note in DaemonRequest.deprecations(in: object) where deprecationsLogged.insert(note).inserted {
             log("control socket: pid \(c.credentials.pid): \(note)")
         }
+        var op: DaemonOp?
         do {
             let request = try DaemonRequest(object)
+            op = request.op
             if case let .subscribe(events) = request {
                 c.subscription = events ?? Set(DaemonEvent.allCases)
-            }
-            if !Requester.client(c.credentials).may(request.op) {
-                refused += 1
-                refusals.write(.notRoot, "control socket: refused pid \(c.credentials.pid) uid \(c.credentials.uid): \(request.op.rawValue) is root's only")
             }
             let fields = try daemon.handle(request, from: .client(c.credentials))
             send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(true))] + (id.map { [("id", $0)] } ?? []) + fields)
         } catch {
+            // The daemon decides who may ask for what (`DaemonOp.authority`); the server counts
+            // and logs its refusals as it does the peers it turns away.
+            if error.code == .permissionDenied, let op {
+                refused += 1
+                refusals.write(.notRoot, "control socket: refused pid \(c.credentials.pid) uid \(c.credentials.uid): \(op.rawValue) is root's only")
+            }
             reply(c, id: id, error: error)
         }
         onAnswered?(object)

@@ -118,7 +118,7 @@ public final class PsplashFIFO {
     /// other users' files there would only be fighting them. There the FIFO is refused, and
     /// the log says to give the daemon a directory of its own.
     public static func isDaemonsDirectory(_ status: FileStatus, user: UInt32) -> Bool {
-        status.kind == .directory && (status.ownerID == 0 || status.ownerID == user) && status.permissions & 0o022 == 0
+        status.kind == .directory && status.isWritableOnly(byRootOr: user)
     }
 
     /// The directory `path` is in ("." for a bare name).
@@ -138,7 +138,7 @@ public final class PsplashFIFO {
         do throws(SysError) {
             fd = try kernel.open(path, flags: O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
         } catch where error.errno == ELOOP {
-            throw .refused(path: path, .symbolicLink, directory: directory(of: path))
+            throw .refused(path: path, .symbolicLink, directory: parentDirectory(of: path))
         } catch {
             throw .system(error)
         }
@@ -149,7 +149,7 @@ public final class PsplashFIFO {
         }
         if let why = distrust(status, user: user) {
             kernel.close(fd)
-            throw .refused(path: path, why, directory: directory(of: path))
+            throw .refused(path: path, why, directory: parentDirectory(of: path))
         }
         return fd
     }
@@ -167,7 +167,7 @@ public final class PsplashFIFO {
             throw .system(error)
         }
         guard let why = distrust(found, user: user) else { return }
-        let dir = directory(of: path)
+        let dir = parentDirectory(of: path)
         guard found.kind == .fifo, let d = try? kernel.fileStatus(dir), isDaemonsDirectory(d, user: user) else {
             throw .refused(path: path, why, directory: dir)
         }

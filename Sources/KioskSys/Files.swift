@@ -74,6 +74,14 @@ public struct FileStatus: Sendable, Equatable {
     public var permissions: UInt32 = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
+
+    /// Whether only root or `user` can have written it: owned by one of them, and neither its
+    /// group nor others may write it. For a directory: only they can have put anything in it
+    /// (what a root daemon trusts a marker or a FIFO by).
+    public func isWritableOnly(byRootOr user: UInt32) -> Bool {
+        (ownerID == 0 || ownerID == user) && permissions & 0o022 == 0
+    }
+
     init(_ st: stat) {
         self.init(kind: FileKind(mode: st.st_mode), size: Int(st.st_size))
         groupID = st.st_gid
@@ -93,6 +101,12 @@ public func fileStatus(_ path: String) throws(SysError) -> FileStatus {
     var st = stat()
     _ = try retrying("stat", path) { fstatat(AT_FDCWD, path, &st, 0) }
     return FileStatus(st)
+}
+
+/// The directory `path` names a file in: "." for a bare name, "/" for a file at the root.
+public func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
 /// lstat(2) of `path`: a symbolic link itself is described (`.symbolicLink`), not what it names.
