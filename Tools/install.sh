@@ -9,6 +9,7 @@
 #   /usr/share/kiosk-hud/boards/*.toml         the profiles (kiosk-hud also has them built in)
 #   /lib/systemd/system/kiosk-hud*.{socket,service}   (systemd's systemdsystemunitdir; the boot splash,
 #                                              its handover and the shutdown screens)
+#   /lib/systemd/system/display-manager.service.d/kiosk-hud.conf   the display manager after the handover
 #   /usr/share/man/man1/kiosk-hud*.1.gz        made by `kiosk-hud --man COMMAND`
 #   /usr/share/doc/kiosk-hud/                  LICENSE, README, dist/README, the protocol, Plymouth,
 #                                              examples (the .deb: copyright for LICENSE)
@@ -62,6 +63,9 @@ for u in dist/systemd/kiosk-hud.socket dist/systemd/kiosk-hud.service dist/syste
     sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" "$u" > "$D$unitdir/$(basename "$u")"
     chmod 644 "$D$unitdir/$(basename "$u")"
 done
+# The display manager after the handover (lightdm, gdm3, sddm: display-manager.service's drop-in).
+install -d "$D$unitdir/display-manager.service.d"
+install -m 644 dist/systemd/display-manager.service.d/kiosk-hud.conf "$D$unitdir/display-manager.service.d/"
 
 # The initramfs (initramfs-tools reads /usr/share/initramfs-tools and /etc/initramfs-tools only).
 if [ "$PREFIX" = /usr ]; then itdir=/usr/share/initramfs-tools; else itdir=/etc/initramfs-tools; fi
@@ -83,7 +87,7 @@ if [ "${KIOSK_HUD_MAN:-}" != none ]; then
         }
         read -r -a run <<< "$KIOSK_HUD_FOREIGN_RUN"
     fi
-    for page in "" render show daemon ctl run plymouth touch tilt boards; do
+    for page in "" render show daemon ctl run plymouth touch tilt boards doctor theme; do
         name=kiosk-hud${page:+-$page}
         # shellcheck disable=SC2086 # an empty page is no argument
         "${run[@]}" "$BIN" --man $page > "$D$share/man/man1/$name.1"
@@ -98,6 +102,13 @@ install -m 644 dist/README.md "$doc/boot-splash.md"
 install -m 644 docs/protocol.md docs/plymouth.md docs/initramfs.md docs/rauc.md docs/updates.md "$doc/"
 sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" dist/systemd/kiosk-app.service.example > "$doc/examples/kiosk-app.service"
 chmod 644 "$doc/examples/kiosk-app.service"
+# The documented drop-ins (docs/updates.md, docs/rauc.md, README), as NAME.service.d/FILE.conf.
+for f in dist/systemd/examples/*.d/*.conf; do
+    d=$(basename "$(dirname "$f")")
+    install -d "$doc/examples/$d"
+    sed "s|/usr/bin/kiosk-hud|$PREFIX/bin/kiosk-hud|g" "$f" > "$doc/examples/$d/$(basename "$f")"
+    chmod 644 "$doc/examples/$d/$(basename "$f")"
+done
 install -m 644 dist/debian/kiosk-hud.default "$doc/examples/kiosk-hud.default"
 # The daemon's options: a new file only (yours stays).
 if [ ! -e "$D/etc/default/kiosk-hud" ]; then install -m 644 dist/debian/kiosk-hud.default "$D/etc/default/kiosk-hud"; fi

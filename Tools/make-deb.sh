@@ -132,7 +132,13 @@ for s in postinst prerm postrm; do install -m 755 "dist/debian/$s" "$root/DEBIAN
 echo /etc/default/kiosk-hud > "$root/DEBIAN/conffiles"
 # initramfs-tools rebuilds the initramfs once dpkg is done (its trigger), with or without the
 # hook: the splash goes into it on install and out of it on removal.
-echo "activate-noawait update-initramfs" > "$root/DEBIAN/triggers"
+# And the postinst hears of Plymouth's client coming or going (the `plymouth` link it makes
+# when Plymouth is not installed: dist/debian/postinst).
+{
+    echo "activate-noawait update-initramfs"
+    echo "interest-noawait /usr/bin/plymouth"
+    echo "interest-noawait /bin/plymouth"
+} > "$root/DEBIAN/triggers"
 chmod 644 "$root/DEBIAN/triggers"
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 

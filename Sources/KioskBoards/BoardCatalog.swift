@@ -81,7 +81,7 @@ public struct BoardCatalog: Sendable {
 
     /// The profiles in `directories` (in order) over `builtIn`. (Structs, not tuples: a tuple
     /// array's type is made at run time, on the way to the first frame.)
-    public init(directories dirs: [Directory], builtIn: [ShippedBoard] = ShippedBoards.all) {
+    public init(directories dirs: [Directory], builtIn: [ShippedBoard] = ShippedBoards.all, kernel: any Kernel = LinuxKernel()) {
         var byName: [String: Int] = [:]
         func add(_ e: BoardEntry) {
             if let i = byName[e.name] { entries[i].hides.append(e.source); return }
@@ -90,7 +90,7 @@ public struct BoardCatalog: Sendable {
         }
         for var d in dirs {
             let (path, kind) = (d.path, d.kind)
-            let names = listDirectory(path)
+            let names = kernel.listDirectory(path)
             d.present = names != nil
             directories.append(d)
             for file in names ?? [] where file.hasSuffix(".toml") && !file.hasPrefix(".") {
@@ -99,7 +99,7 @@ public struct BoardCatalog: Sendable {
                     if let i = byName[name] { entries[i].hides.append(BoardSource(kind: kind, path: path + "/" + file)) }
                     continue
                 }
-                add(Self.load(name: name, path: path + "/" + file, kind: kind, builtIn: builtIn.first { $0.name == name }))
+                add(Self.load(name: name, path: path + "/" + file, kind: kind, builtIn: builtIn.first { $0.name == name }, kernel: kernel))
             }
         }
         for b in builtIn { add(BoardEntry(name: b.name, source: .builtIn, match: b.match, text: b.text)) }
@@ -108,11 +108,16 @@ public struct BoardCatalog: Sendable {
 
     /// The places a system looks: `root`/etc/kiosk-hud/boards (root "": the real /), then
     /// `share/kiosk-hud/boards` beside the directory of `executable` (/usr/bin/kiosk-hud →
-    /// /usr/share/kiosk-hud/boards), then the built-in profiles.
-    public static func system(root: String = "", executable: String? = readLink("/proc/self/exe")) -> BoardCatalog {
+    /// /usr/share/kiosk-hud/boards), then the built-in profiles. Read through `kernel`.
+    public static func system(root: String = "", executable: String?, kernel: any Kernel = LinuxKernel()) -> BoardCatalog {
         var dirs = [Directory(root + userDirectory, .user)]
         if let installed = executable.flatMap(installedDirectory(executable:)) { dirs.append(Directory(installed, .installed)) }
-        return BoardCatalog(directories: dirs)
+        return BoardCatalog(directories: dirs, kernel: kernel)
+    }
+
+    /// `system(root:executable:kernel:)` for this program (`kernel`'s /proc/self/exe).
+    public static func system(root: String = "", kernel: any Kernel = LinuxKernel()) -> BoardCatalog {
+        system(root: root, executable: kernel.readLink("/proc/self/exe"), kernel: kernel)
     }
 
     /// The user's own profiles (under the root).
@@ -132,10 +137,10 @@ public struct BoardCatalog: Sendable {
 
     /// A profile file: kept as the built-in's text when it is the same (no parse now), else read
     /// (a file that is not a valid profile is kept with its problem).
-    static func load(name: String, path: String, kind: BoardSource.Kind, builtIn: ShippedBoard?) -> BoardEntry {
+    static func load(name: String, path: String, kind: BoardSource.Kind, builtIn: ShippedBoard?, kernel: any Kernel) -> BoardEntry {
         let source = BoardSource(kind: kind, path: path)
         let bytes: [UInt8]
-        do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
+        do { bytes = try kernel.readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
             return BoardEntry(name: name, source: source, match: BoardMatch(), problem: "cannot read board profile: \(error)")
         }
         if let b = builtIn, b.text.utf8.count == bytes.count,

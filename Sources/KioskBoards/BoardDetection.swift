@@ -68,6 +68,14 @@ public struct BoardDetection: Sendable {
     public var results: [CandidateResult]
     /// Why the chosen one (or none): "the only match", "the most specific of 2 matches" …
     public var reason: String
+    /// The profiles more specific than the chosen one that failed only on display rules (the
+    /// DRM driver, a connector, a mode), every other rule holding: at boot their display may
+    /// just not be there yet (the board's driver loads seconds after the splash starts), so
+    /// a display run detects again when a display appears (`mayChangeWithDisplay`).
+    public var awaitingDisplay: [String] = []
+
+    /// Whether the answer may change once the display is there (see `awaitingDisplay`).
+    public var mayChangeWithDisplay: Bool { !awaitingDisplay.isEmpty }
 
     /// Runs the rules of `catalog`'s profiles against `facts`. `explain`: check every profile
     /// and every rule (for `boards detect`); otherwise stop at the first match.
@@ -84,6 +92,7 @@ public struct BoardDetection: Sendable {
         var results: [CandidateResult] = []
         var chosen: BoardEntry?
         var matches: [BoardEntry] = []
+        var awaiting: [String] = []
         for e in order.map({ entries[$0] }) {
             if let problem = e.problem { results.append(CandidateResult(entry: e, outcome: .invalid(problem), rules: [])); continue }
             if e.match.isEmpty { results.append(CandidateResult(entry: e, outcome: .noRules, rules: [])); continue }
@@ -95,6 +104,7 @@ public struct BoardDetection: Sendable {
                 if !r.holds, !explain { break }
             }
             let ok = rules.allSatisfy(\.holds)
+            if !ok, chosen == nil, awaitsDisplay(e.match, rules, facts) { awaiting.append(e.name) }
             results.append(CandidateResult(entry: e, outcome: ok ? .matched : .failed, rules: rules))
             if ok {
                 matches.append(e)
@@ -125,7 +135,15 @@ public struct BoardDetection: Sendable {
         } else {
             reason = "no profile matches (\(checked) checked)"
         }
-        return BoardDetection(chosen: chosen, results: results, reason: reason)
+        return BoardDetection(chosen: chosen, results: results, reason: reason, awaitingDisplay: awaiting)
+    }
+
+    /// Whether a profile whose `rules` (as checked so far) failed fails on display rules alone:
+    /// every failed rule is one, and every rule not checked yet that is not one holds.
+    static func awaitsDisplay(_ match: BoardMatch, _ rules: [RuleResult], _ facts: BoardFacts) -> Bool {
+        guard rules.allSatisfy({ $0.holds || $0.kind.isDisplay }) else { return false }
+        let checked = Set(rules.map(\.kind))
+        return match.kinds.allSatisfy { k in checked.contains(k) || k.isDisplay || check(k, match, facts, explain: false).holds }
     }
 
     /// Whether one rule of `match` holds on `facts`, and what it found (why not: only when

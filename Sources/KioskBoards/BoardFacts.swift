@@ -14,7 +14,7 @@ public final class BoardFacts {
     private var askDRMName: (String) -> String? = { KioskSys.drmDriverName(ofCard: $0) }
 
     /// The seam the small files are read through.
-    private let kernel: any Kernel
+    let kernel: any Kernel
 
     /// `root` stands for `/` ("" or "/": the real system); the files are read through `kernel`.
     public init(root: String = "", kernel: any Kernel = LinuxKernel()) {
@@ -69,10 +69,10 @@ public final class BoardFacts {
     /// Every DRM card (cardN) with its driver and connectors, by name.
     public private(set) lazy var cards: [Card] = {
         let dir = root + "/sys/class/drm"
-        let names = listDirectory(dir) ?? []
+        let names = kernel.listDirectory(dir) ?? []
         var out: [Card] = []
         for n in names where isCardName(n) {
-            let driver = readLink("\(dir)/\(n)/device/driver").map(lastComponent)
+            let driver = kernel.readLink("\(dir)/\(n)/device/driver").map(lastComponent)
             let prefix = n + "-"
             let connectors = names.filter { $0.hasPrefix(prefix) }.map { c in
                 Connector(name: String(c.dropFirst(prefix.count)), card: n, status: read("/sys/class/drm/\(c)/status").map(trimmedAttribute))
@@ -134,7 +134,7 @@ public final class BoardFacts {
 
     private func named(in dir: String, prefix: String) -> [String] {
         var found: [(Int, String)] = []
-        for n in listDirectory(root + dir) ?? [] where n.hasPrefix(prefix) {
+        for n in kernel.listDirectory(root + dir) ?? [] where n.hasPrefix(prefix) {
             guard let k = Int(n.dropFirst(prefix.count)), let name = read("\(dir)/\(n)/name").map(trimmedAttribute), !name.isEmpty else { continue }
             found.append((k, name))
         }

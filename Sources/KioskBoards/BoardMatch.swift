@@ -26,6 +26,15 @@ public enum BoardRuleKind: String, CaseIterable, Sendable {
     /// The board file key.
     public var key: String { rawValue }
 
+    /// Whether the rule is about the display (a DRM card's driver, connector or mode): it can
+    /// fail at boot only because the board's display driver has not loaded yet.
+    public var isDisplay: Bool {
+        switch self {
+        case .drmDriver, .connector, .mode: true
+        case .compatible, .model, .iio, .input: false
+        }
+    }
+
     /// Whether an entry must equal what the machine has (else: be part of it).
     public var whole: Bool {
         switch self {

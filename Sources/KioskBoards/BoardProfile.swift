@@ -25,6 +25,8 @@ public struct BoardProfile: Equatable, Sendable {
     public var underlayColor = Color.black
     /// `[display] underlay_fit`: how the underlay picture covers the frame.
     public var underlayFit = UnderlayFit.fill
+    /// `[display] underlay_image`: the picture under the HUD (a PNG path); nil: none.
+    public var underlayImage: String?
     /// `[style] logo`: the logo picture (a PNG path), placed and sized by `style.logoPlacement`
     /// and `style.logoSize`; nil: none.
     public var logo: String?
@@ -145,6 +147,9 @@ public struct DisplayProfile: Sendable, Equatable {
     public var switchRule = "first"
     /// With "wait-real": seconds to wait for the real DRM card.
     public var realTimeout: Double = 8
+    /// The kernel modules the display needs, its whole chain (DRM driver, bridge, panel, its
+    /// regulator, the I²C bus to it): the initramfs-tools hook puts them in the initramfs.
+    public var modules: [String] = []
 
     public init() {}
 }

@@ -45,7 +45,7 @@ public struct BoardSelection: Sendable {
     /// `generic` applies when none matches.
     /// (`catalog` is made only when needed: a file named by --board needs none.)
     public static func select(_ request: Request, catalog: @autoclosure () -> BoardCatalog, facts: BoardFacts) throws(SettingsError) -> BoardSelection {
-        if case let .file(path) = request { return try file(path) }
+        if case let .file(path) = request { return try file(path, kernel: facts.kernel) }
         let catalog = catalog()
         var s = try choose(request, catalog: catalog, facts: facts)
         s.files += catalog.directories.filter(\.present).map(\.path)
@@ -53,9 +53,9 @@ public struct BoardSelection: Sendable {
     }
 
     /// The profile in the file at `path` (--board FILE).
-    static func file(_ path: String) throws(SettingsError) -> BoardSelection {
+    static func file(_ path: String, kernel: any Kernel) throws(SettingsError) -> BoardSelection {
         let bytes: [UInt8]
-        do { bytes = try readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
+        do { bytes = try kernel.readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
             throw SettingsError("cannot read board profile: \(error)")
         }
         var notes: [String] = []
@@ -66,7 +66,7 @@ public struct BoardSelection: Sendable {
     static func choose(_ request: Request, catalog: BoardCatalog, facts: BoardFacts) throws(SettingsError) -> BoardSelection {
         switch request {
         case let .file(path):
-            return try file(path)
+            return try file(path, kernel: facts.kernel)
         case let .name(name):
             guard let e = catalog.entry(named: name) else {
                 throw SettingsError("--board \(shown(name)): no board profile of that name (there are: \(catalog.entries.map(\.name).joined(separator: ", ")); or give a file)")
@@ -84,7 +84,7 @@ public struct BoardSelection: Sendable {
                 do throws(SettingsError) {
                     let p = try c.profile()
                     return BoardSelection(name: c.name, source: c.source, profile: p, files: c.source.path.map { [$0] } ?? [],
-                                          line: "board \(c.name) (\(c.source)): detected, \(d.reason): \(why.why)", notes: notes + c.deprecations,
+                                          line: "board \(c.name) (\(c.source)): detected, \(d.reason): \(why.why)" + d.awaitingNote, notes: notes + c.deprecations,
                                           detection: d)
                 } catch {
                     notes.append("board profile \(c.source) skipped: \(error)")
@@ -97,7 +97,7 @@ public struct BoardSelection: Sendable {
                 }
             }
             return BoardSelection(name: "generic", source: source, profile: profile, files: source.path.map { [$0] } ?? [],
-                                  line: "board generic (\(source)): \(d.reason)", notes: notes, detection: d)
+                                  line: "board generic (\(source)): \(d.reason)" + d.awaitingNote, notes: notes, detection: d)
         }
     }
 }
@@ -111,5 +111,14 @@ extension HUDSettings {
         s.profile = profile
         try table.apply(options: { a.strings($0).isEmpty ? nil : a.strings($0) }, flag: { a.optionalFlag($0) }, to: &s)
         return s
+    }
+}
+
+extension BoardDetection {
+    /// "; rpi-touch-display waits for the display: detected again when one appears" (or "").
+    public var awaitingNote: String {
+        guard mayChangeWithDisplay else { return "" }
+        let names = awaitingDisplay.joined(separator: ", ")
+        return "; \(names) \(awaitingDisplay.count == 1 ? "waits" : "wait") for the display (its DRM driver, connector or mode): detected again when one appears"
     }
 }

@@ -14,8 +14,12 @@ public struct HUDSettings: Sendable, Equatable {
     public var content = HUDContent()
     /// The picture for `--mode custom` (a PNG path).
     public var image: String?
-    /// A picture under the HUD (a PNG path), scaled to the canvas.
-    public var underlay: String?
+    /// A picture under the HUD (a PNG path), scaled to the canvas: the board profile's
+    /// `[display] underlay_image`, or `--underlay` over it.
+    public var underlay: String? {
+        get { profile.underlayImage }
+        set { profile.underlayImage = newValue }
+    }
     /// Input: the udev seat, or explicit device nodes; touch devices bound to outputs.
     public var seat = "seat0"
     public var inputs: [String] = []

@@ -123,6 +123,11 @@ extension HUDSettings {
           example: "5.0", group: SettingGroup.display,
           help: "With display-switch = wait-real: how long to wait for the real DRM card before drawing on what is there (Plymouth's DeviceTimeout).",
           set: { $0.profile.display.realTimeout = $1.double }, get: { .number($0.profile.display.realTimeout) }),
+        S("modules", section: "display", ValueRule(.texts(maxCount: 32, element: .init(maxBytes: 64)), expected: "kernel module names (at most 32)"),
+          example: "[\"vc4\", \"tc358762\", \"panel-simple\"]", group: SettingGroup.display,
+          help: "The kernel modules the display needs, its whole chain (DRM driver, bridge, panel, its regulator, the I2C bus to them): the initramfs-tools hook puts them in the initramfs, so that the HUD is on the display before the root file system (docs/initramfs.md).",
+          set: { $0.profile.display.modules = $1.strings },
+          get: { $0.profile.display.modules.isEmpty ? nil : .texts($0.profile.display.modules) }),
     ]
 
     static let touch: [S] = [
@@ -313,9 +318,11 @@ extension HUDSettings {
           get: { .text($0.content.buttonTitle) }),
         S("image", section: nil, option: "image", .path, group: SettingGroup.hud, live: true, content: true, help: "Picture for --mode custom (PNG).",
           set: { $0.image = $1.string }, get: { $0.image.map { .text($0) } }),
-        S("underlay_image", section: nil, option: "underlay", .path, group: SettingGroup.hud, live: true,
-          help: "The underlay's picture, under the HUD (PNG), scaled to the canvas, over the underlay colour.",
-          set: { $0.underlay = $1.string }, get: { $0.underlay.map { .text($0) } }),
+        // A board file's since 0.2 (a theme's background picture: `kiosk-hud theme --underlay`).
+        S("underlay_image", section: "display", option: "underlay", .path, example: "\"/etc/kiosk-hud/pictures/background.png\"",
+          group: SettingGroup.hud, live: true,
+          help: "The underlay's picture, under the HUD (PNG), scaled to the canvas as underlay_fit says, over the underlay colour.",
+          set: { $0.profile.underlayImage = $1.string }, get: { $0.profile.underlayImage.map { .text($0) } }),
     ]
 
     static let input: [S] = [

@@ -95,6 +95,9 @@ name = "generic"
 # input = ["ft5x06"]
 
 [display]
+# The underlay's picture, under the HUD (PNG), scaled to the canvas as underlay_fit says, over the
+# underlay colour.
+# underlay_image = "/etc/kiosk-hud/pictures/background.png"
 # Canvas size WIDTHxHEIGHT in pixels (offscreen; on a real display its mode decides).
 size = "800x480"
 # Pixels per point (e.g. 2); default: chosen from the panel's physical size (about 135 DPI a
@@ -130,6 +133,10 @@ switch = "first"
 # With display-switch = wait-real: how long to wait for the real DRM card before drawing on what
 # is there (Plymouth's DeviceTimeout). (seconds from 0 to 600)
 wait_real_timeout = 8.0
+# The kernel modules the display needs, its whole chain (DRM driver, bridge, panel, its regulator,
+# the I2C bus to them): the initramfs-tools hook puts them in the initramfs, so that the HUD is on
+# the display before the root file system (docs/initramfs.md).
+# modules = ["vc4", "tc358762", "panel-simple"]
 
 [touch]
 # Touch calibration matrix a,b,c,d,e,f (libinput's), or rotate-90/180/270 for a sensor mounted
@@ -378,6 +385,14 @@ scale = 1.5
 format = "xrgb8888"
 connectors = ["DSI-1", "DSI-2"]
 rotation = 90
+# The display's whole module chain, for the initramfs (dist/initramfs-tools' hook): the overlay
+# vc4-kms-dsi-ili9881-7inch puts the panel ("raspberrypi,dsi-7inch": panel-ilitek-ili9881c) on
+# the DSI host — vc4's on a Pi 4, RP1's (drm-rp1-dsi) on a Pi 5 — with its reset and backlight
+# PWM from the display board's microcontroller (rpi-panel-v2-regulator, on I2C at 0x45; the
+# backlight is pwm_bl), reached on a Pi 4 through i2c0 (i2c-bcm2835, i2c-mux-pinctrl), on a Pi 5
+# through RP1's I2C (i2c-designware-platform). A module this kernel has not got (the other Pi's)
+# is one warning line from the hook.
+modules = ["vc4", "drm-rp1-dsi", "panel-ilitek-ili9881c", "rpi-panel-v2-regulator", "pwm_bl", "i2c-bcm2835", "i2c-mux-pinctrl", "i2c-designware-platform"]
 
 [touch]
 keys = [28, 57, 1, 96]
@@ -396,7 +411,7 @@ depth = 0.0
             match: BoardMatch(compatible: ["raspberrypi,4-model-b", "raspberrypi,400", "raspberrypi,4-compute-module", "raspberrypi,3-model-b", "raspberrypi,3-model-b-plus", "raspberrypi,3-model-a-plus"], connector: ["DSI-1"], mode: ["800x480"]),
             text: #"""
 # Raspberry Pi 4, 400, CM4 or 3 with the official 7" Touch Display (800x480 DSI panel, FT5406
-# capacitive touch), on the KMS driver (Raspberry Pi OS 12: dtoverlay=vc4-kms-v3d, and the
+# capacitive touch), on the KMS driver (Raspberry Pi OS: dtoverlay=vc4-kms-v3d, and the
 # display's overlay vc4-kms-dsi-7inch, which the firmware loads by itself with display_auto_detect=1).
 #
 # Architecture: arm64: Raspberry Pi OS 64-bit, on the Pi 3 too (kiosk-hud has no 32-bit ARM
@@ -430,9 +445,19 @@ scale = 1.0
 format = "xrgb8888"
 connectors = ["DSI-1"]
 mode = "800x480"
-# Mounted upside down in a stand or case? rotation = 180 turns the picture and the touch together
-# (or the overlay's rotation=180, which the panel's orientation property then tells kiosk-hud).
-rotation = 0
+# No rotation here: the panel's orientation property decides, as it does for the console and the
+# compositor. Mounted upside down in a stand or case? The overlay's rotation=180
+# (dtoverlay=vc4-kms-dsi-7inch,rotation=180 in config.txt) sets that property, and the picture
+# and the touch turn together; `rotation = 180` here pins it whatever the panel says.
+# Before vc4 the firmware's framebuffer (simpledrm, one connector "Unknown-1") is shown whole:
+# connectors and mode below are vc4's.
+# The display's whole module chain, for the initramfs (dist/initramfs-tools' hook): the overlay
+# vc4-kms-dsi-7inch wires vc4's DSI encoder to a Toshiba TC358762 bridge (tc358762), that to the
+# panel ("raspberrypi,7inch-dsi": panel-simple), both powered by the display board's ATtiny
+# (rpi-panel-attiny-regulator, on I2C at 0x45; its bridge supply is a regulator-fixed, built
+# into Raspberry Pi OS's kernel), reached through i2c0 (i2c-bcm2835) and its pin mux
+# (i2c-mux-pinctrl). Without one of them vc4 waits for the panel and no DSI-1 appears.
+modules = ["vc4", "tc358762", "panel-simple", "rpi-panel-attiny-regulator", "i2c-bcm2835", "i2c-mux-pinctrl"]
 
 [touch]
 keys = [28, 57, 1, 96]
@@ -457,7 +482,7 @@ depth = 0.0
             match: BoardMatch(compatible: ["raspberrypi,model-zero-2-w"], connector: ["HDMI-A-1"]),
             text: #"""
 # Raspberry Pi Zero 2 W with an HDMI screen (1080p), no touch: the HUD as a boot splash or an
-# update screen on a TV or a monitor. KMS driver (dtoverlay=vc4-kms-v3d, Raspberry Pi OS 12's default).
+# update screen on a TV or a monitor. KMS driver (dtoverlay=vc4-kms-v3d, Raspberry Pi OS's default).
 #
 # Architecture: arm64: Raspberry Pi OS 64-bit (Lite), not the 32-bit one (kiosk-hud has no 32-bit
 # ARM build; see Boards/README.md).

@@ -93,7 +93,22 @@ public enum BoardsCommand {
             let g = catalog.entry(named: "generic")?.source ?? .builtIn
             out += "Chosen: generic (\(g)): \(d.reason)\n"
         }
+        out += "Decided: " + decided(d, catalog) + "\n"
         writeText(out, to: 1)
+    }
+
+    /// When the answer holds: from the board alone, or on the display as it is now — which at
+    /// boot may come later (show and daemon detect again when a display appears).
+    static func decided(_ d: BoardDetection, _ catalog: BoardCatalog) -> String {
+        if let c = d.chosen, c.match.kinds.contains(where: \.isDisplay) {
+            return "on the display as it is now; at boot, show and daemon start before the display may be there and detect again when it appears, so they take \(c.name) once it has"
+        }
+        if d.mayChangeWithDisplay {
+            return "for now: \(d.awaitingDisplay.joined(separator: ", ")) \(d.awaitingDisplay.count == 1 ? "fails" : "fail") only on the display's rules (its driver, connector or mode may not be there yet); "
+                + "show and daemon detect again each time a display appears, and take the profile that matches then"
+        }
+        let displayRules = catalog.entries.contains { e in e.problem == nil && e.match.kinds.contains(where: \.isDisplay) }
+        return displayRules ? "from the board and the display as they are now (at boot: again each time a display appears)" : "from the board alone (no profile has display rules): the same at boot"
     }
 
     /// " [800x480]": a connector's first modes, for `detect`.

@@ -33,6 +33,11 @@ final class DaemonParts: ShowExtras {
     var initramfsStage: InitramfsDaemon?
     /// The initramfs's daemon's marker beside the control socket (InitramfsDaemon.markerPath).
     let initramfsMarker: String
+    /// Whether this process wrote `initramfsMarker` (--initramfs) and it still stands for it: a
+    /// run that ends without being carried over removes it (`detach`, else `deinit`), so that the
+    /// real root's kiosk-hud.socket (ConditionPathExists=!) and daemon start as without it.
+    private var wroteMarker = false
+    private let kernel: Kernel
     /// `--plymouth-mode`: the Plymouth mode the daemon starts in (nil: boot-up, the options' look).
     let startMode: PlymouthMode?
     /// `--idle-after-first-frame` (nil without it).
@@ -42,6 +47,7 @@ final class DaemonParts: ShowExtras {
     /// second daemon on the same socket refuses without disturbing the screen.
     init(_ a: ParsedArguments, kernel: Kernel, resume: DaemonResume? = nil, idle: IdleAfterFirstFrame? = nil) throws {
         arguments = a
+        self.kernel = kernel
         self.resume = resume
         self.idle = idle
         // Started on systemd's socket after the boot's handover (a later client activated it):
@@ -54,7 +60,7 @@ final class DaemonParts: ShowExtras {
             throw UsageError(optionError("psplash-fifo", f, expected: "a path"))
         }
         group = try a.string(.group).map { name in
-            guard let g = groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
+            guard let g = kernel.groupID(name) else { throw UsageError("--group \(shown(name)): no such group") }
             return g
         }
         startMode = try DaemonParts.startMode(a)
@@ -72,8 +78,21 @@ final class DaemonParts: ShowExtras {
             if a.flag(.initramfs) {
                 // While this is there, kiosk-hud.socket does not take the path (the unit's
                 // ConditionPathExists=), and the real root's daemon start takes this one over.
-                do { try kernel.replaceFile(initramfsMarker, with: Array("\(getpid())\n".utf8)) } catch {
+                do {
+                    try kernel.replaceFile(initramfsMarker, with: Array("\(kernel.processID())\n".utf8))
+                    wroteMarker = true
+                } catch {
                     showLog("initramfs: cannot write \(initramfsMarker): \(error)")
+                }
+            } else if socket?.lockDescriptor != nil, (try? kernel.linkStatus(initramfsMarker)) != nil {
+                // The socket's lock is ours: no daemon serves this socket, so a marker beside it
+                // was left by an initramfs's daemon that is gone (it ended before it was taken
+                // over, without removing it). It would keep kiosk-hud.socket off.
+                do {
+                    try kernel.removeFile(initramfsMarker)
+                    showLog("initramfs: removed \(initramfsMarker): its daemon is gone (this one serves \(path))")
+                } catch {
+                    showLog("initramfs: cannot remove \(initramfsMarker), left by a daemon that is gone: \(error)")
                 }
             }
         }
@@ -92,6 +111,7 @@ final class DaemonParts: ShowExtras {
         }
         // A picture another client names is opened with that client's rights: it can show
         // only what it could read itself, and its errors tell it nothing more (docs/security.md).
+        d.kernel = kernel
         d.loadClientPicture = { [unowned screen] path, client in
             let first = screen.displays.first
             let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
@@ -173,6 +193,9 @@ final class DaemonParts: ShowExtras {
         var out: [(String, JSONValue)] = []
         out.append(("input", .object(JSONObject([("devices", .array(inputDevices.map { .string($0) }))]))))
         out.append(("clients", .number(Double(server?.clientCount ?? 0))))
+        if let c = SettingOptions.chosen {
+            out.append(("board", .object(JSONObject([("name", .string(c.selection.name)), ("decided", .string(SettingOptions.decided))]))))
+        }
         if let state = initramfsStatus { out.append(("initramfs", .string(state.rawValue))) }
         if let why = initramfsStage?.adoptionFailure { out.append(("adopt_error", .string(why))) }
         if let fields = plymouth?.statusFields { out.append(("plymouth", .object(JSONObject(fields)))) }
@@ -235,11 +258,24 @@ final class DaemonParts: ShowExtras {
         server?.publish(added ? .inputAdded : .inputRemoved, [("device", .string(name))])
     }
 
-    deinit { socket?.close(); plymouth?.close() }   // a run that ended before attach (bad options, no display)
+    deinit {
+        // A run that ended before attach (a picture that cannot be read, no display, bad options).
+        removeMarker()
+        socket?.close(); plymouth?.close()
+    }
+
+    /// Removes the marker this process wrote (ended before being taken over: the real root's
+    /// daemon start has nothing to take).
+    private func removeMarker() {
+        guard wroteMarker else { return }
+        wroteMarker = false
+        do { try kernel.removeFile(initramfsMarker) } catch where error.errno == ENOENT {} catch {
+            showLog("initramfs: cannot remove \(initramfsMarker): \(error)")
+        }
+    }
 
     func detach() -> Bool? {
-        // Ended before being taken over: the real root's daemon start has nothing to take.
-        if let stage = initramfsStage { try? stage.kernel.removeFile(initramfsMarker) }
+        removeMarker()
         psplash?.close(); psplash = nil
         rauc?.close(); rauc = nil
         swupdate?.close(); swupdate = nil

@@ -68,7 +68,7 @@ final class PlymouthParts {
         let path = a.string(.plymouthBootDuration) ?? PlymouthParts.defaultDurationPath
         durationPath = path == "none" ? nil : path
         socket = PlymouthListener(name: name, kernel: kernel)
-        if let p = durationPath { estimate = BootEstimate(previous: PlymouthParts.previousBoot(p)) }
+        if let p = durationPath { estimate = BootEstimate(previous: PlymouthParts.previousBoot(p, kernel: kernel)) }
     }
 
     /// `ctl status`'s `"plymouth"` object: the socket's state ("listening", or "unavailable:
@@ -80,9 +80,9 @@ final class PlymouthParts {
 
     /// Last boot's messages from the estimate file; none when it is missing or not readable
     /// (the log says why, but for a first boot).
-    static func previousBoot(_ path: String) -> [String: Double] {
+    static func previousBoot(_ path: String, kernel: Kernel) -> [String: Double] {
         do {
-            let previous = try BootEstimate.parse(try readFileBytes(path, limit: BootEstimate.maxCacheBytes))
+            let previous = try BootEstimate.parse(try kernel.readFileBytes(path, limit: BootEstimate.maxCacheBytes))
             showLog("plymouth: boot estimate from \(path): \(previous.count) messages of the last boot")
             return previous
         } catch let e as SysError where e.errno == ENOENT {

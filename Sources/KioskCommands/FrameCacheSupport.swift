@@ -22,7 +22,8 @@ extension ShowCommand {
     /// (`--logo`, else the board file's `[style] logo`; an empty `--logo` is none).
     static func pictureFiles(_ a: ParsedArguments, board: BoardProfile?) -> [String] {
         let logo = a.given(.logo) ? a.string(.logo) : board?.logo
-        return [a.string(.underlay), logo].compactMap { $0 }.filter { !$0.isEmpty }
+        let underlay = a.given(.underlay) ? a.string(.underlay) : board?.underlayImage
+        return [underlay, logo].compactMap { $0 }.filter { !$0.isEmpty }
     }
 
     /// After the first frame: keep it for the next start with these arguments (unless the file

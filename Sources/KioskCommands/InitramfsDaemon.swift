@@ -1,6 +1,7 @@
 import CKioskSys
 import Glibc
 import KioskBoards
+import KioskCLI
 import KioskDaemon
 import KioskDevices
 import KioskDRM
@@ -21,7 +22,8 @@ import KioskSys
 //    now in the real root) with the descriptors that matter kept open — the control socket and
 //    its lock, and the DRM card (master, the frame on screen) — and its state in
 //    $KIOSK_HUD_RESUME. The same pid, no modeset, no black frame; the initramfs's file is let go.
-//    The starter then makes the daemon the unit's main process (MAINPID=, READY=1) and ends.
+//    The starter then makes the daemon the unit's main process (MAINPID=, READY=1 once it is on
+//    screen: one taken over while it still waits for its display is waited for) and ends.
 // Plymouth does step 1 the same way (plymouthd chroots on `--newroot`) but keeps running from
 // the initramfs's binary for the whole boot; systemd re-executes itself the way step 2 does.
 
@@ -394,7 +396,7 @@ enum InitramfsTakeover {
     struct Distrust: Error, CustomStringConvertible { var description: String }
 
     static func trustedPid(marker: String, status st: FileStatus, socket: String, kernel: Kernel) -> Result<Int32, Distrust> {
-        let me = effectiveUserID()
+        let me = kernel.effectiveUserID()
         guard st.kind == .regular else { return .failure(Distrust(description: "not a regular file (\(st.kind))")) }
         guard st.isWritableOnly(byRootOr: me) else {
             return .failure(Distrust(description: "owned by uid \(st.ownerID), mode \(String(st.permissions, radix: 8)): not root's alone"))
@@ -404,7 +406,7 @@ enum InitramfsTakeover {
             return .failure(Distrust(description: "its directory \(dir) may be written by others than root"))
         }
         guard let text = kernel.readTextFile(marker),
-              let pid = Int32(text.split(separator: "\n").first.map(String.init) ?? ""), pid > 1, pid != getpid() else {
+              let pid = Int32(text.split(separator: "\n").first.map(String.init) ?? ""), pid > 1, pid != kernel.processID() else {
             return .failure(Distrust(description: "no pid in it"))
         }
         do { try kernel.kill(pid, 0) } catch { return .failure(Distrust(description: "pid \(pid) does not run")) }
@@ -471,6 +473,10 @@ enum InitramfsTakeover {
             }
             if answered {
                 showLog("initramfs: its daemon carries on as \(CommandLine.arguments[0]) (pid \(pid))")
+                if startedHidden(pid, kernel: kernel) == false, !waitUntilShown(socket: socket, kernel: kernel, until: deadline) {
+                    // As a daemon started here that found no display: the unit fails (its log says why).
+                    throw ShowError("initramfs: its daemon (pid \(pid)) ended while it waited for its display")
+                }
             } else if let failure {
                 showLog("initramfs: its daemon could not carry on as this system's program (\(failure)); it goes on as it is")
             } else {
@@ -478,9 +484,56 @@ enum InitramfsTakeover {
             }
         }
         // systemd takes a main pid outside the unit's control group from root (as here).
-        do { try notifyServiceManager("MAINPID=\(pid)\nREADY=1\nSTATUS=The initramfs's splash, taken over\n") } catch {
+        do { try kernel.notifyServiceManager("MAINPID=\(pid)\nREADY=1\nSTATUS=The initramfs's splash, taken over\n") } catch {
             showLog("cannot tell systemd the daemon's pid: \(error)")
         }
+    }
+
+    /// A daemon taken over while it still waits for its display (the root was found before a
+    /// display driver that probes late: vc4, a DSI panel) is not on screen yet. A daemon started
+    /// by the unit says READY=1 only once its first frame is on screen (or it gave up waiting), so
+    /// that sysinit.target comes with the HUD visible; the same holds for this one: while its
+    /// status names no display, this waits until a display is there and the frame drawn (a
+    /// `ping` is answered once the frame is drawn), the daemon is gone, or `deadline` (within the
+    /// unit's start timeout; READY=1 then all the same). Not for a daemon started hidden
+    /// (`startedHidden`), which opens no display until asked to show. False when the daemon
+    /// ended meanwhile (it closed the connection: no display within its own wait).
+    static func waitUntilShown(socket: String, kernel: Kernel, until deadline: Double) -> Bool {
+        guard let client = try? DaemonClient(path: socket, kernel: kernel) else { return true }
+        var waited = false
+        while monotonicSeconds() < deadline {
+            let s: JSONObject
+            do { s = try client.request("status", [], timeout: 10) } catch {
+                if case .timedOut = error { return true }   // busy (drawing): not waited for longer
+                return !waited
+            }
+            if !(s["displays"]?.array ?? []).isEmpty {
+                if waited {
+                    _ = try? client.request("ping", [], timeout: max(1, deadline - monotonicSeconds()))
+                    showLog("initramfs: its daemon shows on its display now")
+                }
+                return true
+            }
+            if !waited {
+                waited = true
+                showLog("initramfs: its daemon waits for its display: ready once it shows")
+                _ = try? kernel.notifyServiceManager("STATUS=The initramfs's splash, taken over: waiting for a display\n")
+            }
+            kernel.sleep(0.1)
+        }
+        showLog("initramfs: its daemon still waits for its display; ready all the same")
+        return true
+    }
+
+    /// Whether the daemon `pid` was started hidden (--hidden, or --swupdate with
+    /// --show-when-updating: it opens no display until asked to show), from its own command
+    /// line; nil when that cannot be read as `kiosk-hud daemon`'s.
+    static func startedHidden(_ pid: Int32, kernel: Kernel) -> Bool? {
+        guard let text = kernel.readTextFile("/proc/\(pid)/cmdline") else { return nil }
+        let words = text.split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+        guard words.count >= 3, words[1] == "daemon", words.last == "",
+              case let .run(_, a)? = try? parseCommandLine(Array(words[2 ..< words.count - 1]), root: DaemonCommand.spec) else { return nil }
+        return a.flag(.hidden) || (a.given(.swupdate) && a.flag(.showWhenUpdating))
     }
 
     /// Moves `pid` into this process's cgroup (v2), so the unit's stop and KillMode reach it.

@@ -26,7 +26,7 @@ final class RunParts: ShowExtras {
     private func start(hud: TaskHUD, loop: DisplayLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
         // Our stdout or stderr may be a pipe whose reader goes away (the command's output then
         // goes nowhere, and the command still runs to its end, or its Cancel).
-        ignoreBrokenPipes()
+        loop.kernel.ignoreBrokenPipes()
         let task = LongTask(hud: hud, loop: loop.loop, options: options ?? taskOptions)
         task.log = showLog
         let c = CommandTask(command, task: task, loop: loop.loop, kernel: loop.kernel)

@@ -50,6 +50,8 @@ public struct ShowCommand {
     var extras: ShowExtras?
     /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
     let givenLoop: DisplayLoop?
+    /// The board profile followed (detected again when a display appears: ShowBoard.swift).
+    let board = BoardFollow()
     init(_ a: ParsedArguments, extras: ShowExtras?, loop: DisplayLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
     /// `show` with the parsed options.
     public init(_ a: ParsedArguments) { self.init(a, extras: nil) }
@@ -70,14 +72,15 @@ public struct ShowCommand {
         let a = arguments
         if a.flag(.benchCopy) { try runCopyBench(); return }
         try checkBackendOptions()
-        let settings = try SettingOptions.resolve(a)
+        var settings = try SettingOptions.resolve(a)
+        board.start(settings, arguments: a)
         // Read before the screen opens (a bad picture is an error before anything is drawn), and
         // let go of once the session has them (below): a local kept for the loop's life held the
         // start's pictures after a client set others — at 1920x1080 a decoded underlay, 8 MB.
         var (content, underlay) = try loadPictures(settings)
         var logo = try loadLogo(settings)
         let duration = try a.double(.duration)
-        let profile = settings.profile
+        var profile = settings.profile
         StartMarks.mark(.profile)
         // The quit signals are the loop's from here on (blocked, read by its signalfd): one that
         // comes while the screen opens or the first frame is drawn stops the drawing and ends the
@@ -85,18 +88,35 @@ public struct ShowCommand {
         let runner = makeLoop()
         let loop = runner.loop, clock = runner.clock
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
-        // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
-        let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
-        let tapAction = action(a.string(.onTapOutside) ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
         // The input options checked now (cheap); libinput starts after the first frame.
         _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
-        let request = profile.display.mode.flatMap(ModeRequest.init(parsing:))
+        var request = profile.display.mode.flatMap(ModeRequest.init(parsing:))
         let fonts: FontLibrary
         do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
         StartMarks.mark(.fonts)
-        let scale = profile.scale
-        let (screen, start) = try openOrWait(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
+        var scale = profile.scale
+        let (screen, start): (Screen, DisplayStart)
+        if opensDisplayOnShow {
+            // Started hidden: no display, no VT until asked to show (ShowOnDemand.swift).
+            let pending = PendingScreen()
+            (screen, start) = (pending, DisplayStart(seconds: 0, pending: pending, reason: ""))
+            start.onDemand = true
+            showLog("display: not opened while hidden; opened when asked to show")
+        } else {
+            (screen, start) = try openOrWait(profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
+        }
         StartMarks.mark(.display)
+        // The display opened made detection choose another profile (ShowBoard.swift): its settings from here on.
+        if let s = board.settings, s.profile != profile {
+            settings = s; profile = s.profile
+            request = profile.display.mode.flatMap(ModeRequest.init(parsing:)); scale = profile.scale
+            do { (content, underlay) = try loadPictures(s); logo = try loadLogo(s) } catch {
+                showLog("board: \(error); keeping the pictures of the profile chosen at start")
+            }
+        }
+        // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
+        let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
+        let tapAction = action(a.string(.onTapOutside) ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
         var configuration = SessionConfiguration(
             style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
             scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside) == "exit",
@@ -109,7 +129,34 @@ public struct ShowCommand {
         configuration.logo = nil; configuration.underlay = nil   // the session holds its own
         (content, underlay) = (HUDContent(), nil)   // not `consume`: Swift 6.0.3's checker crashes on it
         session.onEnd = { _ in loop.stop() }
+        var onDemand: OnDemandDisplay?
+        if start.onDemand, let pending = start.pending {
+            let d = OnDemandDisplay(pending: pending, loop: loop) { [board] in
+                let p = board.settings?.profile ?? profile
+                return try self.openToShow(profile: p, rotation: p.display.rotation, request: p.display.mode.flatMap(ModeRequest.init(parsing:)),
+                                           scale: p.scale, kernel: runner.kernel)
+            }
+            d.follow(session)
+            onDemand = d
+        }
+        defer { _ = onDemand }
         var devices = ShowDevices()
+        var inputRotation: Rotation?
+        // A profile detected again later (a display switch, a display waited for) changes the
+        // look and the input from then on.
+        board.changed = { old, new in
+            var logo: Bitmap?, underlay: Bitmap?
+            if new.profile.logo != old.profile.logo {
+                do { logo = try loadLogo(new) } catch { showLog("board: \(error); no logo") }
+            }
+            if new.underlay != old.underlay {
+                do { underlay = try loadPictures(new).underlay } catch { showLog("board: \(error); no underlay picture") }
+            }
+            session.takeBoard(from: old.profile, to: new.profile, logo: logo, underlay: underlay)
+            guard let rotation = inputRotation else { return }
+            devices.stop()
+            devices.start(self, session: session, settings: new, rotation: new.profile.display.rotation ?? rotation, clock: clock)
+        }
         session.addObserver { event in
             // Another program has the screen before a first frame (VT switched away, Plymouth's
             // deactivate): the daemon is up all the same; systemd must not wait for a frame.
@@ -120,8 +167,10 @@ public struct ShowCommand {
             start.notifyReady("On screen")
             self.extras?.firstFrameShown()
             // Off the path to the first frame: input and the tilt.
-            let displayRotation = profile.display.rotation ?? real.displays.first?.transform.rotation ?? .none
-            devices.start(self, session: session, settings: settings, rotation: displayRotation, clock: clock)
+            let now = self.board.settings ?? settings
+            let displayRotation = now.profile.display.rotation ?? real.displays.first?.transform.rotation ?? .none
+            inputRotation = displayRotation
+            devices.start(self, session: session, settings: now, rotation: displayRotation, clock: clock)
         }
         var timedOut = false
         if let duration { loop.schedule(after: duration) { timedOut = true; session.end(.exit(0)) } }

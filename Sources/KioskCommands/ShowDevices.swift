@@ -10,6 +10,8 @@ import KioskSys
 struct ShowDevices {
     var input: LibinputSource?
     var tilt: IIOMotionSource?
+    /// The tilt sampler's system calls (its thread's and the loop's, so one both may use).
+    var kernel: any Kernel & Sendable = LinuxKernel()
 
     /// Starts input on the first display's picture and the tilt; each that cannot start is one
     /// log line, and `show` goes on without it.
@@ -33,7 +35,7 @@ struct ShowDevices {
         do {
             let setup = MotionSetup(settings, rotation: rotation)
             guard setup.enabled else { return }
-            let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { showLog($0) })
+            let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, kernel: kernel, log: { showLog($0) })
             tilt = source
             try session.attachMotion(source, filter: setup.filter)
         } catch {

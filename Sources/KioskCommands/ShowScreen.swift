@@ -27,11 +27,14 @@ extension ShowCommand {
     }
 
     /// The DRM screen on `card`.
-    func openDRM(profile: BoardProfile, card: String, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
+    /// `firmware`: the firmware's framebuffer as a card (simpledrm), shown whole until the
+    /// board's own driver takes over — the profile's connectors and mode are that driver's
+    /// (a Pi's DSI-1 at 800x480), not the one connector simpledrm has.
+    func openDRM(profile: BoardProfile, card: String, rotation: Rotation?, request: ModeRequest?, scale: Double?, firmware: Bool = false) throws -> Screen {
         var o = DRMOptions()
         o.card = card
-        o.connectors = profile.display.connectors
-        o.mode = request
+        o.connectors = firmware ? [] : profile.display.connectors
+        o.mode = firmware ? nil : request
         o.rotation = rotation
         o.format = profile.format
         o.scale = scale
@@ -42,6 +45,15 @@ extension ShowCommand {
         o.log = showLog
         o.earlyFrame = ShowCommand.takeEarlyFrame()
         let s = try DRMScreen(options: o)
+        // With the card open (its connectors probed), a profile that waited for the display
+        // may match now: then this card is opened again as that profile says, before anything
+        // is drawn on it (ShowBoard.swift).
+        if let again = board.detectAgain(after: card) {
+            s.close(retain: false)
+            let p = again.profile
+            return try openDRM(profile: p, card: card, rotation: p.display.rotation, request: p.display.mode.flatMap(ModeRequest.init(parsing:)),
+                               scale: p.scale, firmware: firmware)
+        }
         for out in s.drmDisplays { showLog("output " + s.describe(out)) }
         if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
         return s

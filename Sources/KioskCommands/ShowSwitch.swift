@@ -14,10 +14,15 @@ extension ShowCommand {
         o.rule = DisplaySwitchRule(profile.display.switchRule) ?? .first
         o.realTimeout = profile.display.realTimeout
         o.log = showLog
+        let startProfile = profile
         return try SwitchingScreen(options: o, requireDisplay: true) { d in
+            // The profile detected again since the start (ShowBoard.swift), else the one given.
+            let now = self.board.settings?.profile
+            let profile = now ?? startProfile
+            let (rotation, request, scale) = now.map { p in (p.display.rotation, p.display.mode.flatMap(ModeRequest.init(parsing:)), p.scale) } ?? (rotation, request, scale)
             switch d.kind {
             case .drm:
-                return try self.openDRM(profile: profile, card: d.path, rotation: rotation, request: request, scale: scale)
+                return try self.openDRM(profile: profile, card: d.path, rotation: rotation, request: request, scale: scale, firmware: !d.isReal)
             case .fbdev:
                 return try self.openFBDev(d.path, rotation: rotation, scale: scale)
             }

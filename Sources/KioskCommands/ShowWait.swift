@@ -21,11 +21,16 @@ final class DisplayStart {
     /// Why the first attempt found no display.
     let firstReason: String
     var wait: ScreenWait?
+    /// A daemon started hidden: `pending` is opened when asked to show (ShowOnDemand.swift),
+    /// not waited for.
+    var onDemand = false
     private var notified = false
     private let started = monotonicSeconds()
+    /// The seam systemd is told through (sd_notify).
+    let kernel: any Kernel
 
-    init(seconds: Double, pending: PendingScreen?, reason: String) {
-        self.seconds = seconds; self.pending = pending; firstReason = reason
+    init(seconds: Double, pending: PendingScreen?, reason: String, kernel: any Kernel = LinuxKernel()) {
+        self.seconds = seconds; self.pending = pending; firstReason = reason; self.kernel = kernel
     }
 
     /// The screen the run shows on, behind the pending one once it has appeared.
@@ -35,11 +40,11 @@ final class DisplayStart {
     func notifyReady(_ status: String) {
         guard !notified else { return }
         notified = true
-        do { try notifyServiceManager("READY=1\nSTATUS=\(status)\n") } catch { showLog("cannot tell systemd we are ready: \(error)") }
+        do { try kernel.notifyServiceManager("READY=1\nSTATUS=\(status)\n") } catch { showLog("cannot tell systemd we are ready: \(error)") }
     }
 
     /// Tells systemd what the daemon waits for (STATUS=, shown by `systemctl status`).
-    func notifyStatus(_ status: String) { _ = try? notifyServiceManager("STATUS=\(status)\n") }
+    func notifyStatus(_ status: String) { _ = try? kernel.notifyServiceManager("STATUS=\(status)\n") }
 
     var elapsed: String { fmt(monotonicSeconds() - started) }
 }
@@ -70,10 +75,14 @@ extension ShowCommand {
     /// With a pending screen: waits on `loop` for the display (see the file's header).
     func startWaiting(_ start: DisplayStart, session: HUDSession, loop: EventLoop, kernel: Kernel,
                       profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws {
-        guard let pending = start.pending else { return }
+        guard let pending = start.pending, !start.onDemand else { return }
         start.notifyStatus("Waiting up to \(fmt(start.seconds)) s for a display")
         let open = { () throws -> Screen in
-            try self.openScreen(profile: profile, rotation: rotation, request: request, scale: scale)
+            // The profile detected again since the start (ShowBoard.swift), else the one given.
+            guard let p = self.board.settings?.profile else {
+                return try self.openScreen(profile: profile, rotation: rotation, request: request, scale: scale)
+            }
+            return try self.openScreen(profile: p, rotation: p.display.rotation, request: p.display.mode.flatMap(ModeRequest.init(parsing:)), scale: p.scale)
         }
         let adopt = { (screen: Screen) in
             do { try pending.adopt(screen) } catch { session.end(.failed("the display: \(error)")) }

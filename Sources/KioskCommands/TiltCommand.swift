@@ -39,8 +39,9 @@ public struct TiltCommand {
         setup.filter.reduceMotion = setup.filter.reduceMotion || setup.depth == 0
         let samples = try arguments.int(.samples), duration = try arguments.double(.duration)
         let clock = SystemClock()
-        let loop = PollEventLoop(clock: clock)
-        let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, log: { writeLine($0, to: 2) })
+        let kernel = LinuxKernel()
+        let loop = PollEventLoop(kernel: kernel, clock: clock)
+        let source = try IIOMotionSource.start(settings: setup.sampler, clock: clock, kernel: kernel, log: { writeLine($0, to: 2) })
         defer { source.stop() }
         let printer = TiltPrinter(source: source, setup: setup, depth: setup.depth * (profile.scale ?? 1),
                                   limit: samples, loop: loop)

@@ -88,7 +88,7 @@ public struct TouchCommand {
     private func panelSize(output: String?) throws -> (Int, Int, String) {
         if case let .size(w, h) = try arguments.value(.size) { return (w, h, "--size") }
         let base = "/sys/class/drm", kernel = LinuxKernel()
-        for entry in listDirectory(base) ?? [] {
+        for entry in kernel.listDirectory(base) ?? [] {
             guard let dash = entry.firstIndex(of: "-"), entry.hasPrefix("card") else { continue }
             let connector = String(entry[entry.index(after: dash)...])
             if let output, connector != output { continue }

@@ -132,7 +132,7 @@ public enum FrameCache {
     /// Removes all but the `filesKept` newest frame-*.bin files in `directory` (never `current`).
     static func prune(_ directory: String, keeping current: String, kernel: any Kernel) {
         var frames: [(path: String, modified: UInt64)] = []
-        for name in listDirectory(directory) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(".bin") {
+        for name in kernel.listDirectory(directory) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(".bin") {
             let p = directory + "/" + name
             if p != current, let id = FileIdentity(path: p) { frames.append((p, id.modified)) }
         }

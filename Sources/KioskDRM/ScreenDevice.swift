@@ -166,7 +166,7 @@ func isDeviceGone(_ error: Error) -> Bool { (error as? SysError)?.errno == ENODE
 
 /// SET_MASTER refused because another program is master (EBUSY; EACCES/EPERM without the
 /// right to take it).
-func isHeldByAnother(_ error: Error) -> Bool {
+public func isHeldByAnother(_ error: Error) -> Bool {
     guard let e = error as? SysError, e.call == "ioctl(DRM_IOCTL_SET_MASTER)" else { return false }
     return e.errno == EBUSY || e.errno == EACCES || e.errno == EPERM
 }

@@ -1,3 +1,4 @@
+import Glibc
 import KioskDevices
 import KioskSys
 
@@ -8,8 +9,10 @@ import KioskSys
 // QEMU's slow udev, put the first frame at ~85 % of the boot), it runs its loop and control
 // socket on a `PendingScreen` and listens on the kernel's uevent socket (NETLINK_KOBJECT_UEVENT,
 // the kernel's own broadcast: no udevd needed). Each batch of drm uevents ("add" of a card or a
-// connector, a card's "change"/HOTPLUG) makes one more attempt to open the display; the first
-// that succeeds is adopted and drawn. Nothing polls on a timer: between uevents the loop sleeps.
+// connector, a card's "change"/HOTPLUG) makes one more attempt to open the display, and so does
+// an overrun of the socket's buffer (ENOBUFS: uevents were lost, maybe the card's — udev's coldplug
+// trigger replays every device at boot); the first attempt that succeeds is adopted and drawn.
+// Nothing polls on a timer: between uevents the loop sleeps.
 // After the deadline the wait gives up (one log line) and the caller falls back as without it.
 
 /// Watches kernel uevents until `attempt` opens a screen, or the deadline passes.
@@ -33,6 +36,8 @@ public final class ScreenWait {
     /// Attempts made (the first one included) and drm uevents seen, for the log.
     public private(set) var attempts = 0
     public private(set) var drmUevents = 0
+    /// Times the uevent socket's buffer overran (ENOBUFS: uevents lost), each one more attempt.
+    public private(set) var lostUevents = 0
     /// True once a display was opened or the wait gave up.
     public private(set) var finished = false
 
@@ -59,7 +64,17 @@ public final class ScreenWait {
     private func readUevents() {
         var buf = [UInt8](repeating: 0, count: 8192)
         var drm = false
-        while !finished, let n = try? kernel.read(ueventFD, into: &buf), n > 0 {
+        while !finished {
+            let n: Int
+            do { n = try kernel.read(ueventFD, into: &buf) } catch {
+                // ENOBUFS: the socket's buffer overran and uevents were lost — at boot udev's
+                // coldplug trigger replays every device while the display's driver probes, and
+                // the card's own may be among them: one more look, as for a drm uevent.
+                guard error.errno == ENOBUFS else { break }
+                drm = true; lostUevents += 1
+                continue
+            }
+            guard n > 0 else { break }
             if Uevent(Array(buf[..<n])).isDRMDevice { drm = true; drmUevents += 1 }
         }
         if drm { tryOpen() }

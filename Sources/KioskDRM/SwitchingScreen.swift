@@ -1,3 +1,4 @@
+import Glibc
 import KioskDevices
 import KioskRaster
 import KioskSys
@@ -68,6 +69,11 @@ public final class SwitchingScreen: Screen {
     var failures: [ScreenDevice: Int] = [:]
     /// The device last said to be held by another master (one log line each time it is).
     var heldLogged: ScreenDevice?
+    /// A real DRM card another program is master of (a compositor), while the HUD is on a
+    /// lesser device: what that device shows, nobody sees — the card's master decides what is
+    /// on screen, and a firmware framebuffer is not scanned out beside it. The screen is then
+    /// not active (`isActive`): input presses nothing, `status` says so.
+    public private(set) var heldReal: ScreenDevice?
     public private(set) var switches: [DisplaySwitchRecord] = []
     /// `wait-real` before its timeout with no real card yet.
     public private(set) var waitingForReal = false
@@ -103,6 +109,7 @@ public final class SwitchingScreen: Screen {
                 return
             } catch {
                 log("display: cannot open \(d): \(error)")
+                if d.isReal, isHeldByAnother(error) { heldReal = d }
                 firstError = firstError ?? error
                 devices.removeAll { $0 == d }
             }
@@ -114,7 +121,11 @@ public final class SwitchingScreen: Screen {
     // MARK: Screen
 
     public var displays: [Display] { syncWrappers() }
-    public var isActive: Bool { current?.screen.isActive ?? true }
+    public var isActive: Bool {
+        guard let c = current else { return true }
+        if let h = heldReal, h.rank > c.device.rank { return false }
+        return c.screen.isActive
+    }
     public var frameInterval: Seconds { current?.screen.frameInterval ?? 1.0 / 60 }
     public var hasActiveVT: Bool { current?.screen.hasActiveVT ?? false }
     public var summary: String {
@@ -133,6 +144,16 @@ public final class SwitchingScreen: Screen {
         self.loop = loop
         self.handler = handler
         if let s = current?.screen { try s.attach(to: loop, forwarder(s)) }
+        if let h = heldReal, let c = current, h.rank > c.device.rank {
+            log("display: on \(c.device), which nobody sees while another program has \(h): not active, input presses nothing; " +
+                "asking for \(h) every \(options.heldRetry) s")
+            heldLogged = h
+            notify(.deactivated)
+            retryTimer = loop.schedule(after: options.heldRetry) { [weak self] in
+                self?.retryTimer = nil
+                self?.evaluate("retry \(h)")
+            }
+        }
         do {
             ueventFD = try kernel.ueventDescriptor()
             tokens.append(loop.watch(ueventFD, .readable) { [unowned self] _ in self.readUevents() })
@@ -184,7 +205,16 @@ public final class SwitchingScreen: Screen {
     func readUevents() {
         var buf = [UInt8](repeating: 0, count: 8192)
         var relevant: [String] = []
-        while let n = try? kernel.read(ueventFD, into: &buf), n > 0 {
+        while true {
+            let n: Int
+            do { n = try kernel.read(ueventFD, into: &buf) } catch {
+                // The socket's buffer overran (a storm of uevents: udev's coldplug trigger):
+                // the device's own may be lost, so look again (ScreenWait does the same).
+                guard error.errno == ENOBUFS else { break }
+                relevant.append("uevents lost (ENOBUFS)")
+                continue
+            }
+            guard n > 0 else { break }
             let u = Uevent(Array(buf[..<n]))
             guard u.isDisplayDevice else { continue }
             relevant.append("\(u.action) \(u.properties["DEVNAME"] ?? u.devpath)")
@@ -204,7 +234,9 @@ public final class SwitchingScreen: Screen {
             deviceGone(why)
             why = "\(c.device) gone"
         }
-        let candidates = ScreenDevice.scan(kernel: kernel, log: log).filter { d in
+        let present = ScreenDevice.scan(kernel: kernel, log: log)
+        if let h = heldReal, !present.contains(h) { heldReal = nil }
+        let candidates = present.filter { d in
             d.path != current?.device.path && (failures[d] ?? 0) < options.retryDelays.count
         }
         let pick: ScreenDevice?
@@ -284,6 +316,10 @@ public final class SwitchingScreen: Screen {
     /// long as that lasts — a master that goes sends no uevent, and giving up would leave the
     /// screen to it. Logged once per device until it is ours.
     func held(_ d: ScreenDevice, _ error: Error) {
+        if d.isReal, heldReal != d {
+            heldReal = d
+            if let c = current, d.rank > c.device.rank { notify(.deactivated) }
+        }
         if heldLogged != d {
             heldLogged = d
             log("display: \(d) is held by another program (\(error)); staying on " +
@@ -323,6 +359,7 @@ public final class SwitchingScreen: Screen {
         lost = nil
         failures[current!.device] = nil
         heldLogged = nil
+        if heldReal == current!.device { heldReal = nil }
         let r = DisplaySwitchRecord(from: t.from, to: current!.device, why: t.why, gap: t.lastFrame.map { now - $0 },
                                     open: t.opened - t.started, firstFrame: now - t.started)
         switches.append(r)

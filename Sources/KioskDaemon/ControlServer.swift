@@ -125,7 +125,7 @@ public final class ControlServer {
     /// Why this peer may not talk to the daemon, or nil.
     func refusal(_ cred: PeerCredentials) -> (Refusal, String)? {
         if clients.count >= ControlServer.maxClients { return (.tooManyClients, "too many clients (\(ControlServer.maxClients))") }
-        if cred.uid == 0 || cred.uid == effectiveUserID() || access.allowedUIDs.contains(cred.uid) { return nil }
+        if cred.uid == 0 || cred.uid == kernel.effectiveUserID() || access.allowedUIDs.contains(cred.uid) { return nil }
         // The groups the kernel recorded when the peer connected (SO_PEERGROUPS), not
         // /proc/PID/status read now: that pid may already be another process's.
         if let g = access.group, cred.isMember(of: g) { return nil }

@@ -64,7 +64,7 @@ public struct ControlSocket {
     /// The group owning the file `fd` is bound to, unless it is root's (0); the file looked at
     /// through `kernel`.
     public static func group(ofListening fd: Int32, kernel: any Kernel = LinuxKernel()) -> UInt32? {
-        guard let file = boundPath(ofUnixSocket: fd), let st = try? kernel.fileStatus(file), st.kind == .socket, st.groupID != 0 else { return nil }
+        guard let file = kernel.boundPath(ofUnixSocket: fd), let st = try? kernel.fileStatus(file), st.kind == .socket, st.groupID != 0 else { return nil }
         return st.groupID
     }
 

@@ -29,6 +29,9 @@ public final class Daemon {
     /// The initramfs stage (`daemon --initramfs`), filled by the owner: `new_root` and `adopt`
     /// are refused without it.
     public var initramfs: InitramfsStage?
+    /// The seam the daemon asks who it runs as (its effective user, whose rights its own
+    /// pictures are read with): the real kernel unless the owner gives its own.
+    public var kernel: any Kernel = LinuxKernel()
     private var noticeTimer: LoopToken?
     private var trimTimer: LoopToken?
     /// When a request last changed content or style (the idle time counts from it).
@@ -167,7 +170,7 @@ public final class Daemon {
         let rights: PeerCredentials?
         switch requester {
         case .daemon: rights = pictureRights[key]
-        case .client: rights = requester.fileRights(daemonUser: effectiveUserID())
+        case .client: rights = requester.fileRights(daemonUser: kernel.effectiveUserID())
         }
         let bitmap: Bitmap
         if let rights {

@@ -55,9 +55,10 @@ public final class PsplashFIFO {
     /// Makes the FIFO at `path` (0600) if needed and reads it on `loop`; `handle` gets each
     /// command. A FIFO found there is read only when it is trusted (`Distrust`; one in a
     /// directory that is the daemon's alone is replaced instead); `user` is the daemon's (its
-    /// effective user id), whose FIFOs are trusted as root's are.
-    public init(path: String, kernel: Kernel, loop: EventLoop, user: UInt32 = effectiveUserID(), log: @escaping (String) -> Void,
+    /// effective user id; nil: `kernel`'s answer), whose FIFOs are trusted as root's are.
+    public init(path: String, kernel: Kernel, loop: EventLoop, user: UInt32? = nil, log: @escaping (String) -> Void,
                 handle: @escaping (Command) -> Void) throws(PsplashFIFOError) {
+        let user = user ?? kernel.effectiveUserID()
         self.kernel = kernel; self.loop = loop; self.path = path; self.handle = handle; self.log = log
         badLines = RepeatLog(loop: loop, window: ControlServer.logWindow, log: log) { _ in "psplash: not a command" }
         fd = try PsplashFIFO.openTrusted(path, kernel: kernel, user: user, log: log)
@@ -161,7 +162,7 @@ public final class PsplashFIFO {
     static func prepare(_ path: String, kernel: Kernel, user: UInt32, log: (String) -> Void) throws(PsplashFIFOError) {
         let found: FileStatus
         do throws(SysError) { found = try kernel.linkStatus(path) } catch where error.errno == ENOENT {
-            try make(path)
+            try make(path, kernel: kernel)
             return
         } catch {
             throw .system(error)
@@ -172,13 +173,13 @@ public final class PsplashFIFO {
             throw .refused(path: path, why, directory: dir)
         }
         do throws(SysError) { try kernel.removeFile(path) } catch { throw .system(error) }
-        try make(path)
+        try make(path, kernel: kernel)
         log("psplash: replaced \(path): it was \(why), in \(dir), a directory only root and the daemon's user may write")
     }
 
     /// mkfifo(2), 0600 (as psplash makes it).
-    private static func make(_ path: String) throws(PsplashFIFOError) {
-        do throws(SysError) { try makeFIFO(path, mode: 0o600) } catch { throw .system(error) }
+    private static func make(_ path: String, kernel: Kernel) throws(PsplashFIFOError) {
+        do throws(SysError) { try kernel.makeFIFO(path, mode: 0o600) } catch { throw .system(error) }
     }
 
     private func read() {

@@ -76,10 +76,12 @@ public final class SWUpdateProgress {
     private let refusalLog: RepeatLog<SWUpdateSocket>
 
     /// Starts following SWUpdate at `path` (nil: the default) for `daemon`'s HUD on `loop`.
-    /// `trust`: who may listen on SWUpdate's sockets (root and this process's effective user).
+    /// `trust`: who may listen on SWUpdate's sockets (nil: root and this process's effective
+    /// user, `SWUpdateTrust.daemon(kernel:)`).
     public init(path: String?, options: SWUpdateMachine.Options, daemon: Daemon, kernel: Kernel, loop: EventLoop,
-                trust: SWUpdateTrust = .daemon, log: @escaping (String) -> Void) {
-        self.kernel = kernel; self.loop = loop; self.daemon = daemon; self.fixedPath = path; self.log = log; self.trust = trust
+                trust: SWUpdateTrust? = nil, log: @escaping (String) -> Void) {
+        self.kernel = kernel; self.loop = loop; self.daemon = daemon; self.fixedPath = path; self.log = log
+        self.trust = trust ?? .daemon(kernel: kernel)
         refusalLog = RepeatLog(loop: loop, window: SWUpdateProgress.refusalLogWindow, log: log) { socket in
             "swupdate: refused \(socket)"
         }
@@ -376,7 +378,10 @@ public struct SWUpdateTrust: Equatable, Sendable {
     public init(users: Set<UInt32>) { self.users = users }
 
     /// Root and this process's effective user.
-    public static var daemon: SWUpdateTrust { SWUpdateTrust(users: [0, effectiveUserID()]) }
+    public static var daemon: SWUpdateTrust { daemon(kernel: LinuxKernel()) }
+
+    /// Root and this process's effective user, as `kernel` tells it.
+    public static func daemon(kernel: any Kernel) -> SWUpdateTrust { SWUpdateTrust(users: [0, kernel.effectiveUserID()]) }
 
     /// Why the listener `peer` is not trusted, or nil.
     public func refusal(peer: PeerCredentials) -> SWUpdateRefusal? {

@@ -23,7 +23,9 @@ public final class PendingScreen: Screen {
     public var hasActiveVT: Bool { inner?.hasActiveVT ?? false }
     private var suspended = false
     public var frameInterval: Seconds { inner?.frameInterval ?? 1.0 / 60 }
-    public var summary: String { inner?.summary ?? "no display appeared" }
+    public var summary: String { inner?.summary ?? (lastSummary.map { "display let go (\($0))" } ?? "no display appeared") }
+    /// The summary of the last screen let go (`release`).
+    private var lastSummary: String?
 
     public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
         self.loop = loop
@@ -41,6 +43,18 @@ public final class PendingScreen: Screen {
         try screen.attach(to: loop, handler)
         if suspended { screen.suspend() }   // another program has the screen (Plymouth's deactivate)
         handler(.displaysChanged)
+    }
+
+    /// Lets the display go (a daemon with nothing to show): the screen behind this one is closed
+    /// (`retain`: its last frame left, else what was there before it comes back), and, when
+    /// attached, the owner hears `.displaysChanged` (the session keeps its HUDs' state for the
+    /// next display). A later `adopt` brings one back.
+    public func release(retain: Bool) {
+        guard let s = inner else { return }
+        inner = nil
+        s.close(retain: retain)
+        lastSummary = s.summary
+        handler?(.displaysChanged)
     }
 
     /// Suspended before the display appeared: it is suspended as soon as it does.

@@ -74,6 +74,8 @@ public final class FakeKernel: Kernel {
     public var pendingFlips: [UInt32: (fb: UInt32, userData: UInt64, wait: Int)] = [:]
     public var readyEvents: [(crtc: UInt32, userData: UInt64)] = []
     public var signalsQueued: [Int32] = []
+    /// The uevent socket's messages, in order; an empty one stands for an overrun of its buffer
+    /// (read throws ENOBUFS there, as the kernel reports uevents it dropped).
     public var ueventsQueued: [[UInt8]] = []
     public var signalFD: Int32 = -1, ueventFD: Int32 = -1
     public var forkResult: Int32 = 4242
@@ -261,6 +263,7 @@ public final class FakeKernel: Kernel {
         if fd == ueventFD {
             guard let u = ueventsQueued.first else { throw SysError(call: "read", errno: EAGAIN) }
             ueventsQueued.removeFirst()
+            if u.isEmpty { throw SysError(call: "read", errno: ENOBUFS) }
             for (i, b) in u.enumerated() { buffer[i] = b }
             return u.count
         }
@@ -331,7 +334,13 @@ public final class FakeKernel: Kernel {
         readyEvents = []
     }
 
-    public func listDirectory(_ path: String) -> [String]? { path == "/dev/dri" ? cardPaths + ["renderD128"] : nil }
+    /// /dev/dri: the fake's cards; the host's /dev, /sys and /proc: nothing (a test never sees
+    /// the machine it runs on there); any other directory (a test's own, a cache): the real one.
+    public func listDirectory(_ path: String) -> [String]? {
+        if path == "/dev/dri" { return cardPaths + ["renderD128"] }
+        if ["/dev", "/sys", "/proc"].contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { return nil }
+        return real.listDirectory(path)
+    }
     public func readTextFile(_ path: String) -> String? { nil }
 
     /// The signals the signalfd reads (a test delivers them with `signalsQueued`).

@@ -33,11 +33,12 @@ public final class FakeMachine: Kernel {
     }
 
     /// Adds a DRM card named `name` ("card1") played by `kernel` (its driver name is the
-    /// kernel's `driverName`), and sends its "add" uevent.
-    public func addCard(_ name: String, _ kernel: FakeKernel, devpath: String? = nil) {
+    /// kernel's `driverName`), and sends its "add" uevent (unless `uevent` is false: it was lost).
+    public func addCard(_ name: String, _ kernel: FakeKernel, devpath: String? = nil, uevent send: Bool = true) {
         kernel.cardPaths = [name]
         own(kernel)
         cards[name] = kernel
+        guard send else { return }
         uevent("add", devpath ?? "/devices/platform/\(kernel.driverName).0/drm/\(name)",
                ["SUBSYSTEM=drm", "DEVNAME=dri/\(name)", "DEVTYPE=drm_minor"])
     }
@@ -76,6 +77,12 @@ public final class FakeMachine: Kernel {
         for p in ["ACTION=\(action)", "DEVPATH=\(devpath)"] + properties { bytes += Array(p.utf8) + [0] }
         for fd in ueventQueues.keys { ueventQueues[fd]!.append(bytes) }
         uevents.append("\(action) \(properties.first { $0.hasPrefix("DEVNAME=") }?.dropFirst(8) ?? "")")
+    }
+
+    /// Every uevent socket open now overran its buffer (a storm of uevents): its next read
+    /// throws ENOBUFS, as the kernel says it dropped some.
+    public func overrun() {
+        for fd in ueventQueues.keys { ueventQueues[fd]!.append([]) }
     }
 
     /// What is left open or allocated on any device, named by the device.
@@ -117,6 +124,7 @@ public final class FakeMachine: Kernel {
         if let q = ueventQueues[fd] {
             guard let u = q.first else { throw SysError(call: "read", errno: EAGAIN) }
             ueventQueues[fd]!.removeFirst()
+            if u.isEmpty { throw SysError(call: "read", errno: ENOBUFS) }   // overrun()
             let n = min(u.count, buffer.count)
             for i in 0..<n { buffer[i] = u[i] }
             return n

@@ -71,7 +71,7 @@ public final class IIOAccelerometer {
             cal.append(AxisCalibration(scale: s, offset: o))
         }
         calibration = cal
-        mountMatrix = ResolvedMountMatrix.resolve(for: device, configured: configuredMatrix)
+        mountMatrix = ResolvedMountMatrix.resolve(for: device, configured: configuredMatrix, kernel: kernel)
         samplingNote = rate.flatMap { Self.setSamplingFrequency(device.path, rate: $0, kernel: kernel) }
         let paths = Self.axes.map { "\(device.path)/in_accel_\($0)_raw" }
         // Open before the last stored property is set: a throw after full initialisation would
@@ -123,7 +123,7 @@ public final class IIOAccelerometer {
     }
 
     /// A calibration attribute: nil if absent, the number, or garbage.
-    static func number(_ path: String, _ kernel: Kernel = systemKernel) throws(IIOError) -> Double? {
+    static func number(_ path: String, _ kernel: Kernel) throws(IIOError) -> Double? {
         guard kernel.fileExists(path) else { return nil }
         let text = try readAttributeOrThrow(path, kernel: kernel)
         guard let v = parseDecimal(text), v.isFinite else { throw .garbage(path: path, text: text, expected: "a decimal number") }
@@ -133,7 +133,7 @@ public final class IIOAccelerometer {
     /// Picks the lowest listed frequency ≥ `rate` (else the highest) and writes it. Lists are
     /// `sampling_frequency_available` (or the `in_accel_` one): numbers separated by blanks, or
     /// `[min step max]`. Returns a note for the log; nil if the device lists no frequencies.
-    static func setSamplingFrequency(_ dir: String, rate: Double, kernel: Kernel = systemKernel) -> String? {
+    static func setSamplingFrequency(_ dir: String, rate: Double, kernel: Kernel) -> String? {
         for prefix in ["", "in_accel_"] {
             guard let list = readAttribute("\(dir)/\(prefix)sampling_frequency_available", kernel: kernel) else { continue }
             let attr = "\(dir)/\(prefix)sampling_frequency"

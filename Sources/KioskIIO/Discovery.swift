@@ -50,18 +50,19 @@ public struct IIODevice: Sendable, Equatable, CustomStringConvertible {
 public enum IIODiscovery {
     /// Every `iio:deviceN` with `in_accel_x_raw`, `_y_raw` and `_z_raw`, by N. `log` hears about
     /// a udev database file that is there but cannot be used (too large, not a regular file).
-    public static func accelerometers(root: IIORoot, log: (String) -> Void = { _ in }) -> [IIODevice] {
+    /// The directories and attributes are read through `kernel`.
+    public static func accelerometers(root: IIORoot, kernel: any Kernel = LinuxKernel(), log: (String) -> Void = { _ in }) -> [IIODevice] {
         let dir = root.devicesDirectory
-        guard let names = listDirectory(dir) else { return [] }
+        guard let names = kernel.listDirectory(dir) else { return [] }
         var out: [IIODevice] = []
         for n in names where n.hasPrefix("iio:device") {
             guard let number = Int(n.dropFirst("iio:device".count)), number >= 0 else { continue }
             let path = dir + "/" + n
-            guard ["x", "y", "z"].allSatisfy({ systemKernel.fileExists("\(path)/in_accel_\($0)_raw") }) else { continue }
+            guard ["x", "y", "z"].allSatisfy({ kernel.fileExists("\(path)/in_accel_\($0)_raw") }) else { continue }
             out.append(IIODevice(sysName: n, number: number, path: path,
-                                 name: readAttribute(path + "/name").flatMap { $0.isEmpty ? nil : $0 },
-                                 label: readAttribute(path + "/label").flatMap { $0.isEmpty ? nil : $0 },
-                                 udev: udevProperties(sysName: n, path: path, root: root, log: log)))
+                                 name: readAttribute(path + "/name", kernel: kernel).flatMap { $0.isEmpty ? nil : $0 },
+                                 label: readAttribute(path + "/label", kernel: kernel).flatMap { $0.isEmpty ? nil : $0 },
+                                 udev: udevProperties(sysName: n, path: path, root: root, kernel: kernel, log: log)))
         }
         return out.sorted { $0.number < $1.number }
     }
@@ -83,17 +84,19 @@ public enum IIODiscovery {
     }
 
     /// udev's properties for a device: its database file `c<major>:<minor>` (from the `dev`
-    /// attribute), else `+iio:<sysName>` (devices without a node). `E:KEY=VALUE` lines.
-    public static func udevProperties(sysName: String, path: String, root: IIORoot, log: (String) -> Void = { _ in }) -> [String: String] {
+    /// attribute), else `+iio:<sysName>` (devices without a node). `E:KEY=VALUE` lines, read
+    /// through `kernel`.
+    public static func udevProperties(sysName: String, path: String, root: IIORoot, kernel: any Kernel = LinuxKernel(),
+                                      log: (String) -> Void = { _ in }) -> [String: String] {
         var files: [String] = []
-        if let dev = readAttribute(path + "/dev"), dev.split(separator: ":").count == 2,
+        if let dev = readAttribute(path + "/dev", kernel: kernel), dev.split(separator: ":").count == 2,
            dev.allSatisfy({ $0 == ":" || $0.isASCII && $0.isNumber }) {
             files.append("\(root.udevDataDirectory)/c\(dev)")
         }
         files.append("\(root.udevDataDirectory)/+iio:\(sysName)")
         for f in files {
             do throws(SysError) {
-                return parseUdevDatabase(try systemKernel.readSmallFile(f, limit: udevDatabaseLimit))
+                return parseUdevDatabase(try kernel.readSmallFile(f, limit: udevDatabaseLimit))
             } catch where error.errno == ENOENT {
                 continue
             } catch {

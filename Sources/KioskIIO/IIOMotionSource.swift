@@ -50,28 +50,32 @@ public final class IIOMotionSource: MotionSource, Sendable {
 
     /// The thread's wake-up call (stop, rescan): an eventfd it polls with the uevent socket.
     private let control: Int32?
-    /// The seam the thread's calls go through: the real kernel (it holds nothing, so the thread
-    /// and the loop share it).
-    private let kernel = systemKernel
+    /// The seam the thread's calls go through (the caller's: shared by the thread and the loop,
+    /// so one that may be used from both, as the real kernel, which holds nothing).
+    private let kernel: any Kernel & Sendable
 
     /// A mailbox with no thread: feed it with `pump(_:at:)` (tests, or a caller's own loop).
-    public init(staleAfter: Double = 0.5) {
+    public init(staleAfter: Double = 0.5, kernel: any Kernel & Sendable = LinuxKernel()) {
         self.staleAfter = staleAfter
+        self.kernel = kernel
         control = nil
     }
 
-    private init(staleAfter: Double, control: Int32) {
+    private init(staleAfter: Double, control: Int32, kernel: any Kernel & Sendable) {
         self.staleAfter = staleAfter
         self.control = control
+        self.kernel = kernel
     }
 
     deinit { if let control { kernel.close(control) } }
 
     /// Starts a sampler thread for `settings`; samples are stamped with `clock` (use the HUD's).
     /// `staleAfter` defaults to 5 periods, at least 0.5 s.
+    /// Every system call of the thread (discovery, the device, its wake-ups) goes through `kernel`.
     public static func start(settings: IIOSampler.Settings, clock: any Clock & Sendable, staleAfter: Double? = nil,
+                             kernel: any Kernel & Sendable = LinuxKernel(),
                              log: @escaping @Sendable (String) -> Void) throws(SysError) -> IIOMotionSource {
-        let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period), control: try systemKernel.eventDescriptor())
+        let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period), control: try kernel.eventDescriptor(), kernel: kernel)
         try spawnDetachedThread { [source] in
             source.run(settings: settings, clock: clock, log: log)
         }
@@ -168,7 +172,7 @@ public final class IIOMotionSource: MotionSource, Sendable {
     }
 
     private func run(settings: IIOSampler.Settings, clock: any Clock & Sendable, log: @escaping @Sendable (String) -> Void) {
-        let sampler = IIOSampler(settings: settings, log: log)
+        let sampler = IIOSampler(settings: settings, kernel: kernel, log: log)
         defer { sampler.close() }
         // The kernel's uevents tell the thread when an IIO device comes (the real root only: a
         // test's fake tree has no uevents, so it is looked at every retry interval instead).

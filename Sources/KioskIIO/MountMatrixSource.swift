@@ -40,13 +40,16 @@ public struct ResolvedMountMatrix: Sendable, Equatable {
     /// Picks the matrix for `device`: `configured` (board profile or command line), else udev's
     /// `ACCEL_MOUNT_MATRIX`, else the sysfs attributes `mount_matrix`, `in_accel_mount_matrix`,
     /// `in_mount_matrix`, else the identity (iio-sensor-proxy's order). The first one present
-    /// decides: if it is malformed the identity is used, with a warning naming it.
-    public static func resolve(for device: IIODevice, configured: MountMatrix?) -> ResolvedMountMatrix {
+    /// decides: if it is malformed the identity is used, with a warning naming it. The sysfs
+    /// attributes are read through `kernel`.
+    public static func resolve(for device: IIODevice, configured: MountMatrix?, kernel: any Kernel = LinuxKernel()) -> ResolvedMountMatrix {
         if let configured { return ResolvedMountMatrix(matrix: configured, origin: .configured) }
         var candidates: [(MountMatrixOrigin, String)] = []
         if let u = device.udev["ACCEL_MOUNT_MATRIX"] { candidates.append((.udev, u)) }
         for attr in ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"] {
-            if let text = try? systemKernel.readSmallFile(device.path + "/" + attr) { candidates.append((.sysfs(attr), text)) }
+            // Looked for first: an attribute the driver does not have is no open tried.
+            let path = device.path + "/" + attr
+            if kernel.fileExists(path), let text = try? kernel.readSmallFile(path) { candidates.append((.sysfs(attr), text)) }
         }
         guard let (origin, text) = candidates.first else { return ResolvedMountMatrix(matrix: .identity, origin: .identity) }
         do {

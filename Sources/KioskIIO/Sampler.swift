@@ -70,9 +70,14 @@ public final class IIOSampler {
     /// Discovery warnings already logged (each once).
     private var warned: Set<String> = []
 
+    /// The seam discovery and the device's attributes are read through.
+    private let kernel: any Kernel
+
     /// `log` gets one line per change worth knowing (no sensor, using a device, lost, cannot use).
-    public init(settings: Settings, log: @escaping @Sendable (String) -> Void) {
+    /// Devices are found and read through `kernel`.
+    public init(settings: Settings, kernel: any Kernel = LinuxKernel(), log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
+        self.kernel = kernel
         self.log = log
     }
 
@@ -139,7 +144,7 @@ public final class IIOSampler {
 
     private func attach() {
         var warnings: [String] = []
-        let found = IIODiscovery.accelerometers(root: settings.root) { warnings.append($0) }
+        let found = IIODiscovery.accelerometers(root: settings.root, kernel: kernel) { warnings.append($0) }
         for w in warnings where !warned.contains(w) {
             warned.insert(w)
             log(w)
@@ -156,7 +161,7 @@ public final class IIOSampler {
             return
         }
         do {
-            accelerometer = try IIOAccelerometer(device: dev, configuredMatrix: settings.mountMatrix, rate: settings.rate)
+            accelerometer = try IIOAccelerometer(device: dev, configuredMatrix: settings.mountMatrix, rate: settings.rate, kernel: kernel)
             announced = false
         } catch {
             let msg = "\(dev.sysName): \(error)"

@@ -42,13 +42,13 @@ public final class ChildProcess {
                 onOutput: @escaping (Int32, ArraySlice<UInt8>) -> Void, onExit: @escaping (ChildExit) -> Void) throws(SysError) {
         self.loop = loop; self.kernel = kernel; self.onOutput = onOutput; self.onExit = onExit; self.ownsEveryChild = ownsEveryChild
         if ownsEveryChild {
-            try becomeChildSubreaper()
+            try kernel.becomeChildSubreaper()
             // What was ours before the command (a shell's process substitution on our stderr,
             // say) is not the command's, nor is what it starts.
-            preexisting = Set(descendants(of: processID()))
+            preexisting = Set(kernel.descendants(of: kernel.processID()))
         }
-        // Pipes, the child and its descriptors through the loop's kernel (the seam); what the
-        // process table says (descendants, start times, reaping) is read directly.
+        // Pipes, the child, its descriptors, the process table (descendants, start times,
+        // reaping) and the signals sent to it: all through the loop's kernel (the seam).
         let out = try kernel.pipe()
         let err: (read: Int32, write: Int32)
         do { err = try kernel.pipe() } catch { kernel.close(out.read); kernel.close(out.write); throw error }
@@ -91,7 +91,7 @@ public final class ChildProcess {
     deinit { close() }
 
     /// Sends `signal` to the command's process group (and so to what it started there).
-    public func signalGroup(_ signal: Int32) { try? sendSignal(signal, to: -pid) }
+    public func signalGroup(_ signal: Int32) { try? kernel.kill(-pid, signal) }
 
     /// Sends `signal` to the group and to every descendant that left it (setsid, daemons).
     public func signalAll(_ signal: Int32) {
@@ -99,7 +99,7 @@ public final class ChildProcess {
         // and what it started moved out of our sight.
         let all = family()
         signalGroup(signal)
-        for p in all { try? sendSignal(signal, to: p) }
+        for p in all { try? kernel.kill(p, signal) }
     }
 
     /// Whether anything started by the command is still alive.
@@ -116,8 +116,8 @@ public final class ChildProcess {
     public func notice() {
         // Below the command while it runs; once it has ended its pid may name another process.
         guard exit == nil else { return }
-        for p in [pid] + descendants(of: pid) where seen[p] == nil {
-            if let t = processStartTime(p) { seen[p] = t }
+        for p in [pid] + kernel.descendants(of: pid) where seen[p] == nil {
+            if let t = kernel.processStartTime(p) { seen[p] = t }
         }
     }
 
@@ -126,14 +126,14 @@ public final class ChildProcess {
     /// (an orphan goes to init, out of our tree).
     private func family() -> [Int32] {
         if ownsEveryChild {
-            let all = descendants(of: processID())
+            let all = kernel.descendants(of: kernel.processID())
             guard !preexisting.isEmpty else { return all }
             var theirs = preexisting
-            for p in preexisting { theirs.formUnion(descendants(of: p)) }
+            for p in preexisting { theirs.formUnion(kernel.descendants(of: p)) }
             return all.filter { !theirs.contains($0) }
         }
         notice()
-        let alive = seen.filter { processStartTime($0.key) == $0.value }
+        let alive = seen.filter { kernel.processStartTime($0.key) == $0.value }
         seen = alive
         return Array(alive.keys)
     }
@@ -175,9 +175,9 @@ public final class ChildProcess {
 
     private func reap() {
         let ended: [(pid: Int32, exit: ChildExit)]
-        if ownsEveryChild { ended = reapChildren() } else {
+        if ownsEveryChild { ended = kernel.reapChildren() } else {
             notice()
-            ended = reapChild(pid).map { [(pid, $0)] } ?? []
+            ended = kernel.reapChild(pid).map { [(pid, $0)] } ?? []
         }
         for (p, e) in ended where p == pid && exit == nil { exit = e }
         if exit != nil, let p = processFD { loop.cancel(p.token); kernel.close(p.fd); processFD = nil }

@@ -328,19 +328,54 @@ public final class HUDSession {
     public func update(style change: (inout HUDStyle) -> Void) throws {
         var s = configuration.style
         change(&s)
-        var done: [(HUD, HUDStyle)] = []
-        for h in huds {
+        try restyleAll { h in
             var own = s
             own.scale = h.hud.style.scale
+            return own
+        }
+        configuration.style = s
+        requestFrame()
+    }
+
+    /// Gives every HUD the style `style(hud)` returns, all or none: when one cannot be laid out
+    /// so, those changed already get their style of before back, and it throws.
+    private func restyleAll(_ style: ((display: Display, hud: HUD)) -> HUDStyle) throws {
+        var done: [(HUD, HUDStyle)] = []
+        for h in huds {
             let before = h.hud.style
-            do { try h.hud.update(style: own) } catch {
+            do { try h.hud.update(style: style(h)) } catch {
                 for (d, b) in done { try? d.update(style: b) }
                 throw SessionError("\(h.display.name): \(error)")
             }
             done.append((h.hud, before))
         }
-        configuration.style = s
+    }
+
+    /// Changes the pixels per point (nil: each display's own, from its panel's size) of every
+    /// HUD, and of those made from now on. Throws (changing nothing) when a HUD cannot be laid
+    /// out so.
+    public func setScale(_ scale: Double?) throws {
+        guard scale != configuration.scale else { return }
+        try restyleAll { h in
+            var own = h.hud.style
+            own.scale = scale ?? h.display.scale
+            return own
+        }
+        configuration.scale = scale
         requestFrame()
+    }
+
+    /// Changes the keys (Linux key codes) that press the button, and whether taps outside the
+    /// bezel are reported, on every HUD from now on.
+    public func setButtonKeys(_ keys: [Int], tapOutside: Bool) {
+        configuration.buttonKeys = keys
+        configuration.tapOutside = tapOutside
+        for h in allHUDs {
+            var bc = h.buttonConfig
+            bc.activationKeys = Set(keys)
+            bc.tapOutside = tapOutside
+            h.buttonConfig = bc
+        }
     }
 
     /// Changes what the button does from now on.
@@ -374,6 +409,7 @@ public final class HUDSession {
     public func pushActivity() {
         hiding = false
         for h in allHUDs { h.pushActivity() }
+        tell(.showing)
         requestFrame()
     }
 
@@ -395,6 +431,7 @@ public final class HUDSession {
         hiding = false
         configuration.startHidden = false
         for h in allHUDs { h.show(animated: animated) }
+        tell(.showing)
         requestFrame()
     }
 

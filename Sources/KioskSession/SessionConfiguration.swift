@@ -33,6 +33,9 @@ public enum SessionEvent: Sendable, Equatable {
     case screen(ScreenEvent)
     /// The first frame went on screen at this CLOCK_MONOTONIC time (a display's `firstFrameTime`).
     case firstFrame(Double)
+    /// The HUDs were asked to show (`show`, `pushActivity`): an owner that lets the display go
+    /// while there is nothing to show takes it now (a daemon started hidden).
+    case showing
 }
 
 /// How a session's HUDs start and behave.

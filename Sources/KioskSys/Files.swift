@@ -72,6 +72,9 @@ public struct FileStatus: Sendable, Equatable {
     public var ownerID: UInt32 = 0
     /// The permission bits (st_mode & 0o7777: set-id, sticky, rwx for owner, group, others).
     public var permissions: UInt32 = 0
+    /// When it was last modified (st_mtim), in nanoseconds since the epoch; 0 where not known
+    /// (a fake kernel's file that does not say).
+    public var modified: UInt64 = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
 
@@ -87,6 +90,7 @@ public struct FileStatus: Sendable, Equatable {
         groupID = st.st_gid
         ownerID = st.st_uid
         permissions = UInt32(st.st_mode) & 0o7777
+        modified = UInt64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(st.st_mtim.tv_nsec)
         if kind == .characterDevice || kind == .blockDevice {
             let d = UInt64(st.st_rdev)  // glibc's gnu_dev_major/minor
             deviceMajor = Int((d >> 8) & 0xFFF | (d >> 32) & ~0xFFF)

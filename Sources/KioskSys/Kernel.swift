@@ -168,6 +168,38 @@ public protocol Kernel: AnyObject {
     /// setpriority(2) of every thread of this process (`setProcessNice`): the shutdown screens'
     /// daemon runs at 19 once its first frame is on screen (`daemon --idle-after-first-frame`).
     func setNice(_ nice: Int32) throws(SysError)
+
+    // MARK: More files, the process table, the service manager
+    /// The bytes of the regular file at `path` (anything else is refused without blocking); a
+    /// file of more than `limit` bytes is refused (EFBIG). The default: KioskSys's `readFileBytes`.
+    func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8]
+    /// mkfifo(2) of `path` with `mode`; an existing FIFO is fine, anything else there is an error.
+    func makeFIFO(_ path: String, mode: UInt32) throws(SysError)
+    /// The file the Unix socket `fd` is bound to (getsockname(2)); nil for an abstract or
+    /// unnamed one, or when `fd` is not a Unix socket.
+    func boundPath(ofUnixSocket fd: Int32) -> String?
+    /// The id of the group called `name` (getgrnam), nil when there is no such group.
+    func groupID(_ name: String) -> UInt32?
+    /// This process's id (getpid(2)).
+    func processID() -> Int32
+    /// This process's effective user id (geteuid(2)).
+    func effectiveUserID() -> UInt32
+    /// Ignores SIGPIPE: a write nobody reads fails with EPIPE instead of ending this process.
+    func ignoreBrokenPipes()
+    /// prctl(PR_SET_CHILD_SUBREAPER): an orphaned descendant becomes this process's child.
+    func becomeChildSubreaper() throws(SysError)
+    /// The processes below `pid` (its children, theirs, and so on; zombies left out), from /proc.
+    func descendants(of pid: Int32) -> [Int32]
+    /// When process `pid` started (/proc/PID/stat's starttime): with the pid it names one
+    /// process; nil when it has ended.
+    func processStartTime(_ pid: Int32) -> UInt64?
+    /// waitpid(-1, WNOHANG): every child that has ended, reaped.
+    func reapChildren() -> [(pid: Int32, exit: ChildExit)]
+    /// waitpid(pid, WNOHANG): how child `pid` ended if it has (reaped), nil while it runs.
+    func reapChild(_ pid: Int32) -> ChildExit?
+    /// sd_notify: `state` ("READY=1\nSTATUS=…") to the service manager's socket `name` (nil or
+    /// empty: false, nothing sent). `notifyServiceManager(_:)` takes $NOTIFY_SOCKET.
+    func notifyServiceManager(_ state: String, socket name: String?) throws(SysError) -> Bool
 }
 
 extension Kernel {
@@ -210,6 +242,35 @@ extension Kernel {
         _ = try retrying("dup2") { dup2(fd, target) }
     }
     public func setNice(_ nice: Int32) throws(SysError) { try setProcessNice(nice) }
+}
+
+extension Kernel {
+    // More files, the process table and the service manager, added to the seam later: the real
+    // system's, for every conformer that does not play them (a fake records them by implementing
+    // them).
+    public func readFileBytes(_ path: String, limit: Int) throws(SysError) -> [UInt8] { try KioskSys.readFileBytes(path, limit: limit) }
+    public func makeFIFO(_ path: String, mode: UInt32) throws(SysError) { try KioskSys.makeFIFO(path, mode: mode_t(mode)) }
+    public func boundPath(ofUnixSocket fd: Int32) -> String? { KioskSys.boundPath(ofUnixSocket: fd) }
+    public func groupID(_ name: String) -> UInt32? { KioskSys.groupID(name) }
+    public func processID() -> Int32 { KioskSys.processID() }
+    public func effectiveUserID() -> UInt32 { KioskSys.effectiveUserID() }
+    public func ignoreBrokenPipes() { KioskSys.ignoreBrokenPipes() }
+    public func becomeChildSubreaper() throws(SysError) { try KioskSys.becomeChildSubreaper() }
+    public func descendants(of pid: Int32) -> [Int32] { KioskSys.descendants(of: pid) }
+    public func processStartTime(_ pid: Int32) -> UInt64? { KioskSys.processStartTime(pid) }
+    public func reapChildren() -> [(pid: Int32, exit: ChildExit)] { KioskSys.reapChildren() }
+    public func reapChild(_ pid: Int32) -> ChildExit? { KioskSys.reapChild(pid) }
+    @discardableResult
+    public func notifyServiceManager(_ state: String, socket name: String?) throws(SysError) -> Bool {
+        try KioskSys.notifyServiceManager(state, socket: name)
+    }
+
+    /// `notifyServiceManager(_:socket:)` to $NOTIFY_SOCKET: false, nothing sent, when this
+    /// process was not started as a systemd notify service.
+    @discardableResult
+    public func notifyServiceManager(_ state: String) throws(SysError) -> Bool {
+        try notifyServiceManager(state, socket: environmentValue("NOTIFY_SOCKET"))
+    }
 }
 
 extension Kernel {

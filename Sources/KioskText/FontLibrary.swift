@@ -103,7 +103,7 @@ public final class FontLibrary {
         if let font = fonts[spec] { return font }
         var cached: GlyphCacheRecord?
         if let dir = glyphCacheDirectory,
-           let bytes = try? readFileBytes(dir + "/" + GlyphCacheFile.fileName(for: spec), limit: GlyphCacheFile.sizeLimit) {
+           let bytes = try? kernel.readFileBytes(dir + "/" + GlyphCacheFile.fileName(for: spec), limit: GlyphCacheFile.sizeLimit) {
             cached = GlyphCacheFile.decode(bytes, spec: spec)
         }
         let font = try Font(spec: spec, faces: faces, budget: budget, cached: cached)

@@ -505,7 +505,12 @@ final class DBusTarget: InProcessTarget {
         }
         func get32(_ at: Int) -> UInt32 {
             guard at + 4 <= b.count else { return 0 }
-            return (0..<4).reduce(UInt32(0)) { v, k in v | UInt32(b[at + k]) << UInt32(big ? (3 - k) * 8 : k * 8) }
+            var v: UInt32 = 0
+            for k in 0..<4 {
+                let shift = UInt32(big ? (3 - k) * 8 : k * 8)
+                v |= UInt32(b[at + k]) << shift
+            }
+            return v
         }
         func marks(_ kind: WireMark.Kind) -> [WireMark] { e.marks.filter { $0.kind == kind } }
         for _ in 0..<rng.int(1...2) {

@@ -17,9 +17,11 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "ctl": subcommands = [CtlCommand.spec]
     case "plymouth": subcommands = [PlymouthCommand.spec]
     case "boards": subcommands = [BoardsCommand.spec]
+    case "doctor": subcommands = [DoctorCommand.spec]
+    case "theme": subcommands = [ThemeCommand.spec]
     default:
         subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
-                       TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec]
+                       TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec, DoctorCommand.spec, ThemeCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud", abstract: KioskHUDCommandLine.abstract,
@@ -69,6 +71,8 @@ enum KioskHUDMain {
                 case "ctl" where command.count == 3: try CtlCommand.run(command[2], values)
                 case "plymouth": try PlymouthCommand.run(values)
                 case "boards" where command.count == 3: try BoardsCommand.run(command[2], values)
+                case "doctor": try DoctorCommand.run(values)
+                case "theme": try ThemeCommand.run(values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }

@@ -37,9 +37,26 @@ import Testing
             $0.hasPrefix("  no  rpi-touch-display (built-in, 3 rules): connector: none of DSI-1 (connectors: HDMI-A-1 (disconnected), SPI-1 (connected)); mode: none of 800x480")
         })
         #expect(lines.contains("   -  generic (built-in): no [match] rules (chosen by name only)"))
-        #expect(lines.last == "Chosen: rpi3-waveshare35 (built-in): the only match (3 rules)")
+        #expect(lines.contains("Chosen: rpi3-waveshare35 (built-in): the only match (3 rules)"))
+        // When it decided: on the display as it is now; at boot again once the display is there.
+        #expect(lines.last?.hasPrefix("Decided: on the display as it is now; at boot, show and daemon start before the display may be there") == true,
+                "\(lines.last ?? "")")
         let none = run(["boards", "detect", "--root", FakeBoardRoot().root])
-        #expect(none.out.hasSuffix("Chosen: generic (built-in): no profile matches (8 checked)\n"))
+        #expect(none.out.contains("Chosen: generic (built-in): no profile matches (8 checked)\n"))
+        #expect(none.out.hasSuffix("Decided: from the board and the display as they are now (at boot: again each time a display appears)\n"), "\(none.out)")
+    }
+
+    /// Run on a Pi 4 before vc4 has loaded (as at boot): generic for now, and it says which
+    /// profile waits for the display and that show and daemon detect again.
+    @Test func detectBeforeTheDisplaySaysItDecidesAgain() {
+        let m = FakeBoardRoot()
+            .deviceTree(model: "Raspberry Pi 4 Model B Rev 1.4", compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"])
+            .card(0, driver: "simple-framebuffer", [("Unknown-1", "connected", ["800x480"])])
+        let r = run(["boards", "detect"], on: m)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("Chosen: generic (built-in): no profile matches"), "\(r.out)")
+        #expect(r.out.contains("Decided: for now: rpi-touch-display"), "\(r.out)")
+        #expect(r.out.hasSuffix("show and daemon detect again each time a display appears, and take the profile that matches then\n"), "\(r.out)")
     }
 
     /// `show` on a Pi 5 with the Touch Display 2: one line says which profile and why, the
@@ -110,8 +127,9 @@ import Testing
         #expect(touch.err.contains("kiosk-hud: board rk3566-accelerometer (built-in): detected"), "\(touch.err)")
     }
 
-    /// The manual pages: one per command, every option in it, and groff reads them without a warning.
-    @Test(arguments: [[], ["render"], ["show"], ["daemon"], ["ctl"], ["run"], ["plymouth"], ["touch"], ["tilt"], ["boards"]])
+    /// The manual pages: one per command, every option in it, groff reads them without a
+    /// warning, and the top page lists each command.
+    @Test(arguments: [[], ["render"], ["show"], ["daemon"], ["ctl"], ["run"], ["plymouth"], ["touch"], ["tilt"], ["boards"], ["doctor"], ["theme"]])
     func manPages(_ path: [String]) throws {
         let r = run(["--man"] + path)
         #expect(r.status == 0 && r.out.hasPrefix(".TH KIOSK\\-HUD"), "\(r.err)")
@@ -126,5 +144,8 @@ import Testing
         try replaceFile(dir + "/page.1", with: Array(r.out.utf8))
         let groff = Proc.run(["groff", "-man", "-Tutf8", "-ww", "-z", dir + "/page.1"])
         #expect(groff.status == 0 && groff.err.isEmpty, "groff: \(groff.err)")
+        if let command = path.first {
+            #expect(run(["--help"]).out.contains("  " + command + " "), "the top help does not list \(command)")
+        }
     }
 }

@@ -45,12 +45,16 @@ import Testing
                                          "/usr/share/initramfs-tools/hooks/kiosk-hud", "/usr/share/initramfs-tools/scripts/init-top/kiosk-hud",
                                          "/usr/share/initramfs-tools/scripts/init-bottom/kiosk-hud",
                                          "/usr/share/doc/kiosk-hud/examples/kiosk-app.service", "/usr/share/doc/kiosk-hud/examples/kiosk-hud.default",
+                                         "/usr/share/doc/kiosk-hud/examples/kiosk-hud.service.d/swupdate.conf",
+                                         "/usr/share/doc/kiosk-hud/examples/kiosk-hud.service.d/rauc.conf",
+                                         "/usr/share/doc/kiosk-hud/examples/kiosk-hud-quit.service.d/after-network.conf",
+                                         "/lib/systemd/system/display-manager.service.d/kiosk-hud.conf",
                                          "/usr/share/doc/kiosk-hud/copyright", "/usr/share/doc/kiosk-hud/changelog.gz",
                                          "/usr/share/lintian/overrides/kiosk-hud"]
             + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service", "kiosk-hud-poweroff.service",
                "kiosk-hud-reboot.service", "kiosk-hud-halt.service", "kiosk-hud-kexec.service"].map { "/lib/systemd/system/" + $0 }
             + boards.map { "/usr/share/kiosk-hud/boards/\($0).toml" }
-            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
+            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards", "-doctor", "-theme"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
         #expect(files == expected)
         #expect(entries.first { $0.path == "./usr/bin/kiosk-hud" }?.mode == "-rwxr-xr-x")
         // Stripped, its debug information beside the .deb with the debug link naming it.
@@ -84,12 +88,19 @@ import Testing
         #expect(service.contains("\nExecStart=/usr/bin/kiosk-hud daemon $KIOSK_HUD_PLYMOUTH $KIOSK_HUD_ARGS\n"))
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "-f", "${Status} ${Version}", "kiosk-hud"]).out
                 == "install ok installed 1.2.3")
+        // No Plymouth: the plymouth command is kiosk-hud (DebPackageTests.thePlymouthCommand… for the rest).
+        #expect(readLink(r + "/usr/bin/plymouth") == "kiosk-hud")
+        // The display manager after the handover, and the examples as dist/ has them.
+        #expect(Proc.readFile(r + "/lib/systemd/system/display-manager.service.d/kiosk-hud.conf")
+                == Proc.readFile(Proc.root + "/dist/systemd/display-manager.service.d/kiosk-hud.conf"))
+        #expect(Proc.readFile(r + "/usr/share/doc/kiosk-hud/examples/kiosk-hud.service.d/swupdate.conf")
+                == Proc.readFile(Proc.root + "/dist/systemd/examples/kiosk-hud.service.d/swupdate.conf"))
 
         // The installed binary finds the installed profiles, and detects from them.
         let m = Machines.pi4TouchDisplay()
         let detect = Proc.run([r + "/usr/bin/kiosk-hud", "boards", "detect"], env: ["KIOSK_BOARD_ROOT": m.root])
         #expect(detect.status == 0, "\(detect.err)")
-        #expect(detect.out.hasSuffix("Chosen: rpi-touch-display (\(r)/usr/share/kiosk-hud/boards/rpi-touch-display.toml): the only match (3 rules)\n"),
+        #expect(detect.out.contains("Chosen: rpi-touch-display (\(r)/usr/share/kiosk-hud/boards/rpi-touch-display.toml): the only match (3 rules)\n"),
                 "\(detect.out)")
         let list = Proc.run([r + "/usr/bin/kiosk-hud", "boards", "list"], env: ["KIOSK_BOARD_ROOT": m.root])
         #expect(list.out.hasPrefix("# looked in: \(m.root)/etc/kiosk-hud/boards (none), \(r)/usr/share/kiosk-hud/boards, built-in\n"))
@@ -103,6 +114,7 @@ import Testing
         let remove = root.dpkg(["--remove", "kiosk-hud"])
         #expect(remove.status == 0 && remove.err.isEmpty, "\(remove.err)")
         #expect(!fileExists(r + "/usr/bin/kiosk-hud") && !fileExists(r + "/usr/share/kiosk-hud") && !fileExists(r + "/etc/kiosk-hud"))
+        #expect(readLink(r + "/usr/bin/plymouth") == nil, "the plymouth link outlived the package")
         #expect(fileExists(r + "/etc/default/kiosk-hud"))
         for u in ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-poweroff.service", "kiosk-hud-reboot.service",
                   "kiosk-hud-halt.service", "kiosk-hud-kexec.service"] {
@@ -114,6 +126,89 @@ import Testing
         #expect(purge.status == 0 && purge.err.isEmpty, "\(purge.err)")
         #expect(root.tree() == before)
         #expect(Proc.run(["dpkg-query", "--admindir=" + r + "/var/lib/dpkg", "-W", "kiosk-hud"]).status != 0)
+    }
+
+    /// A stand-in for Debian's plymouth package: its client at `client` (/usr/bin/plymouth as
+    /// Debian 12 and 13 ship it, or /bin/plymouth as an older one on a root whose /bin is its own).
+    static func fakePlymouth(into dir: String, client: String = "/usr/bin/plymouth") throws -> String {
+        let stage = dir + "/fake-plymouth"
+        try makeDirectories(stage + "/DEBIAN")
+        try makeDirectories(stage + String(client[..<client.lastIndex(of: "/")!]))
+        try replaceFile(stage + client, with: Array("#!/bin/sh\necho Plymouth\n".utf8), mode: 0o755)
+        try replaceFile(stage + "/DEBIAN/control", with: Array("""
+            Package: plymouth
+            Version: 22.02.122-3
+            Architecture: all
+            Maintainer: test <test@example.org>
+            Description: stand-in for the test
+
+            """.utf8))
+        let deb = dir + "/plymouth.deb"
+        let r = Proc.run(["dpkg-deb", "--root-owner-group", "--build", stage, deb])
+        #expect(r.status == 0, "\(r.err)")
+        return deb
+    }
+
+    /// The plymouth command in the real root (dist/debian/postinst): /usr/bin/plymouth a link to
+    /// kiosk-hud while Plymouth is not installed; Plymouth installed later takes the path with no
+    /// error (dpkg overwrites the file no package owns) and the link is not made again while it
+    /// stays; Plymouth removed, the link comes back (the package's file trigger on the client's
+    /// paths); an older Plymouth's /bin/plymouth beside a separate /usr/bin removes the link too;
+    /// Plymouth installed first, or a file of the admin's own at the path, and no link is made,
+    /// nor is anything removed with kiosk-hud.
+    @Test func thePlymouthCommandIsOursUntilPlymouthComes() throws {
+        let root = try DpkgRoot()
+        guard let deb = Self.build(into: root.dir) else { return }
+        let r = root.root, link = root.root + "/usr/bin/plymouth"
+        func dpkg(_ args: [String], _ what: String) {
+            let d = root.dpkg(args)
+            #expect(d.status == 0 && !d.err.contains("error") && !d.err.contains("warning"), "\(what): \(d.out)\(d.err)")
+        }
+        func isPlymouths(_ path: String) -> Bool { readLink(path) == nil && Proc.readFile(path) == "#!/bin/sh\necho Plymouth\n" }
+        let before = root.tree()
+
+        // Ours first, then Plymouth's, out again, ours out.
+        let plymouth = try Self.fakePlymouth(into: root.dir)
+        dpkg(["-i", deb], "installing kiosk-hud")
+        #expect(readLink(link) == "kiosk-hud")
+        // kiosk-hud as the plymouth command: no daemon (a network namespace of its own, so no
+        // abstract socket of another test's), 1 as Plymouth's client says it.
+        let ping = Proc.run(["unshare", "--net", link, "--ping"])
+        #expect(ping.status == 1, "\(ping.out)\(ping.err)")
+        dpkg(["-i", plymouth], "installing Plymouth after kiosk-hud")
+        #expect(isPlymouths(link), "Plymouth's client is not at \(link): \(readLink(link) ?? "a file")")
+        dpkg(["--purge", "plymouth"], "purging Plymouth")
+        #expect(readLink(link) == "kiosk-hud", "the link did not come back")
+        dpkg(["--purge", "kiosk-hud"], "purging kiosk-hud")
+        #expect(root.tree() == before)
+
+        // Plymouth first: no link, and Plymouth's client stays when kiosk-hud goes.
+        dpkg(["-i", plymouth], "installing Plymouth")
+        dpkg(["-i", deb], "installing kiosk-hud after Plymouth")
+        #expect(isPlymouths(link))
+        dpkg(["--purge", "kiosk-hud"], "purging kiosk-hud")
+        #expect(isPlymouths(link))
+        dpkg(["--purge", "plymouth"], "purging Plymouth")
+        #expect(root.tree() == before)
+
+        // An older Plymouth's /bin/plymouth, /bin a directory of its own: the link goes, and comes back.
+        let old = try Self.fakePlymouth(into: root.dir + "/old", client: "/bin/plymouth")
+        dpkg(["-i", deb], "installing kiosk-hud")
+        dpkg(["-i", old], "installing a /bin/plymouth")
+        #expect(readLink(link) == nil && !Proc.exists(link), "the link stayed beside /bin/plymouth")
+        #expect(isPlymouths(r + "/bin/plymouth"))
+        dpkg(["--purge", "plymouth"], "purging the /bin/plymouth")
+        #expect(readLink(link) == "kiosk-hud")
+        dpkg(["--purge", "kiosk-hud"], "purging kiosk-hud")
+        _ = Proc.run(["rmdir", r + "/bin"])
+        #expect(root.tree() == before)
+
+        // The admin's own file at the path: left alone, installed and removed.
+        try replaceFile(link, with: Array("#!/bin/sh\necho mine\n".utf8), mode: 0o755)
+        dpkg(["-i", deb], "installing kiosk-hud over the admin's plymouth")
+        #expect(Proc.readFile(link) == "#!/bin/sh\necho mine\n")
+        dpkg(["--purge", "kiosk-hud"], "purging kiosk-hud")
+        #expect(Proc.readFile(link) == "#!/bin/sh\necho mine\n")
     }
 
     /// Where the .deb goes: OUT=DIR, or --out DIR (which wins), a relative one from the caller's

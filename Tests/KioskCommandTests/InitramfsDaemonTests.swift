@@ -160,6 +160,53 @@ import Testing
         return true
     } }
 
+    /// An initramfs's daemon that cannot start (its logo is not in the initramfs) ends with an
+    /// error that names the picture and leaves no marker: the next daemon on the socket (the real
+    /// root's, which kiosk-hud.socket's `ConditionPathExists=!` would otherwise keep off) serves.
+    @Test func aDaemonThatCannotStartLeavesNoMarker() throws {
+        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
+        let dir = Proc.makeTempDir("kiosk-initramfs-fail")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let failed = Proc.run([Proc.kioskHUD, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
+                               "--socket", dir + "/run/c.sock", "--logo", dir + "/missing-logo.png"])
+        #expect(failed.status == 1, "status \(failed.status): \(failed.err)")
+        #expect(failed.err.contains(dir + "/missing-logo.png"), "the error names the picture: \(failed.err)")
+        #expect(!Proc.exists(dir + "/run/initramfs.pid"), "a marker was left behind")
+        #expect(!Proc.exists(dir + "/run/c.sock"), "the socket file was left behind")
+        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"],
+                                   stderr: dir + "/d.err") else { Issue.record("cannot start the next daemon"); return }
+        var up = false
+        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        #expect(up, "the next daemon does not answer: \(Proc.readFile(dir + "/d.err") ?? "")")
+        #expect(ctl(dir, ["quit"]).status == 0)
+        #expect(Proc.wait(pid) == 0)
+        #expect(!(Proc.readFile(dir + "/d.err") ?? "").contains("initramfs:"), "the next daemon met a marker: \(Proc.readFile(dir + "/d.err") ?? "")")
+    }
+
+    /// A marker whose daemon is gone (killed before it could remove it) is not believed by the
+    /// real root's start, which says why, serves the socket itself and removes the marker (so
+    /// that kiosk-hud.socket can listen once more after it).
+    @Test func aStaleMarkerIsRemovedByTheNextDaemon() throws {
+        guard getuid() == 0 else { print("InitramfsDaemonTests: not root (chroot), skipped"); return }
+        let dir = Proc.makeTempDir("kiosk-initramfs-stale")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        // The pid of a process that has ended; the marker root's alone, as the daemon writes it.
+        let dead = String(Proc.run(["sh", "-c", "sh -c 'echo $$'"]).out.split(separator: "\n").first ?? "")
+        #expect(Proc.run(["sh", "-c", "mkdir -p -m 755 \"$0\" && echo \"$1\" > \"$0/initramfs.pid\" && chmod 644 \"$0/initramfs.pid\"",
+                          dir + "/run", dead]).status == 0)
+        guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out", "--no-input", "--socket", dir + "/run/c.sock"],
+                                   stderr: dir + "/d.err") else { Issue.record("cannot start the daemon"); return }
+        var up = false
+        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        #expect(up, "the daemon does not answer: \(Proc.readFile(dir + "/d.err") ?? "")")
+        #expect(!Proc.exists(dir + "/run/initramfs.pid"), "the stale marker is still there")
+        #expect(ctl(dir, ["quit"]).status == 0)
+        #expect(Proc.wait(pid) == 0)
+        let log = Proc.readFile(dir + "/d.err") ?? ""
+        #expect(log.contains("initramfs: \(dir)/run/initramfs.pid is not believed (pid \(dead) does not run)"), "\(log)")
+        #expect(log.contains("initramfs: removed \(dir)/run/initramfs.pid: its daemon is gone"), "\(log)")
+    }
+
     /// A picture a client named is read again by the next image with that client's rights (the
     /// state hands them over): pointed since at a root-only file, it is refused, not shown, and
     /// the rest of the state is kept.

@@ -54,10 +54,18 @@ import Testing
         return (Proc.readFile(t + "/calls") ?? "", Proc.readFile(t + "/after") ?? "")
     }
 
-    /// A listening control socket and the initramfs's marker, as the daemon leaves them.
+    /// A daemon listening on the control socket and the initramfs's marker naming it, as the
+    /// daemon leaves them (a stand-in that listens for 10 s).
     static let daemonThere = """
-        mkdir -p /run/kiosk-hud; echo 123 > /run/kiosk-hud/initramfs.pid
-        python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.bind(\\"/run/kiosk-hud/control.sock\\")"
+        mkdir -p /run/kiosk-hud
+        python3 -c "import socket, time; s = socket.socket(socket.AF_UNIX); s.bind(\\"/run/kiosk-hud/control.sock\\"); s.listen(); time.sleep(10)" </dev/null >/dev/null 2>&1 &
+        echo $! > /run/kiosk-hud/initramfs.pid
+        while [ ! -S /run/kiosk-hud/control.sock ]; do sleep 0.02; done
+        """
+
+    /// Shell for `after`: whether the marker is still there, and the initramfs's log.
+    static let markerAndLog = """
+        if [ -e /run/kiosk-hud/initramfs.pid ]; then echo marker: kept; else echo marker: removed; fi; cat /run/kiosk-hud/initramfs.log 2>/dev/null || :
         """
 
     @Test func initTopStartsTheDaemonWithTheUnitsOptions() {
@@ -75,7 +83,7 @@ import Testing
 
     /// Shell for `after`: "running" when the stand-in (its pid in stub.pid) still runs, not a zombie.
     static let stubRunning = """
-        sleep 0.2; st=$(cut -d" " -f3 /proc/$(cat $1/stub.pid)/stat 2>/dev/null); [ -n "$st" ] && [ "$st" != Z ] && echo running
+        sleep 0.2; st=$(cut -d" " -f3 /proc/$(cat $1/stub.pid)/stat 2>/dev/null || :); [ -n "$st" ] && [ "$st" != Z ] && echo running
         """
 
     /// init-top returns once the daemon listens (here 0.5 s after its start), and leaves it running.
@@ -113,8 +121,49 @@ import Testing
     }
 
     @Test func initBottomEndsTheDaemonWhenNothingWouldTakeItOver() {
-        guard let calls = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere)?.calls else { return }
-        #expect(calls == "ctl\nquit\n--retain\n\n", "calls: \(calls)")
+        // (The stand-in daemon ends on the quit without removing its marker: init-bottom does.)
+        guard let r = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere,
+                          stub: "kill \\$(cat /run/kiosk-hud/initramfs.pid)", after: Self.markerAndLog) else { return }
+        #expect(r.calls == "ctl\nquit\n--retain\n\n", "calls: \(r.calls)")
+        #expect(r.after.contains("marker: removed") && r.after.contains("the daemon quit"), "\(r.after)")
+    }
+
+    /// The marker of a daemon that is gone (it failed to start, or was ended, without removing
+    /// it) is removed before run-init moves /run to the real root, where it would keep
+    /// kiosk-hud.socket off for the whole boot; the daemon is not asked for anything.
+    @Test func initBottomRemovesTheMarkerOfADaemonThatIsGone() {
+        let gone = "sh -c \"echo \\$\\$\" > /run/kiosk-hud/initramfs.pid"   // a pid that has ended
+        for (why, prepare) in [("is gone", "mkdir -p /run/kiosk-hud; " + gone),
+                               ("is gone", Self.daemonThere + "\n" + gone),
+                               ("no control socket", "mkdir -p /run/kiosk-hud; echo $$ > /run/kiosk-hud/initramfs.pid")] {
+            guard let r = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: prepare,
+                              rootLink: "/lib/systemd/system/kiosk-hud.service", after: Self.markerAndLog) else { return }
+            #expect(r.calls.isEmpty, "\(why): calls: \(r.calls)")
+            #expect(r.after.contains("marker: removed") && r.after.contains(why), "\(why): \(r.after)")
+        }
+    }
+
+    /// A daemon that ends instead of taking the new root leaves no marker behind; one that does
+    /// not answer but runs keeps it (the real root's start can still take it over).
+    @Test func initBottomRemovesTheMarkerWhenTheDaemonEndsAtNewRoot() {
+        let link = "/lib/systemd/system/kiosk-hud.service"
+        guard let ended = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere, rootLink: link,
+                              stub: "kill \\$(cat /run/kiosk-hud/initramfs.pid); sleep 0.1; exit 1", after: Self.markerAndLog),
+              let silent = run("init-bottom/kiosk-hud", cmdline: "quiet", prepare: Self.daemonThere, rootLink: link,
+                               stub: "exit 1", after: Self.markerAndLog) else { return }
+        #expect(ended.after.contains("marker: removed") && ended.after.contains("ended"), "\(ended.after)")
+        #expect(silent.after.contains("marker: kept"), "\(silent.after)")
+    }
+
+    /// A daemon that ends at once, killed before it could remove its marker: init-top does not
+    /// wait out its 10 s, and removes the marker.
+    @Test func initTopRemovesTheMarkerOfADaemonThatEnded() {
+        let t0 = monotonicSeconds()
+        guard let r = run("init-top/kiosk-hud", cmdline: "quiet", stub: "echo \\$\\$ > /run/kiosk-hud/initramfs.pid; exit 1",
+                          after: Self.markerAndLog) else { return }
+        let took = monotonicSeconds() - t0
+        #expect(r.after.contains("marker: removed") && r.after.contains("its marker removed"), "\(r.after)")
+        #expect(took < 5, "init-top returned after \(took) s")
     }
 
     @Test func initBottomDoesNothingWithoutTheDaemon() {

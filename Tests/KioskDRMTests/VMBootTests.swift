@@ -79,20 +79,36 @@ import Testing
         case initramfs
         /// The same initramfs made without kiosk-hud's hook: the boot as before.
         case initramfsWithoutHook
+        /// That initramfs as a Raspberry Pi has it: the root found at once, the display's driver
+        /// late (held: `--hold bochs`), so switch-root and the takeover come while the daemon
+        /// still waits for its display; bochs-drm loaded once the carried-on daemon says it waits.
+        case initramfsDriverLate
+        /// That initramfs with the logo its settings name emptied (make.sh --unreadable): the
+        /// initramfs's daemon cannot start, and the real root's splash and socket must not care.
+        case initramfsDaemonFails
 
         var tag: String { [.driverInInitramfs: "boot", .firmwareFramebuffer: "boot-efi", .driverLate: "boot-late", .initramfs: "boot-initramfs",
-                        .initramfsWithoutHook: "boot-initramfs-without"][self]! }
-        var madeByMkinitramfs: Bool { self == .initramfs || self == .initramfsWithoutHook }
+                        .initramfsWithoutHook: "boot-initramfs-without", .initramfsDriverLate: "boot-initramfs-late",
+                        .initramfsDaemonFails: "boot-initramfs-fails"][self]! }
+        var madeByMkinitramfs: Bool { [.initramfs, .initramfsWithoutHook, .initramfsDriverLate, .initramfsDaemonFails].contains(self) }
+        /// The HUD's settings name a logo (in /etc/default/kiosk-hud, the initramfs's too).
+        var hasLogo: Bool { self == .initramfs || self == .initramfsDaemonFails }
         var harness: [String] {
-            [.driverInInitramfs: [], .firmwareFramebuffer: ["--efi", "--hold", "bochs"], .driverLate: ["--hold", "bochs"], .initramfs: [], .initramfsWithoutHook: []][self]!
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["--efi", "--hold", "bochs"], .driverLate: ["--hold", "bochs"], .initramfs: [], .initramfsWithoutHook: [],
+             .initramfsDriverLate: ["--hold", "bochs"], .initramfsDaemonFails: []][self]!
         }
-        /// setup.sh's WORK_STEPS WORK_SECONDS LATE_DRM LATE_WHEN.
+        /// setup.sh's WORK_STEPS WORK_SECONDS LATE_DRM LATE_WHEN APP_AS. The firmware
+        /// framebuffer's boot (a Pi's, simpledrm then vc4) has its app as a display manager, as
+        /// Raspberry Pi OS desktop's lightdm: ordered by the package's drop-in alone.
         var setup: [String] {
-            [.driverInInitramfs: [], .firmwareFramebuffer: ["6", "1.5", "bochs", "frame"], .driverLate: ["6", "1.5", "bochs", "waiting"], .initramfs: [], .initramfsWithoutHook: []][self]!
+            [.driverInInitramfs: [], .firmwareFramebuffer: ["6", "1.5", "bochs", "frame", "display-manager"], .driverLate: ["6", "1.5", "bochs", "waiting"], .initramfs: [], .initramfsWithoutHook: [],
+             .initramfsDriverLate: ["6", "1.5", "bochs", "waiting"], .initramfsDaemonFails: []][self]!
         }
         var checks: [String] {
             [.driverInInitramfs: [], .firmwareFramebuffer: ["started-on-efifb", "switched-to-card"],
-             .driverLate: ["waited-for-display", "shown-on-late-card"], .initramfs: ["initramfs-hud-before-root", "initramfs-carried-over"], .initramfsWithoutHook: []][self]!
+             .driverLate: ["waited-for-display", "shown-on-late-card", "board-detected-at-display"], .initramfs: ["initramfs-hud-before-root", "initramfs-carried-over"], .initramfsWithoutHook: [],
+             .initramfsDriverLate: ["initramfs-waiting-at-root", "initramfs-carried-over", "waited-for-display", "shown-on-late-card", "late-card-by-initramfs-daemon", "board-detected-at-display"],
+             .initramfsDaemonFails: ["initramfs-daemon-failed", "initramfs-marker-gone", "root-daemon-on-socket", "socket-after-handover"]][self]!
         }
     }
 
@@ -100,7 +116,10 @@ import Testing
     /// left out of the initramfs and loaded 1 s after the splash's first frame (as vc4 after
     /// simpledrm on a Pi): the daemon starts on efifb, before sysinit.target, and follows the
     /// driver to its card (one display-switch line); every screendump not taken while the display
-    /// changed hands equals the render, and the rest of the boot is as above.
+    /// changed hands equals the render, and the rest of the boot is as above. Its app is a
+    /// display manager whose unit knows nothing of kiosk-hud (ordered as Debian's lightdm.service,
+    /// enabled as display-manager.service): the package's display-manager.service.d drop-in alone
+    /// puts it after the handover, so the app's first picture still follows the last frame.
     @Test(.timeLimit(.minutes(60)))
     func bootFromTheFirmwareFramebuffer() async throws {
         guard Proc.exists("/usr/share/ovmf/OVMF.fd") else {
@@ -136,6 +155,29 @@ import Testing
     @Test(.enabled(if: environmentValue("KIOSK_VM_INITRAMFS_WITHOUT") == "1"), .timeLimit(.minutes(60)))
     func bootFromAnInitramfsWithoutTheHook() async throws { try await boot(.initramfsWithoutHook) }
 
+    /// The initramfs boot as a Raspberry Pi has it: the root is found at once while the display's
+    /// driver probes late. The same initramfs, but bochs-drm held (`--hold bochs`: blacklisted in
+    /// the initramfs and the real root, Tests/VM/initramfs/scripts/init-top/kiosk-vm-held) and the
+    /// hold before the root waiting for the daemon's marker only: the root is mounted, `new_root`
+    /// and switch-root come while the daemon waits for its display (its status then names none,
+    /// its log before the takeover shows nothing drawn), and kiosk-hud.service takes that waiting
+    /// daemon over (the same pid). The carried-on daemon says it waits (the journal), bochs-drm is
+    /// loaded then (setup.sh's `waiting`), and the same pid shows the HUD on the late card; every
+    /// screendump equals `kiosk-hud render` of what it reported (no black frame once shown), and
+    /// the handover to the app is as above.
+    @Test(.timeLimit(.minutes(60)))
+    func bootFromTheInitramfsWithTheDriverLate() async throws { try await boot(.initramfsDriverLate) }
+
+    /// An initramfs whose daemon fails to start: its settings' logo emptied in the initramfs after
+    /// kiosk-hud's hook copied it (make.sh --unreadable; the real root's file is whole). The daemon
+    /// ends with that error, leaving no /run/kiosk-hud/initramfs.pid for the real root:
+    /// kiosk-hud.socket listens from the start, kiosk-hud.service starts a daemon of its own on
+    /// it (its splash, with the logo, checked as the plain boot's), and after the handover the
+    /// socket is active and a `kiosk-hud ctl status` (end.sh) is answered by a daemon the socket
+    /// started, hidden.
+    @Test(.timeLimit(.minutes(60)))
+    func bootFromTheInitramfsWhoseDaemonFails() async throws { try await boot(.initramfsDaemonFails) }
+
     func boot(_ display: Display) async throws {
         let tag = display.tag
         if display.madeByMkinitramfs && !Proc.executable("mkinitramfs") {
@@ -158,22 +200,49 @@ import Testing
             return
         }
         var harness = display.harness
+        // The initramfs's boot has a logo ([style] logo's picture, named by --logo in
+        // /etc/default/kiosk-hud): the hook must put it in the initramfs, whose first frame shows
+        // it (a daemon that cannot read it would not start). The real root's frames, the same
+        // process carried on, show it too. The boot whose initramfs's daemon fails has the same
+        // logo, emptied in its initramfs: the real root's own daemon shows it.
+        let logo = out + "/logo.png"
+        let look = display.hasLogo ? ["--logo", logo] : []
+        if display.hasLogo {
+            guard Proc.run(["cp", Proc.root + "/Tests/KioskHUDTests/Goldens/logo-alone-480x800.png", logo]).status == 0 else {
+                Issue.record("cannot copy the logo to \(logo)"); return
+            }
+        }
         if display.madeByMkinitramfs {
             // The same options as setup.sh writes into the guest's /etc/default/kiosk-hud, and a
             // longer wait for the display: under TCG on a busy host the initramfs loaded
             // bochs-drm 20 s after /init ran (a CI run: /init at 14.9 s, bochs at 35.5 s), past
-            // the default 8 s, where a board's DRM driver is there in a second or two.
+            // the default 8 s, where a board's DRM driver is there in a second or two. With the
+            // driver late the initramfs's daemon waits through the test's set-up too (3-35 s, run
+            // in the initramfs before switch-root, as no board's boot has it): 120 s.
             let defaults = out + "/kiosk-hud.default"
-            _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1 --wait-display 60\\\"\" " +
+            let wait = display == .initramfsDriverLate ? 120 : 60
+            _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1 --wait-display \(wait)\(look.isEmpty ? "" : " --logo " + logo)\\\"\" " +
                           "\"KIOSK_HUD_PLYMOUTH=\\\"--plymouth --plymouth-boot-duration none\\\"\" > '\(defaults)'"])
-            let sizes = [("with", []), ("without", ["--without-hook"])].map { (name, extra) -> Int in
-                let r = Proc.run([Proc.root + "/Tests/VM/initramfs/make.sh", Proc.kioskHUD, defaults, out + "/initrd-\(name).img"] + extra)
-                if r.status != 0 { Issue.record("Tests/VM/initramfs/make.sh \(name) the hook failed (\(r.status)): \(r.err)") }
+            // The image booted, and (the plain initramfs boot) the one without the hook for its size.
+            let images: [(String, [String])] = [
+                .initramfs: [("with", []), ("without", ["--without-hook"])], .initramfsWithoutHook: [("without", ["--without-hook"]), ("with", [])],
+                .initramfsDriverLate: [("with", [])], .initramfsDaemonFails: [("unreadable-logo", ["--unreadable", logo])],
+            ][display]!
+            let sizes = images.map { (name, extra) -> Int in
+                // kiosk-hud's part from the package (its hook, scripts and program, where dpkg
+                // puts them and its trigger's update-initramfs finds them), not from dist/.
+                let package = extra.contains("--without-hook") ? [] : ["--deb", deb]
+                let r = Proc.run([Proc.root + "/Tests/VM/initramfs/make.sh", Proc.kioskHUD, defaults, out + "/initrd-\(name).img"] + package + extra)
+                if r.status != 0 { Issue.record("Tests/VM/initramfs/make.sh \(extra.joined(separator: " ")) failed (\(r.status)): \(r.err)") }
                 return Int(r.out.split(separator: "\n").last ?? "") ?? 0
             }
             guard sizes.allSatisfy({ $0 > 0 }) else { return }
-            print("[boot-initramfs] mkinitramfs (gzip): \(sizes[1]) bytes without kiosk-hud, \(sizes[0]) with it: +\(sizes[0] - sizes[1]) bytes")
-            harness += ["--initrd", out + (display == .initramfs ? "/initrd-with.img" : "/initrd-without.img")]
+            if sizes.count == 2 {
+                let (with, without) = images[0].0 == "with" ? (sizes[0], sizes[1]) : (sizes[1], sizes[0])
+                print("[boot-initramfs] mkinitramfs (gzip): \(without) bytes without kiosk-hud, \(with) with it: +\(with - without) bytes")
+            }
+            // The real root's /etc/default/kiosk-hud is the one the initramfs was made with (setup.sh).
+            harness += ["--initrd", out + "/initrd-\(images[0].0).img", "--env", "KIOSK_VM_DEFAULTS=" + defaults]
         }
         let args = ["--systemd", "--gpu", "bochs", "--out", out, "--timeout", "560", "--console", "-v"] + harness +
             ["--", "bash", Proc.root + "/Tests/VM/boot/setup.sh", deb, app] + display.setup
@@ -192,7 +261,7 @@ import Testing
         let manifest = Proc.readFile(out + "/manifest") ?? ""
         #expect(manifest.hasSuffix("end\n"), "the guest did not finish: \(manifest)")
         let m = Manifest(manifest)
-        if try !checkShots(m, out: out) { clean = false }
+        if try !checkShots(m, out: out, look: look) { clean = false }
         logTimes(m, harness: stderr)
         func t(_ k: String) -> String { m.times[k].map { String(format: "%.2f s", $0) } ?? "?" }
         if display == .initramfs {
@@ -202,6 +271,14 @@ import Testing
                 for i in stride(from: 0, to: ppm.rgb.count, by: 3) where ppm.rgb[i] > 16 || ppm.rgb[i + 1] > 16 || ppm.rgb[i + 2] > 16 { lit += 1 }
                 #expect(lit > ppm.width * ppm.height / 100, "the screendump before the root was mounted is black (\(lit) pixels lit)")
                 if lit <= ppm.width * ppm.height / 100 { clean = false }
+                // Its first frame as `kiosk-hud render` draws the same options: the logo there,
+                // read from the initramfs (the hook copied it at its path).
+                let state = ["--mode", "bar", "--progress", "0", "--label", Self.label, "--scale", "1"]
+                let refs = Refs(dir: out)
+                let with = VMDisplayTests().diff(ppm, try refs.render(state + look, width: ppm.width, height: ppm.height, phase: nil), .none)
+                let without = VMDisplayTests().diff(ppm, try refs.render(state, width: ppm.width, height: ppm.height, phase: nil), .none)
+                #expect(with == 0 && without > 0, "the initramfs's first frame: \(with) pixels differ from `kiosk-hud render` with the logo, \(without) without it")
+                if with != 0 || without == 0 { clean = false }
             } else {
                 Issue.record("no screendump from the initramfs (initramfs.ppm)"); clean = false
             }
@@ -213,6 +290,15 @@ import Testing
             let setup = (m.times["cmd-end"] ?? 0) - (m.times["cmd-start"] ?? 0)
             print("[\(tag)] kernel start → the HUD's first frame: " +
                   (display == .initramfs ? "\(t("initramfs-first-frame")) in the initramfs (the daemon's at_s)" : String(format: "%.2f s in the real root (%.2f s less the test's set-up)", ff, ff - setup)))
+        }
+        if display == .initramfsDriverLate {
+            print("[\(tag)] the initramfs's hold at \(t("initramfs-hold")), its daemon's status (no display) by \(t("initramfs-status")); " +
+                  "systemd at \(t("systemd")), kiosk-hud.service (the takeover) started at \(t("daemon-start")), ready (the carried-on daemon on screen) at \(t("daemon-ready")); " +
+                  "bochs-drm loaded by \(t("late-drm-loaded")), the carried-on daemon's first frame on its card at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
+        }
+        if display == .initramfsDaemonFails {
+            print("[\(tag)] systemd at \(t("systemd")), kiosk-hud.socket listening at \(t("socket-listening")), kiosk-hud.service exec at \(t("daemon-exec")), " +
+                  "its first frame at \(t("first-frame")); the handover done at \(t("handover-done"))")
         }
         if display == .driverLate {
             print("[boot-late] kiosk-hud.service exec at \(t("daemon-exec")), bochs-drm loaded by \(t("late-drm-loaded")), " +
@@ -235,7 +321,7 @@ import Testing
 
     /// The screendumps: those of the boot against renders of the progress the daemon reported,
     /// the handover's (the last frame, a full bar), the app's (its colour). True when all agree.
-    func checkShots(_ m: Manifest, out: String) throws -> Bool {
+    func checkShots(_ m: Manifest, out: String, look: [String] = []) throws -> Bool {
         let refs = Refs(dir: out)
         var clean = true
         var compared = 0, moving = 0, between = 0
@@ -250,7 +336,7 @@ import Testing
             statuses.formUnion([details, details2].filter { !$0.isEmpty })
             lastSeen = details2
             func diff(_ p: String) throws -> Int {
-                var state = ["--mode", mode, "--progress", p, "--label", label, "--scale", "1"]
+                var state = ["--mode", mode, "--progress", p, "--label", label, "--scale", "1"] + look
                 if !details.isEmpty { state += ["--details", details] }
                 return VMDisplayTests().diff(ppm, try refs.render(state, width: ppm.width, height: ppm.height, phase: nil), .none)
             }
@@ -292,7 +378,7 @@ import Testing
             // The details line shows the last unit PID 1 reported before the quit: one of those
             // that started from the end of the app's dependencies on (the journal), or the last
             // one watch.py saw; the picture must be the last frame with one of them.
-            let state = ["--mode", "bar", "--progress", "1", "--label", Self.label, "--scale", "1"]
+            let state = ["--mode", "bar", "--progress", "1", "--label", Self.label, "--scale", "1"] + look
             var d = Int.max, tried: [String] = []
             for details in lateStatuses(m, out: out, seen: lastSeen) where d != 0 {
                 tried.append(details)

@@ -10,7 +10,9 @@ import Testing
 /// `kiosk-hud render` of the same state, pixel for pixel — the display suite's tolerance, none),
 /// `ctl status` (the connector, its size, "active":true), a uinput tap on the button ending a
 /// waiting `ctl wait-button` (and `--timeout` ending one nobody answers with exit 1), and
-/// `ctl quit --retain` (the daemon exits 0; the keeper still shows the last frame). The guest
+/// `ctl quit --retain` (the daemon exits 0; the keeper still shows the last frame); then a daemon
+/// started --hidden, which opens no display, shows nothing and takes no tap while another program
+/// (modeset.c) has the card, shows once it is free, and lets it go when hidden again. The guest
 /// logs ctl's and the protocol's request → reply times (TCG: only ratios mean anything).
 /// If the VM cannot run the test FAILS, loudly, unless KIOSK_VM_ALLOW_SKIP=1.
 @Suite struct VMDaemonTests {
@@ -26,13 +28,15 @@ import Testing
         "ctl-repeated", "protocol-latency", "update-shrink", "style-redraw",
         "wait-button-subscribed", "wait-button-waits", "wait-button-tap", "daemon-survives-button", "wait-button-timeout",
         "ctl-quit", "daemon-quit", "retain-keeper", "ctl-after-quit-no-daemon",
+        "hidden-started", "hidden-no-display", "hidden-leaves-master", "held-logged", "held-not-active", "held-tap-presses-nothing",
+        "shown-after-release", "shown-active", "shown-tap", "hidden-lets-go", "master-free-after-hide", "hidden-quit",
     ]
     /// The screendumps, in order (daemon-NAME.ppm). "after-timing": the last of 80 requests'
     /// frame; "shrink": an update that makes the bezel smaller (the old bezel's pixels must be
     /// cleared); "redrawn": the same after a whole-frame redraw (a style change and back);
     /// "retained": after the daemon quit with --retain (the keeper's frame).
     static let shots = ["start", "progress-0.25", "progress-0.5", "progress-0.75", "progress-1.0", "label", "label-details",
-                        "progress-label", "after-timing", "shrink", "redrawn", "after-tap", "final", "retained"]
+                        "progress-label", "after-timing", "shrink", "redrawn", "after-tap", "final", "retained", "hidden-shown"]
 
     @Test(.timeLimit(.minutes(60)))
     func daemonOnBochs() async throws {
@@ -46,8 +50,9 @@ import Testing
         let bx = String(Int((b.x * 4096 / Double(w)).rounded())), by = String(Int((b.y * 4096 / Double(h)).rounded()))
         print("[daemon] button centre \(b) → device \(bx),\(by)")
 
-        let args = ["--gpu", "bochs", "--out", out, "--timeout", "300", "--",
-                    "bash", Proc.root + "/Tests/VM/guest/daemon.sh", Proc.kioskHUD, uinput, bx, by, Self.tapProgress, Self.tapLabel]
+        let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
+        let args = ["--gpu", "bochs", "--out", out, "--timeout", "420", "--",
+                    "bash", Proc.root + "/Tests/VM/guest/daemon.sh", Proc.kioskHUD, uinput, bx, by, Self.tapProgress, Self.tapLabel, cache + "/modeset"]
         let t0 = monotonicSeconds()
         let (status, stdout, stderr) = await Proc.runVM(args, qemuArgs: "-global VGA.xres=\(w) -global VGA.yres=\(h)", out: out)
         print("[daemon] VM run took \(Int(monotonicSeconds() - t0)) s, exit \(status); files in \(out)")
@@ -70,6 +75,15 @@ import Testing
             if f.count == 1, f[0].hasPrefix("timing ") {
                 let t = f[0].split(separator: " ").map(String.init)
                 timing[t[1]] = t.dropFirst(2).compactMap(Double.init)
+                continue
+            }
+            // A screen that must be another program's solid colour (the hidden daemon showed nothing).
+            if f.count == 3, f[0] == "solid" {
+                guard let ppm = PPM(path: out + "/" + f[1]), let rgb = UInt32(f[2], radix: 16) else { Issue.record("\(f[1]): not a PPM"); clean = false; continue }
+                let want = [UInt8(rgb >> 16 & 0xff), UInt8(rgb >> 8 & 0xff), UInt8(rgb & 0xff)]
+                let solid = stride(from: 0, to: ppm.rgb.count, by: 3).allSatisfy { Array(ppm.rgb[$0..<$0 + 3]) == want }
+                #expect(solid, "\(f[1]): not the other program's #\(f[2]) (the hidden daemon drew over the card it does not have)")
+                if !solid { clean = false }
                 continue
             }
             guard f.count >= 2, f[0] == "shot" else { continue }

@@ -1,7 +1,8 @@
 // The seam stays the only way to the kernel: no source outside KioskSys (and the fakes that play
-// it) holds a `FileDescriptor`, calls libc's descriptor calls by name, or opens a descriptor with
-// one of KioskSys's free wrappers instead of a `Kernel` — the executable included, which only
-// wires (KioskCommands holds the commands).
+// it) holds a `FileDescriptor`, calls libc's descriptor calls by name, or calls one of KioskSys's
+// free wrappers (a descriptor opened, a file looked at by path, the process table, a signal,
+// sd_notify, its own pid) instead of a `Kernel` — the executable included, which only wires
+// (KioskCommands holds the commands).
 import KioskSys
 import Testing
 
@@ -15,9 +16,10 @@ import Testing
 
     /// The folders under Sources that may talk to the kernel themselves.
     static let exempt: Set<String> = ["KioskSys", "KioskFakeKernel"]
-    /// Folders that may call KioskSys's free calls by path (`pathCalls`) but nothing else here:
-    /// the bench and the fuzzer are measuring and driving tools, not product code — they set up
-    /// directories and read /proc for themselves, never through a seam a test plays.
+    /// Folders that may call KioskSys's free calls by path and of the process (`pathCalls`,
+    /// `processCalls`) but nothing else here: the bench and the fuzzer are measuring and driving
+    /// tools, not product code — they set up directories, read /proc and reap their own workers
+    /// for themselves, never through a seam a test plays.
     static let pathCallsAllowed: Set<String> = ["kiosk-hud-bench", "kiosk-hud-fuzz"]
 
     /// Words that may not appear at all (as an identifier).
@@ -30,11 +32,19 @@ import Testing
         "fcntl", "unixConnection", "unixAbstractConnection", "unixListener", "unixAbstractListener", "lockFile",
         "eventCounter", "ueventSocket", "openProcessDescriptor", "makePipe", "activationSockets",
         "setMode", "setOwner",
-    ] + pathCalls
+    ] + pathCalls + processCalls
     /// KioskSys's free calls by path (stat, unlink, mkdir -p, replace, small reads and writes):
     /// a `Kernel` has each of them, so a fake kernel sees (and can fail) every one.
     static let pathCalls = [
         "fileStatus", "removeFile", "makeDirectories", "replaceFile", "readSmallFile", "writeSmallFile", "fileExists",
+        "listDirectory", "readFileBytes", "readLink", "makeFIFO",
+    ]
+    /// KioskSys's free calls of the process and its children, sockets, maps and the service
+    /// manager (and libc's getpid beside them): a `Kernel` has each of them too.
+    static let processCalls = [
+        "sendSignal", "descendants", "processStartTime", "reapChildren", "reapChild", "becomeChildSubreaper",
+        "processID", "getpid", "effectiveUserID", "groupID", "ignoreBrokenPipes", "notifyServiceManager",
+        "boundPath", "unmap",
     ]
 
     /// Every .swift file under `dir`.
@@ -63,7 +73,9 @@ import Testing
                 let after = r.upperBound == code.endIndex ? nil : code[r.upperBound]
                 // A method (`kernel.fileStatus(`) is fine; the module's own name (`KioskSys.fileStatus(`) is not.
                 let qualified = code[..<r.lowerBound].hasSuffix("KioskSys.")
-                let startsWord = before.map { !isIdentifier($0) && (word.contains(".") || $0 != "." || qualified) } ?? true
+                // A method of the same name declared (`func unmap(` on a card) is not a call.
+                let declared = code[..<r.lowerBound].hasSuffix("func ")
+                let startsWord = !declared && (before.map { !isIdentifier($0) && (word.contains(".") || $0 != "." || qualified) } ?? true)
                 let endsWord = call ? after == "(" : after.map { !isIdentifier($0) } ?? true
                 if startsWord && endsWord { found.append(call ? word + "(" : word); break }
                 rest = code[r.upperBound...]
@@ -77,7 +89,7 @@ import Testing
         var offenders: [String] = []
         var scanned = 0
         for dir in top where !Self.exempt.contains(dir) {
-            let allowed = Self.pathCallsAllowed.contains(dir) ? Self.pathCalls : []
+            let allowed = Self.pathCallsAllowed.contains(dir) ? Self.pathCalls + Self.processCalls : []
             for file in Self.swiftFiles(Self.sources + "/" + dir) {
                 scanned += 1
                 let text = String(decoding: try readFileBytes(file, limit: 1 << 22), as: UTF8.self)
@@ -105,5 +117,14 @@ import Testing
         #expect(Self.violations(in: "if KioskSys.fileExists(path) {}") == ["fileExists("])
         #expect(Self.violations(in: "try kernel.replaceFile(path, with: bytes)").isEmpty)
         #expect(Self.violations(in: "do { try makeDirectories(dir) }", allowing: Self.pathCalls).isEmpty)
+        #expect(Self.violations(in: "for p in descendants(of: processID()) {}") == ["descendants(", "processID("])
+        #expect(Self.violations(in: "try? sendSignal(SIGTERM, to: pid)") == ["sendSignal("])
+        #expect(Self.violations(in: "let me = getpid()") == ["getpid("])
+        #expect(Self.violations(in: "_ = try? notifyServiceManager(\"READY=1\\n\")") == ["notifyServiceManager("])
+        #expect(Self.violations(in: "guard let names = listDirectory(dir) else { return }") == ["listDirectory("])
+        #expect(Self.violations(in: "for p in kernel.descendants(of: kernel.processID()) {}").isEmpty)
+        #expect(Self.violations(in: "try kernel.kill(-pid, signal); _ = kernel.reapChildren()").isEmpty)
+        #expect(Self.violations(in: "public func unmap(_ p: UnsafeMutableRawPointer, length: Int) { kernel.munmap(p, length: length) }").isEmpty)
+        #expect(Self.violations(in: "try? unmap(p, length: n)") == ["unmap("])
     }
 }

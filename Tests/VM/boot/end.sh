@@ -63,25 +63,62 @@ else
 fi
 
 # --- the splash from the initramfs (run-in-vm.sh --initrd: Tests/VM/initramfs/make.sh's, with the hook) ---
-if [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-pid")" != none ]; then
+# The display's driver held (run-in-vm.sh --hold: kiosk_vm.hold= on the kernel command line), the
+# initramfs's hold did not wait for a frame: the root came while the daemon waited for its display.
+HELD=$(sed -n 's/.*kiosk_vm\.hold=\([^ ]*\).*/\1/p' /proc/cmdline)
+IJ=$VM_OUT/journal-initramfs.txt
+if [ -e "$KIOSK_VM_CTL/initramfs-unreadable" ]; then
+  # The initramfs's daemon could not start (make.sh --unreadable: a picture its settings name
+  # emptied in the initramfs): it ended with that error, and nothing of it reached the real root —
+  # no marker after switch-root, so kiosk-hud.socket listened from the start (its
+  # ConditionPathExists=! held) and kiosk-hud.service started a daemon of its own on it.
+  bad=$(cat "$KIOSK_VM_CTL/initramfs-unreadable")
+  cp /run/kiosk-hud/initramfs.log "$IJ" 2>/dev/null || echo "(no /run/kiosk-hud/initramfs.log)" > "$IJ"
+  sed 's/^/info initramfs-log: /' "$IJ" | head -40
+  grep '^Error: ' "$IJ" | grep -qF "$bad" && ! grep -q 'initramfs: the new root is' "$IJ" && ok initramfs-daemon-failed ||
+    fail initramfs-daemon-failed "no error naming $bad in its log, or it got to the new root: $(tail -5 "$IJ" | tr '\n' '|')"
+  sock_at=$(systemctl show -p ActiveEnterTimestampMonotonic --value kiosk-hud.socket)
+  exec_at=$(systemctl show -p ExecMainStartTimestampMonotonic --value kiosk-hud.service)
+  if [ ! -e /run/kiosk-hud/initramfs.pid ] && [ "$(systemctl show -p ConditionResult --value kiosk-hud.socket)" = yes ] &&
+     [ "${sock_at:-0}" -gt 0 ] && [ "${sock_at:-0}" -lt "${exec_at:-0}" ] && ! grep -q 'kiosk-hud: initramfs:' "$VM_OUT/journal-units.txt"; then
+    ok initramfs-marker-gone
+  else
+    fail initramfs-marker-gone "marker: $(cat /run/kiosk-hud/initramfs.pid 2>&1); kiosk-hud.socket active at $sock_at µs, the daemon's exec at $exec_at µs; journal: $(grep 'initramfs:' "$VM_OUT/journal-units.txt" | head -3 | tr '\n' '|')"
+  fi
+  grep -q 'kiosk-hud: control socket: listening on the socket systemd passed' "$VM_OUT/journal-units.txt" && ok root-daemon-on-socket ||
+    fail root-daemon-on-socket "$(grep 'control socket' "$VM_OUT/journal-units.txt" | head -3 | tr '\n' '|')"
+elif [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-pid")" != none ]; then
   ipid=$(cat "$KIOSK_VM_CTL/initramfs-pid")
-  if [ -s "$KIOSK_VM_CTL/initramfs-status.json" ] && grep -q '"displays":\[{' "$KIOSK_VM_CTL/initramfs-status.json" &&
+  cp /run/kiosk-hud/initramfs.log "$IJ" 2>/dev/null || echo "(no /run/kiosk-hud/initramfs.log)" > "$IJ"
+  if [ -n "$HELD" ]; then
+    # Its status at the hold had no display, and the initramfs's program (its log ends at the
+    # execve: from there the daemon logs to the journal) took the new root and carried on
+    # without having shown anything.
+    if grep -q '"displays":\[\]' "$KIOSK_VM_CTL/initramfs-status.json" 2>/dev/null && grep -q 'initramfs: the new root is' "$IJ" &&
+       grep -q 'initramfs: carrying on as' "$IJ" && ! grep -qE 'kiosk-hud: (output card=|first-frame )' "$IJ"; then ok initramfs-waiting-at-root
+    else fail initramfs-waiting-at-root "pid '$ipid', status: $(head -c 300 "$KIOSK_VM_CTL/initramfs-status.json" 2>/dev/null); log: $(grep -E 'initramfs:|output card=|first-frame ' "$IJ" | tr '\n' '|')"; fi
+  elif [ -s "$KIOSK_VM_CTL/initramfs-status.json" ] && grep -q '"displays":\[{' "$KIOSK_VM_CTL/initramfs-status.json" &&
      ! grep -q root-mounted-too-early "$KIOSK_VM_CTL/initramfs-status.json"; then ok initramfs-hud-before-root
   else fail initramfs-hud-before-root "pid '$ipid', status: $(head -c 300 "$KIOSK_VM_CTL/initramfs-status.json" 2>/dev/null)"; fi
   cp "$KIOSK_VM_CTL/initramfs-status.json" "$VM_OUT/" 2>/dev/null || true
   grep -q "initramfs: its daemon carries on as /usr/bin/kiosk-hud (pid $ipid)" "$VM_OUT/journal-units.txt" && ok initramfs-carried-over ||
     fail initramfs-carried-over "initramfs pid $ipid; journal: $(grep 'initramfs:' "$VM_OUT/journal-units.txt" | tr '\n' '|')"
-  cp /run/kiosk-hud/initramfs.log "$VM_OUT/journal-initramfs.txt" 2>/dev/null || echo "(no /run/kiosk-hud/initramfs.log)" > "$VM_OUT/journal-initramfs.txt"
-  sed 's/^/info initramfs-log: /' "$VM_OUT/journal-initramfs.txt" | head -40
+  grep -h 'kiosk-hud: initramfs:' "$VM_OUT/journal-units.txt" | sed 's/^/info journal: /'
+  # The late card shown by that same process, carried on.
+  if [ -n "$HELD" ]; then
+    grep -q "kiosk-hud\[$ipid\]: kiosk-hud: output card=/dev/dri/card0 driver=bochs-drm" "$VM_OUT/journal-units.txt" && ok late-card-by-initramfs-daemon ||
+      fail late-card-by-initramfs-daemon "initramfs pid $ipid; journal: $(grep -E 'kiosk-hud: (output|display)' "$VM_OUT/journal-units.txt" | head -5 | tr '\n' '|')"
+  fi
+  sed 's/^/info initramfs-log: /' "$IJ" | head -40
   # The daemon's own time of its first frame in the initramfs (CLOCK_MONOTONIC, its log line's at_s).
-  sed -n 's/.*kiosk-hud: first-frame exec_ms=.* at_s=\([0-9.]*\).*/time initramfs-first-frame \1/p' "$VM_OUT/journal-initramfs.txt" | head -1 >> "$M"
+  sed -n 's/.*kiosk-hud: first-frame exec_ms=.* at_s=\([0-9.]*\).*/time initramfs-first-frame \1/p' "$IJ" | head -1 >> "$M"
 fi
 # No daemon's marker by the hold's end: what its log said by then.
 if [ "$(cat "$KIOSK_VM_CTL/initramfs-pid" 2>/dev/null)" = none ]; then
   sed 's/^/info initramfs-early-log: /' "$KIOSK_VM_CTL/initramfs-early.log" 2>/dev/null | head -20
 fi
 [ -e "$KIOSK_VM_CTL/initramfs-pid" ] &&
-  sed -n 's/^\(initramfs-hold\|initramfs-frame\|cmd-start\|cmd-end\) \([0-9.]*\)$/time \1 \2/p' "$KIOSK_VM_CTL/timing" >> "$M"
+  sed -n 's/^\(initramfs-hold\|initramfs-frame\|initramfs-status\|cmd-start\|cmd-end\) \([0-9.]*\)$/time \1 \2/p' "$KIOSK_VM_CTL/timing" >> "$M"
 
 # --- the driver late (setup.sh's LATE_DRM) with no firmware framebuffer: the daemon waited --------------
 if [ -n "${KIOSK_VM_LATE_DRM:-}" ] && [ "${KIOSK_VM_LATE_WHEN:-}" = waiting ]; then
@@ -90,6 +127,12 @@ if [ -n "${KIOSK_VM_LATE_DRM:-}" ] && [ "${KIOSK_VM_LATE_WHEN:-}" = waiting ]; t
     fail waited-for-display "$(grep 'kiosk-hud: display' "$J" | head -3 | tr '\n' '|')"
   grep -q 'kiosk-hud: output card=/dev/dri/card0 driver=bochs-drm' "$J" && ok shown-on-late-card ||
     fail shown-on-late-card "$(grep -E 'kiosk-hud: (display|output)' "$J" | head -5 | tr '\n' '|')"
+  # setup.sh's qemu-panel profile matches on the card's driver, connector and mode: generic at
+  # the start (no card), then chosen when the card opened, before anything was drawn on it.
+  grep -q 'kiosk-hud: board generic ([^)]*): no profile matches .*qemu-panel waits for the display' "$J" &&
+    grep -q 'kiosk-hud: board qemu-panel (/etc/kiosk-hud/boards/qemu-panel.toml): detected, .* (detected again when /dev/dri/card0 opened)' "$J" &&
+    ok board-detected-at-display || fail board-detected-at-display "$(grep 'kiosk-hud: board' "$J" | head -3 | tr '\n' '|')"
+  grep -h 'kiosk-hud: board' "$J" | sed 's/^/info journal: /'
   grep -h 'kiosk-hud: display' "$J" | sed 's/^/info journal: /'
 fi
 
@@ -115,6 +158,7 @@ mono systemd '' UserspaceTimestampMonotonic
 mono boot-finished '' FinishTimestampMonotonic
 mono udev-trigger-done systemd-udev-trigger.service ActiveEnterTimestampMonotonic
 mono daemon-exec kiosk-hud.service ExecMainStartTimestampMonotonic
+mono daemon-start kiosk-hud.service InactiveExitTimestampMonotonic
 mono daemon-ended kiosk-hud.service InactiveEnterTimestampMonotonic
 mono follower-exec kiosk-hud-progress.service ExecMainStartTimestampMonotonic
 mono basic-target basic.target ActiveEnterTimestampMonotonic
@@ -146,6 +190,21 @@ if [ -n "$ff" ] && [ -n "$si" ] && [ "$si" != 0 ]; then
     fail first-frame-before-sysinit "first frame at $ff s, sysinit.target reached at $si µs"
 else
   fail first-frame-before-sysinit "no time: first frame '$ff', sysinit.target '$si'"
+fi
+
+# --- after the handover, an initramfs whose daemon failed: the socket starts a daemon ------------------
+# (Last: it starts kiosk-hud.service again, whose times and state are read above.) A `ctl status`,
+# as a monitoring script's, is answered by a daemon kiosk-hud.socket started (a new main pid, not
+# the boot's), hidden: the boot's handover is remembered beside the socket.
+if [ -e "$KIOSK_VM_CTL/initramfs-unreadable" ]; then
+  boot_pid=$(systemctl show -p ExecMainPID --value kiosk-hud.service)
+  reply=$(timeout 90 /usr/bin/kiosk-hud ctl status 2>&1); rc=$?
+  now_pid=$(systemctl show -p MainPID --value kiosk-hud.service)
+  info socket-after-handover "ctl status exit $rc, kiosk-hud.service $(systemctl show -p ActiveState --value kiosk-hud.service) pid $now_pid (the boot's $boot_pid): $(echo "$reply" | head -c 300)"
+  if [ "$rc" = 0 ] && [[ $reply == *'"visible":false'* ]] && [ "$(systemctl show -p ActiveState --value kiosk-hud.service)" = active ] &&
+     [ "${now_pid:-0}" != 0 ] && [ "$now_pid" != "$boot_pid" ]; then ok socket-after-handover
+  else fail socket-after-handover "ctl status exit $rc: $(echo "$reply" | head -c 300); kiosk-hud.service pid $now_pid, the boot's $boot_pid"; fi
+  journalctl -b -o short-monotonic --no-pager -u kiosk-hud.service -u kiosk-hud.socket --since "-2min" 2>/dev/null | tail -8 | sed 's/^/info journal-after-handover: /'
 fi
 
 echo end >> "$M"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# setup.sh KIOSK_HUD|PACKAGE.deb KIOSK_APP [WORK_STEPS [WORK_SECONDS [LATE_DRM [LATE_WHEN]]]] — the set-up of the boot test
+# setup.sh KIOSK_HUD|PACKAGE.deb KIOSK_APP [WORK_STEPS [WORK_SECONDS [LATE_DRM [LATE_WHEN [APP_AS]]]]] — the set-up of the boot test
 # (Tests/KioskDRMTests/VMBootTests.swift), run by `run-in-vm.sh --systemd` in the guest's root
 # before systemd boots it as PID 1. That root is the host's Debian 12 (9p, read-only) under a
 # tmpfs overlay, so what is written here lasts for this boot only.
@@ -7,8 +7,8 @@
 # It installs kiosk-hud as the README says — `dpkg -i` of the package VMBootTests makes with
 # Tools/make-deb.sh (its postinst enables kiosk-hud.service, the socket and the progress
 # follower), or with a bare binary dist/README.md's steps (the binary, dist's units in
-# /etc/systemd/system, `systemctl enable kiosk-hud.service`) — then /etc/default/kiosk-hud, and
-# a kiosk app from
+# /etc/systemd/system, `systemctl enable kiosk-hud.service`) — then /etc/default/kiosk-hud (an
+# initramfs boot's: KIOSK_VM_DEFAULTS, the file its initramfs was made with), and a kiosk app from
 # dist/systemd/kiosk-app.service.example, unedited, whose /usr/local/bin/kiosk-app is app.sh
 # (around KIOSK_APP, the C stand-in ref/kiosk-app.c). Then what makes it a test:
 #   kiosk-vm-work1..N.service  WORK_STEPS (default 6) oneshots of WORK_SECONDS (default 1.5)
@@ -33,7 +33,7 @@
 # image has it. /var/cache/kiosk-hud starts empty too (a first boot: no frame or glyph cache).
 # Prints "ok NAME" / "FAIL NAME: why" / "info NAME: ...".
 set -euo pipefail
-HUD=$1 APP=$2 STEPS=${3:-6} SECONDS_EACH=${4:-1.5} LATE_DRM=${5:-} LATE_WHEN=${6:-frame}
+HUD=$1 APP=$2 STEPS=${3:-6} SECONDS_EACH=${4:-1.5} LATE_DRM=${5:-} LATE_WHEN=${6:-frame} APP_AS=${7:-example}
 BOOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$BOOT/../../.." && pwd)
 DIST=$REPO/dist
@@ -70,14 +70,46 @@ echo "KIOSK_HUD_ARGS=\"--mode bar --label 'Starting up' --scale 1\"" > /etc/defa
 # the pictures are compared only when two statuses around a screendump agree (the estimate is
 # tested in PlymouthServerTests and PlymouthCommandTests); the bar follows systemd's Progress.
 echo "KIOSK_HUD_PLYMOUTH=\"--plymouth --plymouth-boot-duration none\"" >> /etc/default/kiosk-hud
+# A boot from an initramfs made with kiosk-hud's hook (run-in-vm.sh --initrd): the options that
+# initramfs was made with (--env KIOSK_VM_DEFAULTS=FILE: these lines, a longer display wait,
+# a logo), as on a board, where the hook copies the root's own /etc/default/kiosk-hud.
+if [ -n "${KIOSK_VM_DEFAULTS:-}" ]; then
+  install -m 0644 "$KIOSK_VM_DEFAULTS" /etc/default/kiosk-hud
+fi
 [ -e /usr/bin/plymouth ] || ln -s kiosk-hud /usr/bin/plymouth
 
 # --- the kiosk app: the example unit as it is, the stand-in program at its ExecStart -----------------
-install -m 0644 "$DIST/systemd/kiosk-app.service.example" "$U/kiosk-app.service"
+# APP_AS=display-manager: the app is a display manager instead, its unit ordered as Debian's
+# lightdm.service is (after systemd-user-sessions and plymouth-quit, nothing of kiosk-hud's) and
+# enabled as lightdm is, by its alias display-manager.service, with graphical.target the default:
+# only the package's display-manager.service.d/kiosk-hud.conf puts it after the handover. The
+# unit keeps the name kiosk-app.service, so the checks (app.sh, end.sh) are the same.
 install -d /usr/local/bin
 install -m 0755 "$BOOT/app.sh" /usr/local/bin/kiosk-app
 install -m 0755 "$APP" /usr/local/bin/kiosk-app-draw
-systemctl enable kiosk-app.service
+if [ "$APP_AS" = display-manager ]; then
+  cat > "$U/kiosk-app.service" <<UNIT
+# A display manager's unit, as Debian's lightdm.service: no order of its own against kiosk-hud.
+[Unit]
+Description=Kiosk app as a display manager
+After=systemd-user-sessions.service
+Conflicts=plymouth-quit.service
+After=plymouth-quit.service
+OnFailure=plymouth-quit.service
+
+[Service]
+ExecStart=/usr/local/bin/kiosk-app
+Restart=always
+
+[Install]
+Alias=display-manager.service
+UNIT
+  systemctl enable kiosk-app.service
+  systemctl set-default graphical.target >/dev/null 2>&1
+else
+  install -m 0644 "$DIST/systemd/kiosk-app.service.example" "$U/kiosk-app.service"
+  systemctl enable kiosk-app.service
+fi
 
 # --- what the test adds ---------------------------------------------------------------------------
 # The environment of the test's scripts (the app's too: its unit is the example, unchanged).
@@ -166,6 +198,14 @@ WantedBy=multi-user.target
 EOF
 systemctl enable kiosk-vm-watch.service kiosk-vm-end.service $(seq -f 'kiosk-vm-work%g.service' "$STEPS") 2>/dev/null
 if [ -n "$LATE_DRM" ]; then
+  if [ "$LATE_WHEN" = waiting ]; then
+    # A board profile that matches on the display, as the Pi's do on DSI-1 and 800x480: at the
+    # daemon's start there is no card, so detection must choose it once the card is there. The
+    # look is generic's (the screendumps are compared with generic's renders).
+    mkdir -p /etc/kiosk-hud/boards
+    printf '%s\n' 'name = "qemu-panel"' '[match]' 'drm_driver = ["bochs-drm"]' 'connector = ["Virtual-1"]' 'mode = ["800x480"]' \
+      > /etc/kiosk-hud/boards/qemu-panel.toml
+  fi
   echo "blacklist $LATE_DRM" > /etc/modprobe.d/kiosk-vm-late-drm.conf   # udev's autoload: aliases only
   if [ "$LATE_WHEN" = frame ]; then
     # After the splash's first frame (kiosk-hud.service is Type=notify: active once it is on screen).
@@ -207,6 +247,7 @@ fi
 ok() { echo "ok $1"; }
 [ -x /usr/bin/kiosk-hud ] && [ -L "$U/sockets.target.wants/kiosk-hud.socket" ] && [ -L "$U/sysinit.target.wants/kiosk-hud.service" ] &&
   [ -L "$U/sysinit.target.wants/kiosk-hud-progress.service" ] &&
-  [ -L "$U/multi-user.target.wants/kiosk-app.service" ] && ok setup-installed ||
+  { [ -L "$U/multi-user.target.wants/kiosk-app.service" ] || { [ "$APP_AS" = display-manager ] && [ -L "$U/display-manager.service" ]; }; } &&
+  ok setup-installed ||
   echo "FAIL setup-installed: $(ls -R "$U" | tr '\n' ' ')"
 echo "info setup: kiosk-hud $(stat -c %s /usr/bin/kiosk-hud) bytes; units: $(cd "$U" && echo *.service *.socket)"

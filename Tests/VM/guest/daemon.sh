@@ -1,5 +1,5 @@
 #!/bin/bash
-# daemon.sh KIOSK_HUD UINPUT_TOUCH BX BY TAP_PROGRESS TAP_LABEL — the in-guest half of Tests/KioskDRMTests/VMDaemonTests.swift
+# daemon.sh KIOSK_HUD UINPUT_TOUCH BX BY TAP_PROGRESS TAP_LABEL MODESET — the in-guest half of Tests/KioskDRMTests/VMDaemonTests.swift
 # (run-in-vm.sh --gpu bochs, 800x480): `kiosk-hud daemon` on real KMS driven by `kiosk-hud ctl`, one boot.
 #   BX BY  the button's centre in uinput device coordinates (0..4095), rotation 0, when the HUD
 #          shows TAP_PROGRESS and TAP_LABEL (no details): the host found it with render --print-layout
@@ -16,10 +16,14 @@
 #   5. a uinput tap on the button ends a waiting `ctl wait-button` (exit 0); with nobody tapping
 #      `ctl wait-button --timeout` exits 1;
 #   6. ctl quit --retain: the daemon exits 0, the keeper holds the last frame (screendump).
+#   7. a daemon started --hidden opens no display (MODESET, Tests/VM/ref/modeset.c, takes card0
+#      meanwhile); `ctl show` while that client has the card: not active, a tap presses nothing,
+#      the screen is the client's green ("solid" in the manifest); the client gone, the next show
+#      is on screen (a shot) and the tap presses the button; `ctl hide`: the card is let go.
 # Prints "ok NAME", "FAIL NAME: why", "info NAME: ..."; the screendumps are listed in
 # $VM_OUT/manifest as "shot<TAB>FILE<TAB>render args..." (tab-separated: labels have spaces).
 set -u
-HUD=$1 UINPUT=$2 BX=$3 BY=$4 TAP_PROGRESS=$5 TAP_LABEL=$6
+HUD=$1 UINPUT=$2 BX=$3 BY=$4 TAP_PROGRESS=$5 TAP_LABEL=$6 MODESET=$7
 . "$KIOSK_VM_GUEST/lib.sh"
 OUT=$VM_OUT
 M=$OUT/manifest
@@ -245,6 +249,59 @@ ctl ping > "$W/ctl.out" 2>&1; rc=$?
 vm_sleep 0.2
 shot retained
 [ -n "$keeper" ] && kill "$keeper" 2>/dev/null
+
+# --- 7. a daemon started hidden leaves the display alone (as one socket-activated after the boot's
+# handover does while the kiosk app's compositor has the card): no display opened, DRM master
+# free for another program; asked to show while that program has the card, it shows nothing and
+# a tap presses nothing; once the card is free the next show is on screen and the tap works;
+# hidden again, it lets the card go.
+vm_sleep 0.3
+HLOG=$OUT/daemon-hidden.log
+hlog() { vm_wait_log "$HLOG" "$@"; }
+MODE=annular PROGRESS=$TAP_PROGRESS LABEL=$TAP_LABEL DETAILS= BUTTON=Cancel
+"$HUD" daemon --socket "$SOCK" --hidden --no-frame-cache --grace-time 0 --mode "$MODE" --progress "$PROGRESS" --label "$LABEL" \
+  --button "$BUTTON" --scale 1 > "$HLOG" 2>&1 &
+HPID=$!
+if hlog 'control socket: listening' 60 && ctl ping > /dev/null 2>&1; then ok hidden-started; else fail hidden-started "$(oneline "$HLOG")"; fi
+if grep -q 'display: not opened while hidden' "$HLOG" && ! grep -q 'kiosk-hud: output ' "$HLOG"; then ok hidden-no-display; else
+  fail hidden-no-display "$(grep -E 'display|output' "$HLOG" | tr '\n' '|')"
+fi
+"$MODESET" -D /dev/dri/card0 -s 120 0x00ff00 > "$W/modeset.out" 2>&1 &
+MS=$!
+for _ in $(seq 400); do grep -q 'modeset: ready' "$W/modeset.out" && break; vm_sleep 0.025; done
+grep -q 'modeset: ready' "$W/modeset.out" && ok hidden-leaves-master || fail hidden-leaves-master "another program could not take card0: $(oneline "$W/modeset.out")"
+ctl show > "$W/ctl.out" 2>&1 || fail held-show "exit $?: $(oneline "$W/ctl.out")"
+if hlog 'belongs to another program' 10; then ok held-logged; else fail held-logged "$(grep display "$HLOG" | tr '\n' '|')"; fi
+ST=$(ctl status 2>&1)
+[[ $ST == *'"active":false'* ]] && ok held-not-active || fail held-not-active "$ST"
+"$HUD" ctl wait-button --socket "$SOCK" --timeout 3 > "$W/wait.out" 2>&1 &
+WPID=$!
+vm_sleep 0.5
+touch_dev "tap $BX $BY"
+wait $WPID; rc=$?
+[ $rc = 1 ] && ok held-tap-presses-nothing || fail held-tap-presses-nothing "ctl wait-button exit $rc (0: a tap pressed a button nobody sees)"
+if f=$(vm_screendump "daemon-held"); then printf 'solid\t%s\t00ff00\n' "${f##*/}" >> "$M"; else fail held-screendump "$f"; fi
+kill -TERM $MS; wait $MS
+ctl show > "$W/ctl.out" 2>&1 || fail shown-show "exit $?: $(oneline "$W/ctl.out")"
+if hlog 'display: opened to show' 30 && hlog 'input: listening' 60; then ok shown-after-release; else fail shown-after-release "$(grep -E 'display|input' "$HLOG" | tr '\n' '|')"; fi
+ST=$(ctl status 2>&1)
+[[ $ST == *'"active":true'* ]] && ok shown-active || fail shown-active "$ST"
+shot hidden-shown
+"$HUD" ctl wait-button --socket "$SOCK" --timeout 20 > "$W/wait.out" 2>&1 &
+WPID=$!
+vm_sleep 0.5
+touch_dev "tap $BX $BY"
+vm_wait_gone $WPID 20 0.02 || kill -TERM $WPID
+wait $WPID; rc=$?
+[ $rc = 0 ] && ok shown-tap || fail shown-tap "ctl wait-button exit $rc: $(oneline "$W/wait.out")"
+ctl hide > /dev/null 2>&1
+if hlog 'letting it go' 15; then ok hidden-lets-go; else fail hidden-lets-go "$(grep display "$HLOG" | tr '\n' '|')"; fi
+"$MODESET" -D /dev/dri/card0 -s 0 0x0000ff > "$W/modeset.out" 2>&1 && ok master-free-after-hide || fail master-free-after-hide "$(oneline "$W/modeset.out")"
+ctl quit > /dev/null 2>&1
+vm_wait_gone $HPID 30 || kill -TERM $HPID
+wait $HPID; rc=$?
+[ $rc = 0 ] && ok hidden-quit || fail hidden-quit "exit $rc: $(tail -3 "$HLOG" | tr '\n' ' ')"
+grep -h 'display' "$HLOG" | sed 's/^/info hidden-log: /'
 
 echo "quit" >&"$TFD"; exec {TFD}>&-; wait $TPID 2>/dev/null
 echo end >> "$M"
