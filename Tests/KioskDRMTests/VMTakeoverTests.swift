@@ -95,9 +95,11 @@ extension VMDisplayTests {
     func daemonThroughTheTakeoverWithAClientFirst() async throws {
         guard VMDisplayTests.canRunTakeover() else { return }
         let cache = getenv("KIOSK_VM_CACHE").map { String(cString: $0) } ?? Proc.root + "/.build-vm"
-        // Back within 1 s (the bound): a release build is back in ~0.2 s under TCG. A debug
-        // build's first redraw on the new card alone takes 0.3–0.8 s under TCG (16 ms natively),
-        // and a loaded CI host starves the guest on top: it is held to 2 s.
+        // The card taken again within 1 s of the client's release (the bound; the daemon
+        // asks every 0.1 s). Bounded is the open, not the first frame after it: that is the
+        // renderer under TCG — 0.2–0.7 s for a debug build with the host to itself, 2–2.8 s while
+        // other guests run (two CI runs failed so on a 2 s bound) — which a timed test would
+        // measure of the host. A debug build is held to 2 s all the same.
         let limit = Proc.kioskHUD.contains("/debug/") ? "2.0" : "1.0"
         guard let (out, manifest, verdict) = await Self.takeover("daemon.sh", [Proc.kioskHUD, cache + "/modeset", limit], tag: "takeover-daemon",
                                                                  atLeast: 10, qemuArgs: "-global VGA.xres=800 -global VGA.yres=480") else { return }
