@@ -1,4 +1,3 @@
-import Glibc
 import KioskDevices
 import KioskSys
 
@@ -62,20 +61,12 @@ public final class ScreenWait {
     }
 
     private func readUevents() {
-        var buf = [UInt8](repeating: 0, count: 8192)
         var drm = false
-        while !finished {
-            let n: Int
-            do { n = try kernel.read(ueventFD, into: &buf) } catch {
-                // ENOBUFS: the socket's buffer overran and uevents were lost — at boot udev's
-                // coldplug trigger replays every device while the display's driver probes, and
-                // the card's own may be among them: one more look, as for a drm uevent.
-                guard error.errno == ENOBUFS else { break }
-                drm = true; lostUevents += 1
-                continue
+        drainUevents(ueventFD, kernel: kernel, while: { !finished }) { r in
+            switch r {
+            case .lost: drm = true; lostUevents += 1   // one more look, as for a drm uevent
+            case let .uevent(u): if u.isDRMDevice { drm = true; drmUevents += 1 }
             }
-            guard n > 0 else { break }
-            if Uevent(Array(buf[..<n])).isDRMDevice { drm = true; drmUevents += 1 }
         }
         if drm { tryOpen() }
     }

@@ -1,4 +1,3 @@
-import Glibc
 import KioskDevices
 import KioskRaster
 import KioskSys
@@ -203,20 +202,10 @@ public final class SwitchingScreen: Screen {
     // MARK: Following
 
     func readUevents() {
-        var buf = [UInt8](repeating: 0, count: 8192)
         var relevant: [String] = []
-        while true {
-            let n: Int
-            do { n = try kernel.read(ueventFD, into: &buf) } catch {
-                // The socket's buffer overran (a storm of uevents: udev's coldplug trigger):
-                // the device's own may be lost, so look again (ScreenWait does the same).
-                guard error.errno == ENOBUFS else { break }
-                relevant.append("uevents lost (ENOBUFS)")
-                continue
-            }
-            guard n > 0 else { break }
-            let u = Uevent(Array(buf[..<n]))
-            guard u.isDisplayDevice else { continue }
+        drainUevents(ueventFD, kernel: kernel) { r in
+            guard case let .uevent(u) = r else { relevant.append("uevents lost (ENOBUFS)"); return }   // look again
+            guard u.isDisplayDevice else { return }
             relevant.append("\(u.action) \(u.properties["DEVNAME"] ?? u.devpath)")
             if u.action == "add" {   // a device that failed before gets a new chance
                 for d in failures.keys where d.path.hasSuffix("/" + (u.properties["DEVNAME"] ?? "?")) { failures[d] = nil }
