@@ -10,14 +10,15 @@ public final class BoardFacts {
     /// "" for the real system, else the directory standing for `/` (no trailing slash).
     public let root: String
 
-    /// Asks a card's device node (`ROOT/dev/dri/cardN`) for its driver's DRM name.
-    private var askDRMName: (String) -> String? = { KioskSys.drmDriverName(ofCard: $0) }
+    /// Asks a card's device node (`ROOT/dev/dri/cardN`) for its driver's DRM name; nil: ask the
+    /// card itself through `kernel` (DRM_IOCTL_VERSION).
+    private var askDRMName: ((String) -> String?)?
 
     /// The seam the small files are read through.
-    let kernel: any Kernel
+    let kernel: any KernelFiles & KernelDescriptors
 
     /// `root` stands for `/` ("" or "/": the real system); the files are read through `kernel`.
-    public init(root: String = "", kernel: any Kernel = LinuxKernel()) {
+    public init(root: String = "", kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) {
         var r = Substring(root)
         while r.hasSuffix("/") { r = r.dropLast() }
         self.root = String(r)
@@ -26,7 +27,7 @@ public final class BoardFacts {
 
     /// As `init(root:)`, with `drmDriverName` asking the card at a device path for its driver's
     /// own name instead of DRM_IOCTL_VERSION (a test's machine answers for its cards).
-    public convenience init(root: String, drmDriverName: @escaping (String) -> String?, kernel: any Kernel = LinuxKernel()) {
+    public convenience init(root: String, drmDriverName: @escaping (String) -> String?, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) {
         self.init(root: root, kernel: kernel)
         askDRMName = drmDriverName
     }
@@ -87,7 +88,8 @@ public final class BoardFacts {
     /// when a rule needs it; nil when the card cannot be asked.
     public func drmName(of card: Card) -> String? {
         if let known = drmNameCache[card.name] { return known }
-        let name = askDRMName(root + "/dev/dri/" + card.name).flatMap { $0.isEmpty ? nil : $0 }
+        let node = root + "/dev/dri/" + card.name
+        let name = (askDRMName.map { $0(node) } ?? drmDriverName(ofCard: node, kernel: kernel)).flatMap { $0.isEmpty ? nil : $0 }
         drmNameCache[card.name] = .some(name)
         return name
     }

@@ -53,7 +53,7 @@ public struct BoardSelection: Sendable {
     }
 
     /// The profile in the file at `path` (--board FILE).
-    static func file(_ path: String, kernel: any Kernel) throws(SettingsError) -> BoardSelection {
+    static func file(_ path: String, kernel: any KernelFiles) throws(SettingsError) -> BoardSelection {
         let bytes: [UInt8]
         do { bytes = try kernel.readFileBytes(path, limit: TOMLTable.maxDocumentBytes) } catch {
             throw SettingsError("cannot read board profile: \(error)")

@@ -79,9 +79,9 @@ extension HUDSettings {
           group: SettingGroup.display,
           help: "Pixels per point (e.g. 2); default: chosen from the panel's physical size (about 135 DPI a point, as Plymouth does), 1 offscreen.",
           set: { $0.profile.scale = $1.double; $0.profile.style.scale = $1.double }, get: { $0.profile.scale.map { .number($0) } }),
-        S("format", section: "display", option: "format", .choice(["xrgb8888", "argb8888", "rgb565"]), default: .text("xrgb8888"),
+        S("format", section: "display", option: "format", .choice(of: FormatChoice.self), default: .text("xrgb8888"),
           example: "\"rgb565\"", group: SettingGroup.display, help: "Pixel format of the frame.",
-          set: { $0.profile.format = pixelFormat($1.string) }, get: { .text(formatName($0.profile.format)) }),
+          set: { $0.profile.format = (FormatChoice(rawValue: $1.string) ?? .xrgb8888).format }, get: { .text(FormatChoice($0.profile.format).rawValue) }),
         // The underlay is what lies under the HUD: this colour, and the picture (underlay_image,
         // --underlay) over it. Called `underlay` alone before, in board files and by clients,
         // which the command line's --underlay (the picture) contradicted: still read, deprecated.
@@ -89,7 +89,7 @@ extension HUDSettings {
           formerKey: "underlay", group: SettingGroup.display,
           live: true, help: "The underlay's colour: under the HUD, and under the underlay picture's transparent parts.",
           set: { $0.profile.underlayColor = Color(setting: $1) }, get: { $0.profile.underlayColor.setting }),
-        S("underlay_fit", section: "display", option: "underlay-fit", .choice(UnderlayFit.allCases.map(\.rawValue)), default: .text("fill"),
+        S("underlay_fit", section: "display", option: "underlay-fit", .choice(of: UnderlayFit.self), default: .text("fill"),
           example: "\"fit\"", group: SettingGroup.display, live: true,
           help: "How the underlay picture covers the screen: fill (aspect kept, cropped), fit (aspect kept, letterboxed on the underlay colour), center (not scaled, cropped if larger) or stretch (aspect ignored).",
           set: { $0.profile.underlayFit = UnderlayFit(rawValue: $1.string) ?? .fill }, get: { .text($0.profile.underlayFit.rawValue) }),
@@ -161,11 +161,11 @@ extension HUDSettings {
     ]
 
     static let style: [S] = [
-        S("theme", section: "style", option: "theme", .choice(["light", "dark"]), default: .text("light"), example: "\"dark\"", group: SettingGroup.hud, live: true,
+        S("theme", section: "style", option: "theme", .choice(of: ThemeChoice.self), default: .text("light"), example: "\"dark\"", group: SettingGroup.hud, live: true,
           help: "light (grey bezel, black content) or dark (dark bezel, white content); sets both colours.",
           set: { s, v in
               s.profile.theme = v.string
-              let t = v.string == "dark" ? HUDStyle.dark : HUDStyle.light
+              let t = (ThemeChoice(rawValue: v.string) ?? .light).style
               s.profile.style.bezelColor = t.bezelColor; s.profile.style.contentColor = t.contentColor
           }, get: { .text($0.profile.theme) }),
         S("margin", section: "style", option: "margin", .number(HUDStyle.Limits.length, "points", unit: "pt"), default: .number(20), example: "12.0", group: SettingGroup.hud,
@@ -198,31 +198,25 @@ extension HUDSettings {
               s.profile.blurRadius = v.double
               if case .blur = s.profile.style.bezelStyle { s.profile.style.bezelStyle = .blur(radius: v.double) }
           }, get: { .number($0.profile.blurRadius) }),
-        S("bezel", section: "style", option: "bezel", .choice(["solid", "blur"]), default: .text("solid"), example: "\"blur\"", group: SettingGroup.hud, live: true,
+        S("bezel", section: "style", option: "bezel", .choice(of: BezelChoice.self), default: .text("solid"), example: "\"blur\"", group: SettingGroup.hud, live: true,
           help: "solid, or blur (what is under the bezel shows through, blurred).",
-          set: { s, v in s.profile.style.bezelStyle = v.string == "blur" ? .blur(radius: s.profile.blurRadius) : .solid },
-          get: { if case .blur = $0.profile.style.bezelStyle { return .text("blur") } else { return .text("solid") } }),
+          set: { s, v in s.profile.style.bezelStyle = BezelChoice(rawValue: v.string) == .blur ? .blur(radius: s.profile.blurRadius) : .solid },
+          get: { if case .blur = $0.profile.style.bezelStyle { return .text(BezelChoice.blur.rawValue) } else { return .text(BezelChoice.solid.rawValue) } }),
         S("dim_color", section: "style", option: "dim-color", .color, default: .color(0x0000_0080), example: "\"#00000060\"", group: SettingGroup.hud, live: true,
           help: "Colour laid over the screen by background = dim.",
           set: { s, v in
               s.profile.dimColor = Color(setting: v)
               if case .dim = s.profile.style.background { s.profile.style.background = .dim(s.profile.dimColor) }
           }, get: { $0.profile.dimColor.setting }),
-        S("background", section: "style", option: "background", .choice(["none", "dim", "gradient"]), default: .text("none"), example: "\"dim\"",
+        S("background", section: "style", option: "background", .choice(of: BackgroundChoice.self), default: .text("none"), example: "\"dim\"",
           group: SettingGroup.hud, live: true, help: "What the HUD lays over the screen: nothing, a dim colour, or a radial gradient.",
           set: { s, v in
-              switch v.string {
-              case "dim": s.profile.style.background = .dim(s.profile.dimColor)
-              case "gradient": s.profile.style.background = .gradient
-              default: s.profile.style.background = .none
+              switch BackgroundChoice(rawValue: v.string) ?? .none {
+              case .dim: s.profile.style.background = .dim(s.profile.dimColor)
+              case .gradient: s.profile.style.background = .gradient
+              case .none: s.profile.style.background = .none
               }
-          }, get: {
-              switch $0.profile.style.background {
-              case .none: .text("none")
-              case .dim: .text("dim")
-              case .gradient: .text("gradient")
-              }
-          }),
+          }, get: { .text(BackgroundChoice($0.profile.style.background).rawValue) }),
         // An empty path clears the logo (a daemon's `style` with "logo": "").
         S("logo", section: "style", option: "logo", .text(4095, "a PNG path (empty: none)"), example: "\"/usr/share/kiosk-hud/logo.png\"",
           group: SettingGroup.hud, live: true,
@@ -255,9 +249,9 @@ extension HUDSettings {
         S("min_show_time", section: "timing", option: "min-show-time", .number(0, 3600, "seconds", unit: "s"), default: .number(0), example: "1.0",
           group: SettingGroup.hud, live: true, help: "Once shown, the HUD stays at least this long.",
           set: { $0.profile.timing.minShowTime = $1.double }, get: { .number($0.profile.timing.minShowTime) }),
-        S("animation", section: "timing", option: "animation", .choice(["fade", "zoom", "zoomIn", "zoomOut"]), default: .text("fade"), example: "\"zoom\"",
+        S("animation", section: "timing", option: "animation", .choice(of: AnimationChoice.self), default: .text("fade"), example: "\"zoom\"",
           group: SettingGroup.hud, live: true, help: "How the HUD appears and goes.",
-          set: { $0.profile.timing.animation = animationKind($1.string) }, get: { .text(animationName($0.profile.timing.animation)) }),
+          set: { $0.profile.timing.animation = (AnimationChoice(rawValue: $1.string) ?? .fade).kind }, get: { .text(AnimationChoice($0.profile.timing.animation).rawValue) }),
         S("animation_duration", section: "timing", option: "animation-duration", .number(0, 10, "seconds", unit: "s"), default: .number(0.3), example: "0.2",
           group: SettingGroup.hud, live: true, help: "How long it takes.",
           set: { $0.profile.timing.animationDuration = $1.double }, get: { .number($0.profile.timing.animationDuration) }),
@@ -286,10 +280,10 @@ extension HUDSettings {
         S("dead_zone", section: "motion", option: "dead-zone", .number(0, 45, "degrees", unit: "°"), default: .number(1.5), example: "3.0",
           group: SettingGroup.tilt, help: "Tilt dead zone.",
           set: { $0.profile.motion.deadZone = $1.double }, get: { .number($0.profile.motion.deadZone) }),
-        S("neutral", section: "motion", option: "neutral", .choice(["resting", "face-up"]), default: .text("resting"), example: "\"face-up\"",
+        S("neutral", section: "motion", option: "neutral", .choice(of: NeutralChoice.self), default: .text("resting"), example: "\"face-up\"",
           group: SettingGroup.tilt, help: "Attitude with the bezel centred: resting (however the board stands at start) or face-up.",
-          set: { $0.profile.motion.neutral = $1.string == "face-up" ? .faceUp : .firstSample },
-          get: { .text($0.profile.motion.neutral == .faceUp ? "face-up" : "resting") }),
+          set: { $0.profile.motion.neutral = NeutralChoice(rawValue: $1.string) == .faceUp ? .faceUp : .firstSample },
+          get: { .text(($0.profile.motion.neutral == .faceUp ? NeutralChoice.faceUp : .resting).rawValue) }),
         S("reduce_motion", section: "motion", option: "reduce-motion", .bool, default: .bool(false), example: "true", group: SettingGroup.tilt, live: true,
           help: "No tilt motion.",
           set: { $0.profile.motion.reduceMotion = $1.bool }, get: { .bool($0.profile.motion.reduceMotion) }),
@@ -299,7 +293,7 @@ extension HUDSettings {
     ]
 
     static let content: [S] = [
-        S("mode", section: nil, option: "mode", .choice(HUDMode.allCases.map(\.rawValue)), default: .text("indeterminate"),
+        S("mode", section: nil, option: "mode", .choice(of: HUDMode.self), default: .text("indeterminate"),
           group: SettingGroup.hud, live: true, content: true,
           help: "indeterminate, determinate, annular, bar, text, custom (with --image), success or error.",
           set: { $0.content.mode = HUDMode(rawValue: $1.string) ?? .indeterminate }, get: { .text($0.content.mode.rawValue) }),
@@ -344,11 +338,11 @@ extension HUDSettings {
     /// `[plymouth]`: `kiosk-hud daemon --plymouth`'s status line, and a label and HUD mode for
     /// each of Plymouth's modes (`plymouth change-mode`).
     static let plymouth: [S] = [
-        S("boot_status", section: "plymouth", option: "plymouth-status", .choice(["details", "none"]), default: .text("details"),
+        S("boot_status", section: "plymouth", option: "plymouth-status", .choice(of: BootStatusChoice.self), default: .text("details"),
           example: "\"none\"", group: SettingGroup.plymouth, live: true,
           help: "Where Plymouth's boot status messages (each unit systemd starts, `plymouth update --status`) go: the details line, or nowhere.",
-          set: { $0.profile.plymouth.statusOnDetails = $1.string == "details" },
-          get: { .text($0.profile.plymouth.statusOnDetails ? "details" : "none") }),
+          set: { $0.profile.plymouth.statusOnDetails = BootStatusChoice(rawValue: $1.string) == .details },
+          get: { .text(($0.profile.plymouth.statusOnDetails ? BootStatusChoice.details : .none).rawValue) }),
     ] + PlymouthMode.allCases.flatMap { m -> [S] in
         let d = PlymouthProfile.defaultLooks[m]!
         return [
@@ -370,40 +364,6 @@ extension HUDSettings {
 
 private extension SettingValue {
     var size: (Int, Int) { if case let .size(w, h) = self { return (w, h) }; return (0, 0) }
-}
-
-func pixelFormat(_ name: String) -> PixelFormat {
-    switch name {
-    case "argb8888": .argb8888
-    case "rgb565": .rgb565
-    default: .xrgb8888
-    }
-}
-
-func formatName(_ f: PixelFormat) -> String {
-    switch f {
-    case .argb8888: "argb8888"
-    case .rgb565: "rgb565"
-    default: "xrgb8888"
-    }
-}
-
-func animationKind(_ name: String) -> AnimationKind {
-    switch name {
-    case "zoom": .zoom
-    case "zoomIn": .zoomIn
-    case "zoomOut": .zoomOut
-    default: .fade
-    }
-}
-
-func animationName(_ k: AnimationKind) -> String {
-    switch k {
-    case .zoom: "zoom"
-    case .zoomIn: "zoomIn"
-    case .zoomOut: "zoomOut"
-    default: "fade"
-    }
 }
 
 extension HUDSettings {

@@ -16,8 +16,8 @@ public enum CtlCommand {
     static let socket = FollowBootCommand.socket
     static let animated = OptionSpec(.animated, .inversibleFlag, help: "Animate (show, hide: default on; update: the progress eases).")
 
-    static func verb(_ name: String, _ abstract: String, _ options: [OptionSpec] = [], positionals: [PositionalSpec] = []) -> CommandSpec {
-        CommandSpec(name, abstract: abstract, discussion: exitCodes, groups: [OptionGroup([socket] + options)], positionals: positionals)
+    static func verb(_ v: CtlVerb, _ abstract: String, _ options: [OptionSpec] = [], positionals: [PositionalSpec] = []) -> CommandSpec {
+        CommandSpec(v.rawValue, abstract: abstract, discussion: exitCodes, groups: [OptionGroup([socket] + options)], positionals: positionals)
     }
 
     static let contentOptions = SettingOptions.options(group: SettingGroup.hud).filter { DaemonRequest.contentKeys.contains(optionKey($0.name)) }
@@ -26,21 +26,21 @@ public enum CtlCommand {
 
     /// `kiosk-hud ctl`'s verbs, options, help and manual page.
     public static let spec = CommandSpec("ctl", abstract: "Send a request to a running kiosk-hud daemon.", subcommands: [
-        verb("ping", "Check that the daemon answers."),
-        verb("show", "Show the HUD.", [animated]),
-        verb("hide", "Hide the HUD.", [animated, OptionSpec(.delay, value: "s", rule: .number(0, 86_400, "seconds"), help: "Hide after this many seconds.")]),
-        verb("update", "Change what the HUD shows (the content options of render).", contentOptions + [animated]),
-        verb("style", "Change how the HUD looks (render's look options).", styleOptions),
-        verb("success", "Show a success mark with TEXT, then hide (SVProgressHUD's timing).", [duration], positionals: [text]),
-        verb("error", "Show an error mark with TEXT, then hide.", [duration], positionals: [text]),
-        verb("info", "Show TEXT, then hide.", [duration], positionals: [text]),
-        verb("push", "One more activity: shows the HUD."),
-        verb("pop", "One activity done: the last one hides the HUD."),
-        verb("press", "Press the HUD's button as a tap would (e.g. Cancel a `kiosk-hud run` from a maintenance shell)."),
-        verb("status", "Print what the HUD shows now, its look, the displays and the input devices, as JSON."),
-        verb("wait-button", "Wait until the HUD's button is pressed.", [OptionSpec(.timeout, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
-        verb("quit", "End the daemon.", [.flag(.retain, help: "Leave the last frame on screen for the next program.")]),
-        verb("new-root", "Tell the initramfs's daemon (daemon --initramfs) that the real root is mounted at PATH, before switch-root (the initramfs's init-bottom script does).",
+        verb(.ping, "Check that the daemon answers."),
+        verb(.show, "Show the HUD.", [animated]),
+        verb(.hide, "Hide the HUD.", [animated, OptionSpec(.delay, value: "s", rule: .number(0, 86_400, "seconds"), help: "Hide after this many seconds.")]),
+        verb(.update, "Change what the HUD shows (the content options of render).", contentOptions + [animated]),
+        verb(.style, "Change how the HUD looks (render's look options).", styleOptions),
+        verb(.success, "Show a success mark with TEXT, then hide (SVProgressHUD's timing).", [duration], positionals: [text]),
+        verb(.error, "Show an error mark with TEXT, then hide.", [duration], positionals: [text]),
+        verb(.info, "Show TEXT, then hide.", [duration], positionals: [text]),
+        verb(.push, "One more activity: shows the HUD."),
+        verb(.pop, "One activity done: the last one hides the HUD."),
+        verb(.press, "Press the HUD's button as a tap would (e.g. Cancel a `kiosk-hud run` from a maintenance shell)."),
+        verb(.status, "Print what the HUD shows now, its look, the displays and the input devices, as JSON."),
+        verb(.waitButton, "Wait until the HUD's button is pressed.", [OptionSpec(.timeout, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Give up after this many seconds (exit 1).")]),
+        verb(.quit, "End the daemon.", [.flag(.retain, help: "Leave the last frame on screen for the next program.")]),
+        verb(.newRoot, "Tell the initramfs's daemon (daemon --initramfs) that the real root is mounted at PATH, before switch-root (the initramfs's init-bottom script does).",
              positionals: [PositionalSpec("path", help: "Where the real root is mounted (initramfs-tools: /root).")]),
         FollowBootCommand.spec,
     ])
@@ -51,34 +51,44 @@ public enum CtlCommand {
     /// The setting key of an option name (the table's).
     static func optionKey(_ option: String) -> String { HUDSettings.table.setting(option: option)?.key ?? option }
 
-    /// Sends `verb`'s request to the daemon (see the verbs' exit codes).
+    /// Sends `verb`'s request to the daemon (see the verbs' exit codes); `verb` as the command
+    /// line names it (an unknown one is a usage error, 64).
     public static func run(_ verb: String, _ a: ParsedArguments) throws {
+        guard let v = CtlVerb(rawValue: verb) else {
+            writeLine("Error: ctl: unknown verb \(verb) (one of \(CtlVerb.allCases.map(\.rawValue).joined(separator: ", ")))", to: 2)
+            throw ExitCode(64)
+        }
+        try run(v, a)
+    }
+
+    /// Sends `verb`'s request to the daemon (see the verbs' exit codes).
+    public static func run(_ verb: CtlVerb, _ a: ParsedArguments) throws {
         let client: DaemonClient
         do { client = try DaemonClient(path: a.string(.socket) ?? ControlSocket.defaultPath) } catch { throw fail(error) }
         do {
             switch verb {
-            case "show": try client.request("show", [("animated", .bool(a.optionalFlag(.animated) ?? true))])
-            case "hide":
-                try client.request("hide", [("animated", .bool(a.optionalFlag(.animated) ?? true)), ("delay", .number(try a.double(.delay) ?? 0))])
-            case "update": try client.request("update", try settingFields(a, contentOptions) + [("animated", .bool(a.optionalFlag(.animated) ?? false))])
-            case "style": try client.request("style", try settingFields(a, styleOptions))
-            case "success", "error", "info":
+            case .ping, .push, .pop, .press: try client.request(verb.op)
+            case .show: try client.request(.show, [("animated", .bool(a.optionalFlag(.animated) ?? true))])
+            case .hide:
+                try client.request(.hide, [("animated", .bool(a.optionalFlag(.animated) ?? true)), ("delay", .number(try a.double(.delay) ?? 0))])
+            case .update: try client.request(.update, try settingFields(a, contentOptions) + [("animated", .bool(a.optionalFlag(.animated) ?? false))])
+            case .style: try client.request(.style, try settingFields(a, styleOptions))
+            case .success, .error, .info:
                 let d = try a.double(.duration)
-                try client.request(verb, [("text", .string(a.positionals.first ?? ""))] + (d.map { [("duration", .number($0))] } ?? []))
-            case "status":
-                let reply = try client.request("status")
+                try client.request(verb.op, [("text", .string(a.positionals.first ?? ""))] + (d.map { [("duration", .number($0))] } ?? []))
+            case .status:
+                let reply = try client.request(.status)
                 writeLine(JSON.encode(.object(JSONObject(reply.keys.filter { $0 != "v" && $0 != "ok" }.map { ($0, reply[$0]!) }))), to: 1)
-            case "wait-button":
-                try client.request("subscribe", [("events", .array([.string("button")]))])
+            case .waitButton:
+                try client.request(.subscribe, [("events", .array([.string("button")]))])
                 let timeout = try a.double(.timeout)
                 do throws(DaemonClient.Failure) { _ = try client.nextEvent(timeout: timeout) } catch {
                     if case .timedOut = error { throw ExitCode(1) }
                     throw error
                 }
-            case "quit": try client.request("quit", [("retain", .bool(a.flag(.retain)))])
-            case "follow-boot": try FollowBootCommand.run(client, a)
-            case "new-root": try client.request("new_root", [("path", .string(a.positionals.first ?? ""))])
-            default: try client.request(verb)
+            case .quit: try client.request(.quit, [("retain", .bool(a.flag(.retain)))])
+            case .followBoot: try FollowBootCommand.run(client, a)
+            case .newRoot: try client.request(.newRoot, [("path", .string(a.positionals.first ?? ""))])
             }
         } catch let e as DaemonClient.Failure { throw fail(e) }
     }
@@ -100,8 +110,35 @@ public enum CtlCommand {
         case .noDaemon: return ExitCode(69)
         case .permissionDenied: return ExitCode(77)
         case .refused: return ExitCode(2)
-        case .protocolError: return ExitCode(70)
+        case .protocolError, .connectionLost: return ExitCode(70)
         case .timedOut: return ExitCode(1)
+        }
+    }
+}
+
+/// `kiosk-hud ctl`'s verbs, as the command line names them.
+public enum CtlVerb: String, Sendable, CaseIterable {
+    case ping, show, hide, update, style, success, error, info, push, pop, press, status
+    case waitButton = "wait-button", quit, newRoot = "new-root", followBoot = "follow-boot"
+
+    /// The daemon's op the verb sends first (wait-button subscribes; follow-boot sends updates).
+    public var op: DaemonOp {
+        switch self {
+        case .ping: .ping
+        case .show: .show
+        case .hide: .hide
+        case .update, .followBoot: .update
+        case .style: .style
+        case .success: .success
+        case .error: .error
+        case .info: .info
+        case .push: .push
+        case .pop: .pop
+        case .press: .press
+        case .status: .status
+        case .waitButton: .subscribe
+        case .quit: .quit
+        case .newRoot: .newRoot
         }
     }
 }

@@ -2,6 +2,7 @@ import Glibc
 import KioskBoards
 import KioskCLI
 import KioskDaemon
+import KioskHUD
 import KioskDevices
 import KioskProtocol
 import KioskSession
@@ -117,12 +118,7 @@ final class DaemonParts: ShowExtras {
             let limit = pictureLimit(canvasWidth: first?.width ?? settings.profile.width, canvasHeight: first?.height ?? settings.profile.height)
             return try loadPNG(path, what: "", limit: limit, as: client)
         }
-        d.onQuit = { [weak self] retain in
-            self?.retainOnQuit = retain
-            self?.handedOver()
-            session.drawPendingFrame()
-            session.end(.exit(0))
-        }
+        d.onQuit = { [weak self] retain in self?.quit(session, retain: retain) }
         d.statusExtras = { [weak self] in self?.statusFields() ?? [] }
         daemon = d
         if let r = resume {
@@ -162,12 +158,7 @@ final class DaemonParts: ShowExtras {
             }
         }
         showLog("control socket: listening on \(s.path ?? "the socket systemd passed")")
-        plymouth?.attach(daemon: d, loop: loop) { [weak self] retain in
-            self?.retainOnQuit = retain
-            self?.handedOver()
-            session.drawPendingFrame()
-            session.end(.exit(0))
-        }
+        plymouth?.attach(daemon: d, loop: loop) { [weak self] retain in self?.quit(session, retain: retain) }
         try attachSWUpdate(daemon: d, loop: loop, kernel: kernel, words: settings.words)
         if let m = startMode { startIn(m, daemon: d, settings: settings) }
         if let f = a.string(.psplashFifo) {
@@ -227,6 +218,16 @@ final class DaemonParts: ShowExtras {
         do { try d.apply(fields) } catch { showLog("--plymouth-mode \(m.rawValue): \(error)") }
     }
 
+    /// The daemon's end asked by a client (`quit`), Plymouth's `quit` or psplash's QUIT: the
+    /// handover remembered, the frame still owed drawn, the loop ended; `retain` (nil: as the
+    /// arguments said) leaves the last frame on screen.
+    private func quit(_ session: HUDSession, retain: Bool? = nil) {
+        if let retain { retainOnQuit = retain }
+        handedOver()
+        session.drawPendingFrame()
+        session.end(.exit(0))
+    }
+
     /// A quit is the boot's handover: a daemon socket-activated later in this boot starts hidden.
     private func handedOver() {
         do { try BootHandover.mark(CommandLine.arguments) } catch { showLog("cannot remember the handover: \(error)") }
@@ -238,15 +239,13 @@ final class DaemonParts: ShowExtras {
             switch c {
             case let .progress(p):
                 let mode = session.configuration.content.mode
-                var fields: [(String, JSONValue)] = [("v", .number(1)), ("op", .string("update")), ("progress", .number(p))]
-                if ![.determinate, .annular, .bar].contains(mode) { fields.append(("mode", .string("bar"))) }
-                _ = try d.handle(try DaemonRequest(JSONObject(fields)))
+                var fields: [(String, SettingValue)] = [("progress", .number(p))]
+                if !mode.showsProgress { fields.append(("mode", .text(HUDMode.bar.rawValue))) }
+                _ = try d.handle(try .update(fields))
             case let .message(text):
-                _ = try d.handle(try DaemonRequest(JSONObject([("v", .number(1)), ("op", .string("update")), ("label", .string(text))])))
+                _ = try d.handle(try .update([("label", .text(text))]))
             case .quit:
-                handedOver()
-                session.drawPendingFrame()
-                session.end(.exit(0))
+                quit(session)
             }
         } catch {
             showLog("psplash: \(error)")

@@ -15,7 +15,6 @@ final class RaucParts {
     private var shown = false
 
     /// The modes that show progress; any other becomes bar.
-    static let progressModes: Set<HUDMode> = [.determinate, .annular, .bar]
 
     init(address: String, daemon: Daemon, words: Words, log: @escaping (String) -> Void) throws {
         self.daemon = daemon; self.words = words
@@ -42,7 +41,7 @@ final class RaucParts {
                 if v.note == .serviceGone { details += (details.isEmpty ? "" : "\n") + words.text(.updaterStopped) }
                 var fields: [(String, SettingValue)] = [("progress", .number(v.progress)), ("label", .text(cut(v.label, 1024))),
                                                         ("details", .text(cut(details, 8192))), ("button", .text(""))]
-                if !RaucParts.progressModes.contains(daemon.session.configuration.content.mode) { fields.append(("mode", .text("bar"))) }
+                if !daemon.session.configuration.content.mode.showsProgress { fields.append(("mode", .text("bar"))) }
                 try daemon.apply(fields)
                 if !shown {
                     shown = true

@@ -1,5 +1,6 @@
 import KioskCLI
 import KioskDaemon
+import KioskHUD
 import KioskProtocol
 import KioskSys
 
@@ -28,14 +29,15 @@ public enum FollowBootCommand {
 
     /// `kiosk-hud ctl follow-boot`'s options, help and manual page.
     public static let spec = CommandSpec(
-        "follow-boot", abstract: "Show systemd's boot progress as a bar until the boot is finished (72: no systemd).",
+        CtlVerb.followBoot.rawValue, abstract: "Show systemd's boot progress as a bar until the boot is finished (72: no systemd).",
         discussion: """
         Reads the systemd manager's Progress over sd-bus (libsystemd.so.0, loaded only by this verb) \
         and sends it to the daemon: never backwards, in steps of 1 %, mode bar unless the HUD's mode \
         shows progress; at 1.0 (the boot finished) it sends 1.0 and exits. It also exits 0 when the \
         daemon ends (the handover to the kiosk app). Run by kiosk-hud-progress.service.
 
-        Exit codes: 0 the boot finished, or the daemon ended; 2 the daemon refused a request; \
+        Exit codes: 0 the boot finished, or the daemon ended; 1 the daemon did not answer a \
+        request within 10 s (stopped, or stuck); 2 the daemon refused a request; \
         64 bad options; 69 no daemon at the socket; 70 the daemon answered something that is not \
         the protocol; 72 no systemd manager to follow (libsystemd.so.0 missing, or nothing at --bus: \
         not booted with systemd; or the manager unreachable for 5 s); 77 permission denied (the \
@@ -43,8 +45,9 @@ public enum FollowBootCommand {
         """,
         groups: [OptionGroup([socket, interval, bus])])
 
-    /// The modes that show progress; any other gets "bar" with the progress.
-    static let progressModes: Set<String> = ["determinate", "annular", "bar"]
+    /// How long a request waits for the daemon's reply: one that does not answer (stopped, or
+    /// stuck) ends follow-boot (exit 1) instead of holding kiosk-hud-progress.service for ever.
+    static let replyTimeout = 10.0
 
     /// Follows the boot on `client`'s daemon until the boot is finished or the daemon ends.
     public static func run(_ client: DaemonClient, _ a: ParsedArguments) throws {
@@ -99,10 +102,10 @@ public enum FollowBootCommand {
     /// progress). False when the daemon has gone.
     static func send(_ p: Double, _ client: DaemonClient) throws(DaemonClient.Failure) -> Bool {
         do {
-            let mode = try client.request("status")["content"]?["mode"]?.string ?? ""
+            let mode = try client.request(.status, [], timeout: replyTimeout)["content"]?["mode"]?.string ?? ""
             var fields: [(String, JSONValue)] = [("progress", .number(p))]
-            if !progressModes.contains(mode) { fields.append(("mode", .string("bar"))) }
-            try client.request("update", fields)
+            if !(HUDMode(rawValue: mode)?.showsProgress ?? false) { fields.append(("mode", .string("bar"))) }
+            try client.request(.update, fields, timeout: replyTimeout)
             return true
         } catch {
             if gone(error) { return false }
@@ -110,11 +113,10 @@ public enum FollowBootCommand {
         }
     }
 
-    /// Whether a failure is the daemon's end: its connection closed or broken (DaemonClient's
-    /// messages for those).
+    /// Whether a failure is the daemon's end: its connection closed or broken.
     static func gone(_ f: DaemonClient.Failure) -> Bool {
-        guard case let .protocolError(why) = f else { return false }
-        return why == "the daemon closed the connection" || why.hasPrefix("sending to the daemon") || why.hasPrefix("reading from the daemon")
+        if case .connectionLost = f { return true }
+        return false
     }
 
     static func fail(_ f: SystemdManager.Failure) -> Error {

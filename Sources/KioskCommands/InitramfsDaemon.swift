@@ -450,7 +450,7 @@ enum InitramfsTakeover {
         var carriedOn = false
         while monotonicSeconds() < deadline {
             let reply: JSONObject
-            do { reply = try DaemonClient(path: socket, kernel: kernel).reply("adopt", [], timeout: 10) } catch {
+            do { reply = try DaemonClient(path: socket, kernel: kernel).reply(.adopt, [], timeout: 10) } catch {
                 throw ShowError("initramfs: its daemon does not answer on \(socket): \(error)")
             }
             if reply["ok"]?.bool == true { carriedOn = true; break }
@@ -464,7 +464,7 @@ enum InitramfsTakeover {
             var answered = false
             var failure: String?
             while !answered && failure == nil && monotonicSeconds() < deadline {
-                if let c = try? DaemonClient(path: socket, kernel: kernel), let s = try? c.request("status", [], timeout: 5) {
+                if let c = try? DaemonClient(path: socket, kernel: kernel), let s = try? c.request(.status, [], timeout: 5) {
                     answered = s["initramfs"]?.string == InitramfsState.carriedOver.rawValue
                     // The daemon answered ok, then could not carry on: it says why, at once.
                     failure = s["adopt_error"]?.string
@@ -503,13 +503,13 @@ enum InitramfsTakeover {
         var waited = false
         while monotonicSeconds() < deadline {
             let s: JSONObject
-            do { s = try client.request("status", [], timeout: 10) } catch {
+            do { s = try client.request(.status, [], timeout: 10) } catch {
                 if case .timedOut = error { return true }   // busy (drawing): not waited for longer
                 return !waited
             }
             if !(s["displays"]?.array ?? []).isEmpty {
                 if waited {
-                    _ = try? client.request("ping", [], timeout: max(1, deadline - monotonicSeconds()))
+                    _ = try? client.request(.ping, [], timeout: max(1, deadline - monotonicSeconds()))
                     showLog("initramfs: its daemon shows on its display now")
                 }
                 return true

@@ -51,6 +51,14 @@ public struct PictureError: Error, CustomStringConvertible {
 
 /// The PNG at `path` (given as option `what`) as a bitmap, within `limit`; opened with `user`'s
 /// rights when given (a picture a daemon's client named), else with this process's.
+///
+/// The daemon calls this on its event loop thread (a client's `style`/`update` naming a
+/// picture): the loop waits while the picture is decoded. That wait is bounded by `limit` (no
+/// more than 4 x the canvas's pixels kept, larger pictures box-filtered while read) and by the
+/// file being a regular file opened without blocking; the worst case, a 16384x16384 PNG read
+/// down to the canvas, is about 1 s (libpng's row API, CKioskPNG built -O2). Moving it to a
+/// thread would let two pictures of one client race their replies; a client that sends such a
+/// picture delays the other clients by that much, and no more.
 public func loadPNG(_ path: String, what: String, limit: PNGReadLimit, as user: PeerCredentials? = nil) throws -> Bitmap {
     guard !path.isEmpty else { throw UsageError("\(what): empty path") }
     // Decoded straight into the bitmap and premultiplied there: one picture-sized buffer while

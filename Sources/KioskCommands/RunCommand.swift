@@ -54,7 +54,7 @@ public enum RunCommand {
             for i in g.options.indices where refused.contains(g.options[i].name) { g.options[i].hidden = true }
             return g
         } + [OptionGroup("Run", [
-            OptionSpec(.hud, value: "where", rule: .choice(["auto", "daemon", "display", "none"]),
+            OptionSpec(.hud, value: "where", rule: .choice(RunHUD.allCases.map(\.rawValue)),
                        help: "Where the HUD is: auto (the daemon if it answers, else the display, else none), daemon, display or none."),
             OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
             OptionSpec(.daemonTimeout, rule: .number(0.1, 3600, "seconds"),
@@ -107,30 +107,30 @@ public enum RunCommand {
         task.cancelledText = words.text(.cancelled)
         task.noticeDuration = try a.double(.noticeDuration)
         var content = settings.content
-        if [.determinate, .annular, .bar].contains(content.mode) { task.progressMode = content.mode } else { task.progressMode = .bar }
+        if content.mode.showsProgress { task.progressMode = content.mode } else { task.progressMode = .bar }
         if content.mode != .text { content.mode = .indeterminate }
         let parts = RunParts(command: command, task: task, content: content)
 
-        let hud = a.string(.hud) ?? "auto"
-        if hud == "auto" || hud == "daemon" {
+        let hud = a.string(.hud).flatMap(RunHUD.init) ?? .auto
+        if hud == .auto || hud == .daemon {
             let path = a.string(.socket) ?? ControlSocket.defaultPath
             let loop = DisplayLoop.system()
             do {
                 let daemonHUD = try DaemonTaskHUD(path: path, loop: loop.loop, replyTimeout: try a.double(.daemonTimeout) ?? DaemonTaskHUD.defaultReplyTimeout)
                 // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
-                let own: ((RunParts) throws -> Void)? = hud == "auto" ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
+                let own: ((RunParts) throws -> Void)? = hud == .auto ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
                 parts.displayLoop = loop
                 return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) }, ownDisplay: own)
             } catch let e as DaemonClient.Failure {
-                if hud == "daemon" { throw ShowError("no daemon on \(path): \(e)") }
+                if hud == .daemon { throw ShowError("no daemon on \(path): \(e)") }
             }
         }
-        if hud == "none" { return try parts.runAlone() }
+        if hud == .none { return try parts.runAlone() }
         do {
             let loop = DisplayLoop.system()
             parts.displayLoop = loop
             try ShowCommand(a, extras: parts, loop: loop).run()
-        } catch let e as DisplayUnavailable where hud == "auto" && !parts.started {
+        } catch let e as DisplayUnavailable where hud == .auto && !parts.started {
             showLog("\(e.description); running the command without a HUD")
             try parts.runAlone()
         }
@@ -152,4 +152,11 @@ extension OptionKey {
     public static let stdin = OptionKey("stdin")
     public static let successText = OptionKey("success-text")
     public static let totalBytes = OptionKey("total-bytes")
+}
+
+/// `run --hud`: where the command's HUD is.
+enum RunHUD: String, CaseIterable {
+    /// The daemon if it answers, else the display, else none.
+    case auto
+    case daemon, display, none
 }

@@ -115,11 +115,11 @@ public struct ShowCommand {
             }
         }
         // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
-        let buttonAction = action(a.string(.onButton) ?? (content.showsButton && extras == nil ? "exit" : "none"), exitCode: 10)
-        let tapAction = action(a.string(.onTapOutside) ?? (profile.touch.tapOutside ? "exit" : "none"), exitCode: 11)
+        let buttonAction = action(a.string(.onButton).flatMap(ButtonChoice.init) ?? (content.showsButton && extras == nil ? .exit : .none), exitCode: 10)
+        let tapAction = action(a.string(.onTapOutside).flatMap(ButtonChoice.init) ?? (profile.touch.tapOutside ? .exit : .none), exitCode: 11)
         var configuration = SessionConfiguration(
             style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
-            scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside) == "exit",
+            scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside).flatMap(ButtonChoice.init) == .exit,
             onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
             startHidden: extras?.startHidden ?? false)
         configuration.underlayFit = profile.underlayFit
@@ -218,16 +218,23 @@ public struct DisplayLoop {
     public var clock: any Clock & Sendable
     /// Turns the loop until it is stopped (`PollEventLoop.run`; a test moves an embedded loop's clock).
     public var run: () throws -> Void
-    /// The parts of a display run's loop.
+    /// The parts of a display run's loop, for a loop that makes no system calls of its own (a
+    /// test's `EmbeddedEventLoop`): `kernel` serves the screen, the sockets and the files. A
+    /// `PollEventLoop` takes `init(_:clock:)`, which uses the loop's own kernel.
     public init(loop: EventLoop, kernel: Kernel, clock: any Clock & Sendable, run: @escaping () throws -> Void) {
         self.loop = loop; self.kernel = kernel; self.clock = clock; self.run = run
+    }
+
+    /// A `PollEventLoop` and the clock it was made with: the screen and the sockets use the
+    /// loop's own kernel (one value, so the two cannot differ).
+    public init(_ loop: PollEventLoop, clock: any Clock & Sendable) {
+        self.init(loop: loop, kernel: loop.kernel, clock: clock) { try loop.run() }
     }
 
     /// A new real loop (`PollEventLoop` on the system's kernel), one clock for the loop and the session.
     static func system() -> DisplayLoop {
         let clock = SystemClock()
-        let loop = PollEventLoop(clock: clock)
-        return DisplayLoop(loop: loop, kernel: loop.kernel, clock: clock) { try loop.run() }
+        return DisplayLoop(PollEventLoop(clock: clock), clock: clock)
     }
 }
 

@@ -9,9 +9,9 @@ extension ShowCommand {
     public static let displayGroups: [OptionGroup] = [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(group: SettingGroup.hud)
                 + SettingOptions.options(SettingOptions.canvas.union(SettingOptions.screen)) + [
-                OptionSpec(.onButton, value: "action", rule: .choice(["exit", "hide", "none"]),
+                OptionSpec(.onButton, value: "action", rule: .choice(ButtonChoice.allCases.map(\.rawValue)),
                            help: "When the button is pressed: exit (code 10), hide (animated, then exit 0) or none (default: exit when --button is given)."),
-                OptionSpec(.onTapOutside, value: "action", rule: .choice(["exit", "none"]),
+                OptionSpec(.onTapOutside, value: "action", rule: .choice(ButtonChoice.onTapOutside.map(\.rawValue)),
                            help: "On a tap outside the bezel: exit (code 11) or none (default: exit if the board profile's [touch] tap_outside is on, else none)."),
                 .flag(.fractionalScale, help: "Automatic scale in quarter steps (1…2) instead of 1 or 2."),
                 .flag(.retain, help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
@@ -54,13 +54,20 @@ extension ShowCommand {
     }
 
     /// `--on-button`/`--on-tap-outside` (checked by their rules): exit (with `exitCode`), hide, or none.
-    func action(_ name: String, exitCode: Int32) -> SessionAction {
-        switch name {
-        case "exit": .exit(exitCode)
-        case "hide": .hide
-        default: .none
+    func action(_ choice: ButtonChoice, exitCode: Int32) -> SessionAction {
+        switch choice {
+        case .exit: .exit(exitCode)
+        case .hide: .hide
+        case .none: .none
         }
     }
+}
+
+/// `--on-button`'s and `--on-tap-outside`'s words.
+enum ButtonChoice: String, CaseIterable {
+    case exit, hide, none
+    /// What a tap outside the bezel may do (it never hides).
+    static let onTapOutside: [ButtonChoice] = [.exit, .none]
 }
 
 /// What a command adds to a display run (the daemon's control socket and psplash FIFO).

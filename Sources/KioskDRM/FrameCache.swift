@@ -134,7 +134,7 @@ public enum FrameCache {
         var frames: [(path: String, modified: UInt64)] = []
         for name in kernel.listDirectory(directory) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(".bin") {
             let p = directory + "/" + name
-            if p != current, let id = FileIdentity(path: p) { frames.append((p, id.modified)) }
+            if p != current, let id = kernel.fileIdentity(p) { frames.append((p, id.modified)) }
         }
         guard frames.count >= filesKept else { return }
         frames.sort { $0.modified > $1.modified }

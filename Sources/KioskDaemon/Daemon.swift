@@ -91,13 +91,7 @@ public final class Daemon {
     /// Changes content settings named by their keys (a front end's update: psplash's, Plymouth's),
     /// as an `update` request would, but with the progress as given (no `progressFilter`).
     public func apply(_ content: [(String, SettingValue)], animated: Bool = false) throws(RequestError) {
-        var fields: [(Setting<HUDSettings>, SettingValue)] = []
-        for (key, v) in content {
-            guard let s = HUDSettings.table.setting(key: key), DaemonRequest.contentKeys.contains(key) else {
-                throw RequestError.bad("update: unknown field \(shown(key))")
-            }
-            do throws(RuleError) { fields.append((s, try s.rule.check(v.json))) } catch { throw RequestError.bad("\(key): expected \(error.expected)") }
-        }
+        guard case let .update(fields, _) = try DaemonRequest.update(content) else { return }
         try update(fields, animated: animated, filtered: false)
     }
 

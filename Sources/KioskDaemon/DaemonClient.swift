@@ -6,7 +6,7 @@ import KioskSys
 /// requests out, replies and events in, one JSON object a line.
 ///
 ///     let c = try DaemonClient(path: ControlSocket.defaultPath)
-///     let reply = try c.request("update", [("progress", .number(0.4)), ("label", .string("Step 2"))])
+///     let reply = try c.request(.update, [("progress", .number(0.4)), ("label", .string("Step 2"))])
 public final class DaemonClient {
     let fd: Int32
     /// The seam every call on the connection goes through.
@@ -21,14 +21,16 @@ public final class DaemonClient {
         case permissionDenied(String)
         /// The daemon answered with an error.
         case refused(String)
-        /// Something that is not the protocol came back, or the connection broke.
+        /// Something that is not the protocol came back.
         case protocolError(String)
+        /// The connection closed or broke: the daemon has gone (it ended, or was stopped).
+        case connectionLost(String)
         /// No event before the time was up.
         case timedOut
 
         public var description: String {
             switch self {
-            case let .noDaemon(s), let .permissionDenied(s), let .refused(s), let .protocolError(s): s
+            case let .noDaemon(s), let .permissionDenied(s), let .refused(s), let .protocolError(s), let .connectionLost(s): s
             case .timedOut: "timed out"
             }
         }
@@ -64,12 +66,30 @@ public final class DaemonClient {
 
     /// Sends one request and returns its reply (an error reply throws `.refused`).
     @discardableResult
-    public func request(_ op: String, _ fields: [(String, JSONValue)] = []) throws(Failure) -> JSONObject {
+    public func request(_ op: DaemonOp, _ fields: [(String, JSONValue)] = []) throws(Failure) -> JSONObject {
         try request(op, fields, timeout: nil)
     }
 
     /// Sends one request and returns its reply, waiting at most `timeout` seconds for it (nil:
     /// for ever); `.timedOut` when the daemon did not answer in time (stopped, or stuck).
+    @discardableResult
+    public func request(_ op: DaemonOp, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
+        let o = try reply(op.rawValue, fields, timeout: timeout)
+        try Self.check(o)
+        return o
+    }
+
+    /// Sends one request by the op's name (any text, an op this daemon may not know too).
+    @available(*, deprecated, message: "name the op as a DaemonOp: request(.status)")
+    @discardableResult
+    public func request(_ op: String, _ fields: [(String, JSONValue)] = []) throws(Failure) -> JSONObject {
+        let o = try reply(op, fields, timeout: nil)
+        try Self.check(o)
+        return o
+    }
+
+    /// As `request(_:_:)` by the op's name, waiting at most `timeout` seconds.
+    @available(*, deprecated, message: "name the op as a DaemonOp: request(.status, fields, timeout: t)")
     @discardableResult
     public func request(_ op: String, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
         let o = try reply(op, fields, timeout: timeout)
@@ -77,8 +97,18 @@ public final class DaemonClient {
         return o
     }
 
-    /// Sends one request and returns its reply as it came, an error reply too (its `"code"` is
-    /// a `ReplyCode`); throws only when no reply came.
+    /// Sends one request and returns its reply as it came, an error reply too.
+    public func reply(_ op: DaemonOp, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
+        try reply(op.rawValue, fields, timeout: timeout)
+    }
+
+    /// One request line (with its newline).
+    public static func requestLine(_ op: DaemonOp, _ fields: [(String, JSONValue)] = []) -> [UInt8] {
+        requestLine(op.rawValue, fields)
+    }
+
+    /// Sends one request by the op's name (a test's unknown op too) and returns its reply as it
+    /// came, an error reply too (its `"code"` is a `ReplyCode`); throws only when no reply came.
     public func reply(_ op: String, _ fields: [(String, JSONValue)], timeout: Double?) throws(Failure) -> JSONObject {
         let deadline = timeout.map { monotonicSeconds() + $0 }
         var bytes = Self.requestLine(op, fields)[...]
@@ -88,7 +118,7 @@ public final class DaemonClient {
                 // A daemon that refuses a peer says why and closes at once; the reason may be
                 // waiting to be read though the send failed.
                 if let o = try? nextObject(timeout: 1), o["ok"]?.bool == false { try Self.check(o) }
-                throw .protocolError("sending to the daemon: \(error)")
+                throw .connectionLost("sending to the daemon: \(error)")
             }
             bytes = bytes.dropFirst(n)
         }
@@ -122,11 +152,11 @@ public final class DaemonClient {
         let (kernel, fd) = (kernel, fd)
         let r: Result<Int, SysError> = bytes.withUnsafeBytes { b in Result { () throws(SysError) in try kernel.sendWithoutWaiting(fd, b) } }
         do throws(SysError) { return try r.get() } catch {
-            throw .protocolError("sending to the daemon: \(error)")
+            throw .connectionLost("sending to the daemon: \(error)")
         }
     }
 
-    /// The replies and events that have arrived, in order, without waiting (`.protocolError`
+    /// The replies and events that have arrived, in order, without waiting (`.connectionLost`
     /// once the connection is closed or broken).
     public func availableObjects() throws(Failure) -> [JSONObject] {
         var out: [JSONObject] = []
@@ -174,9 +204,9 @@ public final class DaemonClient {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n: Int
             do { n = try kernel.read(fd, into: &chunk) } catch {
-                throw .protocolError("reading from the daemon: \(error)")
+                throw .connectionLost("reading from the daemon: \(error)")
             }
-            if n == 0 { throw .protocolError("the daemon closed the connection") }
+            if n == 0 { throw .connectionLost("the daemon closed the connection") }
             buffer += chunk[..<n]
             if buffer.count > 1 << 20 { throw .protocolError("the daemon sent a line over 1 MiB") }
         }

@@ -219,7 +219,7 @@ public final class PlymouthSplash {
         return estimate?.value(at: now) ?? p
     }
 
-    var showsProgress: Bool { [.determinate, .annular, .bar].contains(session.configuration.content.mode) }
+    var showsProgress: Bool { session.configuration.content.mode.showsProgress }
 
     /// The estimate's timer runs only while it can move a bar: boot-up mode, a HUD mode that
     /// shows progress, the clock not paused, the boot not finished (an idle HUD stays idle).

@@ -47,6 +47,20 @@ public enum DaemonRequest {
     /// The settings `update` takes; `style` takes every other live setting.
     public static let contentKeys: Set<String> = Set(HUDSettings.table.settings.filter { $0.role == .content }.map(\.key))
 
+    /// An `update` of the content settings named by their keys, each value checked by its rule
+    /// as a client's is: a front end's own request (psplash's, Plymouth's), made without JSON
+    /// between.
+    public static func update(_ content: [(String, SettingValue)], animated: Bool = false) throws(RequestError) -> DaemonRequest {
+        var fields: [(Setting<HUDSettings>, SettingValue)] = []
+        for (key, v) in content {
+            guard let s = HUDSettings.table.setting(key: key), contentKeys.contains(key) else {
+                throw RequestError.bad("update: unknown field \(shown(key))")
+            }
+            do throws(RuleError) { fields.append((s, try s.rule.check(v.json))) } catch { throw RequestError.bad("\(key): expected \(error.expected)") }
+        }
+        return .update(fields, animated: animated)
+    }
+
     /// Reads a request object. Throws `RequestError` with a message for the client.
     public init(_ object: JSONObject) throws(RequestError) {
         var fields = Fields(object)

@@ -19,6 +19,16 @@ public enum HUDMode: String, Sendable, Equatable, CaseIterable {
     case success
     /// A cross (SVProgressHUD's showError).
     case error
+
+    /// Whether the mode shows the progress (pie, ring or bar): a progress given in another mode
+    /// is kept but not seen, so a source of progress (psplash, Plymouth, RAUC, follow-boot, `run`)
+    /// switches such a HUD to `.bar`.
+    public var showsProgress: Bool {
+        switch self {
+        case .determinate, .annular, .bar: true
+        case .indeterminate, .text, .custom, .success, .error: false
+        }
+    }
 }
 
 /// What is dimmed or tinted behind the bezel, over the whole screen.

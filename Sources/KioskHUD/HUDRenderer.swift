@@ -140,7 +140,7 @@ public final class HUDRenderer {
     /// content with a button keeps the bezel (the button must be seen to be pressed).
     var logoAlone: Bool {
         logo != nil && style.logoPlacement == .alone && !content.showsButton
-            && [.determinate, .annular, .bar, .indeterminate].contains(content.mode)
+            && (content.mode.showsProgress || content.mode == .indeterminate)
     }
 
     /// With the logo alone: the logo, a gap, the indicator, then the label and details as the
@@ -319,7 +319,7 @@ public final class HUDRenderer {
         }
         guard s.visible && sOp > 0 else { return d }
         let (mx, my) = motion(s)
-        let usesProgress = [.determinate, .annular, .bar].contains(content.mode)
+        let usesProgress = content.mode.showsProgress
         if (usesProgress && p.progress != s.progress) || (content.mode == .indeterminate && p.spinnerPhase != s.spinnerPhase) {
             d.add(logoAlone ? grow(aloneGeometry().indicator.enclosingPixels, 0, 0) : grow(layout.indicatorBox, mx, my))
         }

@@ -48,7 +48,7 @@ public final class IIOAccelerometer {
     public let samplingNote: String?
     private var fds: [Int32]
     /// The seam the attributes are opened, read and closed through.
-    private let kernel: Kernel
+    private let kernel: any KernelFiles & KernelDescriptors
     private let buffer: UnsafeMutableRawBufferPointer
     private let axisPaths: [String]
 
@@ -59,7 +59,7 @@ public final class IIOAccelerometer {
     /// and opens the three `_raw` attributes.
     /// Every attribute is read and written through `kernel` (the real one unless a test plays it).
     public init(device: IIODevice, configuredMatrix: MountMatrix? = nil, rate: Double? = nil,
-                kernel: Kernel = LinuxKernel()) throws(IIOError) {
+                kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) throws(IIOError) {
         self.device = device
         self.kernel = kernel
         var cal: [AxisCalibration] = []
@@ -123,7 +123,7 @@ public final class IIOAccelerometer {
     }
 
     /// A calibration attribute: nil if absent, the number, or garbage.
-    static func number(_ path: String, _ kernel: Kernel) throws(IIOError) -> Double? {
+    static func number(_ path: String, _ kernel: any KernelFiles & KernelDescriptors) throws(IIOError) -> Double? {
         guard kernel.fileExists(path) else { return nil }
         let text = try readAttributeOrThrow(path, kernel: kernel)
         guard let v = parseDecimal(text), v.isFinite else { throw .garbage(path: path, text: text, expected: "a decimal number") }
@@ -133,7 +133,7 @@ public final class IIOAccelerometer {
     /// Picks the lowest listed frequency ≥ `rate` (else the highest) and writes it. Lists are
     /// `sampling_frequency_available` (or the `in_accel_` one): numbers separated by blanks, or
     /// `[min step max]`. Returns a note for the log; nil if the device lists no frequencies.
-    static func setSamplingFrequency(_ dir: String, rate: Double, kernel: Kernel) -> String? {
+    static func setSamplingFrequency(_ dir: String, rate: Double, kernel: any KernelFiles & KernelDescriptors) -> String? {
         for prefix in ["", "in_accel_"] {
             guard let list = readAttribute("\(dir)/\(prefix)sampling_frequency_available", kernel: kernel) else { continue }
             let attr = "\(dir)/\(prefix)sampling_frequency"

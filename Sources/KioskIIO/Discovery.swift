@@ -51,7 +51,7 @@ public enum IIODiscovery {
     /// Every `iio:deviceN` with `in_accel_x_raw`, `_y_raw` and `_z_raw`, by N. `log` hears about
     /// a udev database file that is there but cannot be used (too large, not a regular file).
     /// The directories and attributes are read through `kernel`.
-    public static func accelerometers(root: IIORoot, kernel: any Kernel = LinuxKernel(), log: (String) -> Void = { _ in }) -> [IIODevice] {
+    public static func accelerometers(root: IIORoot, kernel: any KernelFiles & KernelDescriptors = LinuxKernel(), log: (String) -> Void = { _ in }) -> [IIODevice] {
         let dir = root.devicesDirectory
         guard let names = kernel.listDirectory(dir) else { return [] }
         var out: [IIODevice] = []
@@ -86,7 +86,7 @@ public enum IIODiscovery {
     /// udev's properties for a device: its database file `c<major>:<minor>` (from the `dev`
     /// attribute), else `+iio:<sysName>` (devices without a node). `E:KEY=VALUE` lines, read
     /// through `kernel`.
-    public static func udevProperties(sysName: String, path: String, root: IIORoot, kernel: any Kernel = LinuxKernel(),
+    public static func udevProperties(sysName: String, path: String, root: IIORoot, kernel: any KernelFiles & KernelDescriptors = LinuxKernel(),
                                       log: (String) -> Void = { _ in }) -> [String: String] {
         var files: [String] = []
         if let dev = readAttribute(path + "/dev", kernel: kernel), dev.split(separator: ":").count == 2,

@@ -52,16 +52,16 @@ public final class IIOMotionSource: MotionSource, Sendable {
     private let control: Int32?
     /// The seam the thread's calls go through (the caller's: shared by the thread and the loop,
     /// so one that may be used from both, as the real kernel, which holds nothing).
-    private let kernel: any Kernel & Sendable
+    private let kernel: any KernelFiles & KernelDescriptors & KernelEvents & Sendable
 
     /// A mailbox with no thread: feed it with `pump(_:at:)` (tests, or a caller's own loop).
-    public init(staleAfter: Double = 0.5, kernel: any Kernel & Sendable = LinuxKernel()) {
+    public init(staleAfter: Double = 0.5, kernel: any KernelFiles & KernelDescriptors & KernelEvents & Sendable = LinuxKernel()) {
         self.staleAfter = staleAfter
         self.kernel = kernel
         control = nil
     }
 
-    private init(staleAfter: Double, control: Int32, kernel: any Kernel & Sendable) {
+    private init(staleAfter: Double, control: Int32, kernel: any KernelFiles & KernelDescriptors & KernelEvents & Sendable) {
         self.staleAfter = staleAfter
         self.control = control
         self.kernel = kernel
@@ -73,7 +73,7 @@ public final class IIOMotionSource: MotionSource, Sendable {
     /// `staleAfter` defaults to 5 periods, at least 0.5 s.
     /// Every system call of the thread (discovery, the device, its wake-ups) goes through `kernel`.
     public static func start(settings: IIOSampler.Settings, clock: any Clock & Sendable, staleAfter: Double? = nil,
-                             kernel: any Kernel & Sendable = LinuxKernel(),
+                             kernel: any KernelFiles & KernelDescriptors & KernelEvents & Sendable = LinuxKernel(),
                              log: @escaping @Sendable (String) -> Void) throws(SysError) -> IIOMotionSource {
         let source = IIOMotionSource(staleAfter: staleAfter ?? max(0.5, 5 * settings.period), control: try kernel.eventDescriptor(), kernel: kernel)
         try spawnDetachedThread { [source] in

@@ -42,7 +42,7 @@ public struct ResolvedMountMatrix: Sendable, Equatable {
     /// `in_mount_matrix`, else the identity (iio-sensor-proxy's order). The first one present
     /// decides: if it is malformed the identity is used, with a warning naming it. The sysfs
     /// attributes are read through `kernel`.
-    public static func resolve(for device: IIODevice, configured: MountMatrix?, kernel: any Kernel = LinuxKernel()) -> ResolvedMountMatrix {
+    public static func resolve(for device: IIODevice, configured: MountMatrix?, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) -> ResolvedMountMatrix {
         if let configured { return ResolvedMountMatrix(matrix: configured, origin: .configured) }
         var candidates: [(MountMatrixOrigin, String)] = []
         if let u = device.udev["ACCEL_MOUNT_MATRIX"] { candidates.append((.udev, u)) }

@@ -71,11 +71,11 @@ public final class IIOSampler {
     private var warned: Set<String> = []
 
     /// The seam discovery and the device's attributes are read through.
-    private let kernel: any Kernel
+    private let kernel: any KernelFiles & KernelDescriptors
 
     /// `log` gets one line per change worth knowing (no sensor, using a device, lost, cannot use).
     /// Devices are found and read through `kernel`.
-    public init(settings: Settings, kernel: any Kernel = LinuxKernel(), log: @escaping @Sendable (String) -> Void) {
+    public init(settings: Settings, kernel: any KernelFiles & KernelDescriptors = LinuxKernel(), log: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.kernel = kernel
         self.log = log

@@ -6,13 +6,13 @@ import KioskSys
 
 /// The text of an attribute with surrounding blanks and newlines removed; nil if it cannot be read
 /// (missing, EIO, …).
-func readAttribute(_ path: String, kernel: Kernel) -> String? {
+func readAttribute(_ path: String, kernel: any KernelFiles & KernelDescriptors) -> String? {
     guard let s = try? kernel.readSmallFile(path) else { return nil }
     return trimmed(s)
 }
 
 /// The text of an attribute (trimmed), or the failing call.
-func readAttributeOrThrow(_ path: String, kernel: Kernel) throws(IIOError) -> String {
+func readAttributeOrThrow(_ path: String, kernel: any KernelFiles & KernelDescriptors) throws(IIOError) -> String {
     do { return trimmed(try kernel.readSmallFile(path)) } catch { throw .sys(error) }
 }
 
@@ -53,7 +53,7 @@ func parseInteger(_ bytes: UnsafeRawBufferPointer) -> Int? {
 /// plain file — a test's fake tree — is replaced, not overwritten in part). Never blocks: a FIFO
 /// standing for the attribute is refused, not waited on (found by kiosk-hud-fuzz iio: a FIFO
 /// at sampling_frequency held the tilt sampler in open(2) for good, silently).
-func writeAttribute(_ path: String, _ text: String, kernel: Kernel) throws(SysError) {
+func writeAttribute(_ path: String, _ text: String, kernel: any KernelFiles & KernelDescriptors) throws(SysError) {
     try kernel.writeSmallFile(path, text, flags: O_TRUNC)
 }
 

@@ -4,7 +4,7 @@ import KioskSys
 
 extension PNG {
     /// Reads a PNG file as RGBA8 with `PNGReadLimit.default` (see `read(path:limit:)`).
-    public static func read(path: String, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGImage {
+    public static func read(path: String, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) throws(PNGError) -> PNGImage {
         try read(path: path, limit: .default, kernel: kernel)
     }
 
@@ -16,7 +16,7 @@ extension PNG {
     /// "not a regular file (a FIFO)", "cannot open: …", "not a PNG file", "image is WxH (N
     /// pixels); at most …", "cannot decode: <libpng's message>". The file is opened, read and
     /// closed through `kernel` (the real one unless a test plays it); decoding is pure.
-    public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGImage {
+    public static func read(path: String, limit: PNGReadLimit, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) throws(PNGError) -> PNGImage {
         let (file, header, size) = try open(path: path, limit: limit, kernel: kernel)
         defer { file.close() }
         return try decodeRows(header, size: size, operation: "read", path: path, sourceFailure: { file.failure }) { request in
@@ -26,7 +26,7 @@ extension PNG {
     }
 
     /// The file opened, its header read and the decoded size decided (`limit`).
-    private static func open(path: String, limit: PNGReadLimit, kernel: Kernel, as user: PeerCredentials? = nil) throws(PNGError)
+    private static func open(path: String, limit: PNGReadLimit, kernel: any KernelFiles & KernelDescriptors, as user: PeerCredentials? = nil) throws(PNGError)
         -> (InputFile, PNGHeader, (width: Int, height: Int)) {
         let file = try InputFile(path: path, maxBytes: limit.maxFileBytes, kernel: kernel, as: user)
         do {
@@ -47,7 +47,7 @@ extension PNG {
     /// place in its bitmap: 8 MB less while a 1920x1080 underlay is read). Returns the size.
     /// With `user`, the file is opened with that user's rights (a picture a daemon's client
     /// named: the client can show only what it could read itself).
-    public static func read(path: String, limit: PNGReadLimit, kernel: Kernel = LinuxKernel(), as user: PeerCredentials? = nil,
+    public static func read(path: String, limit: PNGReadLimit, kernel: any KernelFiles & KernelDescriptors = LinuxKernel(), as user: PeerCredentials? = nil,
                             into target: (_ width: Int, _ height: Int) -> UnsafeMutableRawBufferPointer?) throws(PNGError) -> (width: Int, height: Int) {
         let (file, header, size) = try open(path: path, limit: limit, kernel: kernel, as: user)
         defer { file.close() }
@@ -63,7 +63,7 @@ extension PNG {
 
     /// The header of a PNG file (size, bit depth, colour type, interlacing), from its first 33
     /// bytes: nothing is decoded. The same checks on the path as `read(path:limit:)`.
-    public static func header(path: String, kernel: Kernel = LinuxKernel()) throws(PNGError) -> PNGHeader {
+    public static func header(path: String, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) throws(PNGError) -> PNGHeader {
         let file = try InputFile(path: path, maxBytes: .max, kernel: kernel)
         defer { file.close() }
         return try file.header()
@@ -159,7 +159,7 @@ final class InputFile {
     let path: String
     private let fd: Int32
     /// The seam the file is opened, read and closed through.
-    private let kernel: Kernel
+    private let kernel: any KernelFiles & KernelDescriptors
     private let maxBytes: Int
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
     /// The file offset of buffer[0], the bytes valid in the buffer, and the next byte to give.
@@ -167,7 +167,7 @@ final class InputFile {
     /// Why a read failed (what the read callback could not throw).
     private(set) var failure: String?
 
-    init(path: String, maxBytes: Int, kernel: Kernel, as user: PeerCredentials? = nil) throws(PNGError) {
+    init(path: String, maxBytes: Int, kernel: any KernelFiles & KernelDescriptors, as user: PeerCredentials? = nil) throws(PNGError) {
         func refuse(_ message: String) -> PNGError { PNGError(operation: "read", message: message, path: path) }
         guard !path.isEmpty else { throw refuse("empty path") }
         // Looked up, checked and opened in one call (the kernel seam's `openRegularFile`): a

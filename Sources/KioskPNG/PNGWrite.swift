@@ -18,7 +18,7 @@ extension PNG {
 
     /// `write(_:path:)` with the file's stat, new file, unlink and rename through `kernel`
     /// (the real one unless a test plays it).
-    public static func write(_ image: PNGImage, path: String, kernel: Kernel) throws(PNGError) {
+    public static func write(_ image: PNGImage, path: String, kernel: any KernelFiles & KernelDescriptors) throws(PNGError) {
         guard !path.isEmpty else { throw PNGError(operation: "write", message: "empty path", path: path) }
         if let status = try? kernel.fileStatus(path), status.kind != .regular {
             throw PNGError(operation: "write", message: "not a regular file (\(status.kind))", path: path)

@@ -10,7 +10,7 @@ extension PNG {
     /// the image, a converted copy and the encoded file (an 8192 × 8192 frame: 600 MB more).
     /// The same checks and errors as `write(_:path:)`. The new file is made, written and closed
     /// through `kernel` (the real one unless a test plays it).
-    public static func write(width: Int, height: Int, alpha: Bool, path: String, kernel: Kernel = LinuxKernel(),
+    public static func write(width: Int, height: Int, alpha: Bool, path: String, kernel: any KernelFiles & KernelDescriptors = LinuxKernel(),
                              row: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) throws(PNGError) {
         guard !path.isEmpty else { throw PNGError(operation: "write", message: "empty path", path: path) }
         if let status = try? kernel.fileStatus(path), status.kind != .regular {
@@ -64,12 +64,12 @@ extension PNG {
 /// What kiosk_png_write_rows's callbacks need (passed to C as an unretained pointer).
 private final class RowSink {
     let fd: Int32
-    let kernel: Kernel
+    let kernel: any KernelFiles & KernelDescriptors
     let width: Int
     let alpha: Bool
     let row: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void
     var failure: SysError?
-    init(fd: Int32, kernel: Kernel, width: Int, alpha: Bool, row: @escaping (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    init(fd: Int32, kernel: any KernelFiles & KernelDescriptors, width: Int, alpha: Bool, row: @escaping (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
         self.fd = fd; self.kernel = kernel; self.width = width; self.alpha = alpha; self.row = row
     }
 }

@@ -48,8 +48,8 @@ public final class DaemonTaskHUD: TaskHUD {
         let status: JSONObject
         do throws(DaemonClient.Failure) {
             // Before the loop runs (nothing to keep moving yet), but bounded all the same.
-            try events.request("subscribe", [("events", .array([.string("button")]))], timeout: replyTimeout)
-            status = try requests.request("status", [], timeout: replyTimeout)
+            try events.request(.subscribe, [("events", .array([.string("button")]))], timeout: replyTimeout)
+            status = try requests.request(.status, [], timeout: replyTimeout)
         } catch {
             if case .timedOut = error { throw .noDaemon("the kiosk-hud daemon at \(path) did not answer within \(replyTimeout) s") }
             throw error
@@ -186,8 +186,8 @@ public final class DaemonTaskHUD: TaskHUD {
     /// The line sent for `r` (its keys are content settings' keys: DaemonLinkMachineTests checks).
     static func line(_ r: DaemonLinkMachine.Request) -> [UInt8] {
         switch r {
-        case .push: return DaemonClient.requestLine("push")
-        case .pop: return DaemonClient.requestLine("pop")
+        case .push: return DaemonClient.requestLine(.push)
+        case .pop: return DaemonClient.requestLine(.pop)
         case let .update(u):
             var fields: [(String, JSONValue)] = []
             if let v = u.mode { fields.append(("mode", .string(v))) }
@@ -195,7 +195,7 @@ public final class DaemonTaskHUD: TaskHUD {
             if let v = u.label { fields.append(("label", .string(v))) }
             if let v = u.details { fields.append(("details", .string(v))) }
             if let v = u.button { fields.append(("button", .string(v))) }
-            return DaemonClient.requestLine("update", fields + [("animated", .bool(u.animated))])
+            return DaemonClient.requestLine(.update, fields + [("animated", .bool(u.animated))])
         }
     }
 

@@ -110,7 +110,7 @@ public final class LongTask {
         if let s = shownProgress, v < s, !options.allowBackwards { return }
         if let s = shownProgress, v == s { return }
         var c = hud.content
-        if shownProgress == nil, ![.determinate, .annular, .bar].contains(c.mode) { c.mode = options.progressMode; c.progress = 0 }
+        if shownProgress == nil, !c.mode.showsProgress { c.mode = options.progressMode; c.progress = 0 }
         shownProgress = v
         c.progress = v
         show(c, animated: true)

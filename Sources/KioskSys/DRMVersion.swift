@@ -5,7 +5,7 @@ import Glibc
 /// "virtio_gpu"), which may differ from the name of the driver its device is bound to in sysfs
 /// ("vc4-drm"); nil when `path` cannot be opened or is no DRM device. The card is open only for
 /// the two calls.
-public func drmDriverName(ofCard path: String, kernel: Kernel = LinuxKernel()) -> String? {
+public func drmDriverName(ofCard path: String, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) -> String? {
     guard let fd = try? kernel.open(path, flags: O_RDONLY | O_NONBLOCK) else { return nil }
     defer { kernel.close(fd) }
     var v = drm_version()

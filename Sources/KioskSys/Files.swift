@@ -15,15 +15,17 @@ public struct FileIdentity: Equatable, Hashable, Sendable {
         self.device = device; self.inode = inode; self.size = size; self.modified = modified
     }
 
+    /// The identity `status` describes (its device, inode, size and modification time).
+    public init(_ status: FileStatus) {
+        self.init(device: status.device, inode: status.inode, size: UInt64(max(0, status.size)), modified: status.modified)
+    }
+
     /// The identity of the file at `path` (symbolic links followed), nil when it cannot be
     /// stat'ed (missing, no permission).
+    @available(*, deprecated, message: "use Kernel's fileIdentity(_:) (the call through the kernel seam)")
     public init?(path: String) {
-        var st = stat()
-        guard fstatat(AT_FDCWD, path, &st, 0) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-        size = UInt64(st.st_size)
-        modified = UInt64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(st.st_mtim.tv_nsec)
+        guard let status = try? fileStatus(path) else { return nil }
+        self.init(status)
     }
 }
 
@@ -75,6 +77,9 @@ public struct FileStatus: Sendable, Equatable {
     /// When it was last modified (st_mtim), in nanoseconds since the epoch; 0 where not known
     /// (a fake kernel's file that does not say).
     public var modified: UInt64 = 0
+    /// The file system's device (st_dev) and the file's inode (st_ino): with `size` and
+    /// `modified`, one version of one file (`FileIdentity`); 0 where not known.
+    public var device: UInt64 = 0, inode: UInt64 = 0
 
     public init(kind: FileKind, size: Int) { self.kind = kind; self.size = size }
 
@@ -91,6 +96,8 @@ public struct FileStatus: Sendable, Equatable {
         ownerID = st.st_uid
         permissions = UInt32(st.st_mode) & 0o7777
         modified = UInt64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(st.st_mtim.tv_nsec)
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
         if kind == .characterDevice || kind == .blockDevice {
             let d = UInt64(st.st_rdev)  // glibc's gnu_dev_major/minor
             deviceMajor = Int((d >> 8) & 0xFFF | (d >> 32) & ~0xFFF)

@@ -3,7 +3,7 @@
 // a small text file read or written whole, one write of all the bytes.
 import Glibc
 
-extension Kernel {
+extension KernelFiles where Self: KernelDescriptors {
     /// A regular file opened for reading without ever blocking in open (O_RDONLY | O_NONBLOCK |
     /// O_NOCTTY: a FIFO without a writer opens at once), and its status; anything else is refused
     /// "not a regular file (a FIFO)". Errors name `path`.
@@ -86,7 +86,7 @@ extension SysError {
     }
 }
 
-extension Kernel {
+extension KernelFiles where Self: KernelDescriptors {
     /// `replaceFile(_:mode:writing:)` through this kernel: `body` writes to the new file's
     /// descriptor (opened O_EXCL beside `path`, so a regular file of ours); when it throws, the
     /// new file is removed and `path` is left as it was; else it is renamed over `path` (the
@@ -108,7 +108,7 @@ extension Kernel {
     }
 }
 
-extension Kernel {
+extension KernelFiles where Self: KernelDescriptors {
     /// `replaceFile(_:with:mode:)` through this kernel: `bytes` written whole to a new file
     /// beside `path`, renamed over it (readers see the old file or the new one, never a part).
     public func replaceFile(_ path: String, with bytes: [UInt8], mode: UInt32 = 0o644) throws(SysError) {
@@ -120,4 +120,13 @@ extension Kernel {
 
     /// Whether something is at `path` (stat(2) through this kernel succeeds; links followed).
     public func fileExists(_ path: String) -> Bool { (try? fileStatus(path)) != nil }
+}
+
+extension KernelFiles {
+    /// The identity of the file at `path` (stat(2) through this kernel, links followed): what
+    /// the glyph cache and the frame cache tell versions of a file apart by; nil when it cannot
+    /// be stat'ed (missing, no permission).
+    public func fileIdentity(_ path: String) -> FileIdentity? {
+        (try? fileStatus(path)).map(FileIdentity.init)
+    }
 }

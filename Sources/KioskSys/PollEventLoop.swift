@@ -6,7 +6,9 @@
 // libinput, the signalfd, a waker; a daemon adds at most a few dozen clients), so rebuilding the
 // pollfd array each turn costs less than epoll's extra calls, and poll goes through the `Kernel`
 // seam as one call that a test's fake kernel can answer. Timers are a short list scanned each
-// turn for the same reason. Nothing here allocates on a turn with nothing to do.
+// turn for the same reason. Nothing here allocates on a turn with nothing to do: the pollfd
+// array and the ids beside it are kept between turns (refilled in place, their capacity kept),
+// the next timer is found by a scan, and the due timers are collected only when one is due.
 //
 // Threads: the loop and every handler run on the thread that calls `run`. The one way in from
 // another thread is a `LoopWaker` (an eventfd): the accelerometer's sampler thread wakes the loop
@@ -38,6 +40,9 @@ public final class PollEventLoop: EventLoop {
     private struct SignalHandler { var signal: Int32; var handler: () -> Void }
     /// Ordered by registration (ids grow), so handlers run in a stable order.
     private var watches: [(id: Int, watch: Watch)] = []
+    /// The pollfd array and the watch ids beside it, refilled each turn in place.
+    private var pollSet: [pollfd] = []
+    private var pollIDs: [Int] = []
     private var timers: [Int: Timer] = [:]
     private var signalHandlers: [(id: Int, handler: SignalHandler)] = []
     private var deferred: [() -> Void] = []
@@ -190,12 +195,19 @@ public final class PollEventLoop: EventLoop {
         runDeferred()
         if stopping { return }
         var wait = timeout
-        if let next = timers.values.map(\.time).min() { wait = min(wait ?? .infinity, max(0, next - now)) }
-        var fds = watches.map { pollfd(fd: $0.watch.fd, events: $0.watch.events.rawValue, revents: 0) }
-        let ids = watches.map(\.id)
+        if let next = nextTimerTime { wait = min(wait ?? .infinity, max(0, next - now)) }
+        pollSet.removeAll(keepingCapacity: true)
+        pollIDs.removeAll(keepingCapacity: true)
+        for w in watches {
+            pollSet.append(pollfd(fd: w.watch.fd, events: w.watch.events.rawValue, revents: 0))
+            pollIDs.append(w.id)
+        }
         // Round up: waking before a timer is due would spin.
         let ms: Int32 = wait.map { Int32(min(3_600_000, ($0 * 1000).rounded(.up))) } ?? -1
-        let n = try kernel.poll(&fds, timeoutMs: ms)
+        let n = try kernel.poll(&pollSet, timeoutMs: ms)
+        // This turn's view (a handler that runs the loop itself refills the stored ones; the
+        // copy-on-write then gives that turn its own).
+        let fds = pollSet, ids = pollIDs
         wakeups += 1
         if n > 0 {
             for (i, p) in fds.enumerated() where p.revents != 0 {
@@ -224,8 +236,16 @@ public final class PollEventLoop: EventLoop {
         }
     }
 
+    /// When the next timer is due; nil without timers.
+    private var nextTimerTime: Seconds? {
+        var next: Seconds?
+        for timer in timers.values where next.map({ timer.time < $0 }) ?? true { next = timer.time }
+        return next
+    }
+
     private func runDueTimers() {
         let t = now
+        guard let next = nextTimerTime, next <= t else { return }
         let due = timers.filter { $0.value.time <= t }.sorted { ($0.value.time, $0.key) < ($1.value.time, $1.key) }
         for (id, timer) in due {
             guard timers.removeValue(forKey: id) != nil else { continue }   // cancelled by an earlier one

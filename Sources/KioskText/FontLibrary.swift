@@ -15,7 +15,7 @@ public final class FontLibrary {
     /// Where rendered glyphs are kept between runs, nil for none.
     public let glyphCacheDirectory: String?
     /// The seam the glyph cache files are written through.
-    private let kernel: any Kernel
+    private let kernel: any KernelFiles & KernelDescriptors
 
     /// Opens no files yet; FreeType is loaded (dlopen) and initialized when the first font file
     /// is opened, so errors such as a missing libfreetype come from `font(_:)`. (Still `throws`
@@ -33,7 +33,7 @@ public final class FontLibrary {
     ///
     /// `kernel` is the seam the font files are looked at and the glyph cache files written
     /// through (a fake records them in tests).
-    public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget, kernel: any Kernel = LinuxKernel()) throws(TextError) {
+    public init(glyphCache: String? = nil, glyphBudget: Int = FontLibrary.defaultGlyphBudget, kernel: any KernelFiles & KernelDescriptors = LinuxKernel()) throws(TextError) {
         faces = FaceStore(kernel: kernel)
         self.kernel = kernel
         glyphCacheDirectory = glyphCache
@@ -104,7 +104,7 @@ public final class FontLibrary {
         var cached: GlyphCacheRecord?
         if let dir = glyphCacheDirectory,
            let bytes = try? kernel.readFileBytes(dir + "/" + GlyphCacheFile.fileName(for: spec), limit: GlyphCacheFile.sizeLimit) {
-            cached = GlyphCacheFile.decode(bytes, spec: spec)
+            cached = GlyphCacheFile.decode(bytes, spec: spec, kernel: kernel)
         }
         let font = try Font(spec: spec, faces: faces, budget: budget, cached: cached)
         fonts[spec] = font
@@ -125,7 +125,7 @@ public final class FontLibrary {
         var out: [String] = []
         let order = specsAskedFor.sorted { ($0.pixelSize, $0.paths.joined(separator: "\n")) < ($1.pixelSize, $1.paths.joined(separator: "\n")) }
         for spec in order {
-            for p in spec.paths where !seen.contains(p) && FileIdentity(path: p) != nil {
+            for p in spec.paths where !seen.contains(p) && kernel.fileIdentity(p) != nil {
                 seen.insert(p)
                 out.append(p)
             }
@@ -149,7 +149,7 @@ public final class FontLibrary {
         var problems: [String] = []
         do { try kernel.makeDirectories(dir) } catch { return ["glyph cache \(dir): \(error)"] }
         for font in pending {
-            let bytes = GlyphCacheFile.encode(font.cacheRecord(), spec: font.spec, freetypePath: freetype)
+            let bytes = GlyphCacheFile.encode(font.cacheRecord(), spec: font.spec, freetypePath: freetype, kernel: kernel)
             guard bytes.count <= GlyphCacheFile.sizeLimit else {
                 // Text in thousands of different characters: the file would not be read back.
                 problems.append("glyph cache: \(font.spec.pixelSize) px would take \(bytes.count) bytes (limit \(GlyphCacheFile.sizeLimit)); not written")

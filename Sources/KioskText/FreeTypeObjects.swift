@@ -28,7 +28,7 @@ final class FontFace {
     let hasKerning: Bool
 
     /// Opens face 0 of `path` (the first face of a .ttc collection).
-    init(library: FreeTypeLibrary, path: String, kernel: any Kernel) throws(TextError) {
+    init(library: FreeTypeLibrary, path: String, kernel: any KernelFiles & KernelDescriptors) throws(TextError) {
         guard let st = try? kernel.fileStatus(path) else { throw .fontNotFound(path) }
         guard st.kind == .regular else { throw TextError(.notARegularFile(path: path, kind: st.kind.description)) }
         var face: FT_Face?
@@ -96,9 +96,9 @@ final class FaceStore {
     private var library: FreeTypeLibrary?
     private var faces: [String: FontFace] = [:]
     /// The seam font files are looked at through (stat before FreeType opens one).
-    let kernel: any Kernel
+    let kernel: any KernelFiles & KernelDescriptors
 
-    init(kernel: any Kernel) { self.kernel = kernel }
+    init(kernel: any KernelFiles & KernelDescriptors) { self.kernel = kernel }
 
     /// True once a face was opened (FreeType loaded and used).
     var opened: Bool { library != nil }

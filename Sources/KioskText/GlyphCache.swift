@@ -41,12 +41,12 @@ enum GlyphCacheFile {
         return "glyphs-" + digits + ".bin"
     }
 
-    static func encode(_ record: GlyphCacheRecord, spec: FontSpec, freetypePath: String) -> [UInt8] {
+    static func encode(_ record: GlyphCacheRecord, spec: FontSpec, freetypePath: String, kernel: any KernelFiles) -> [UInt8] {
         var w = ByteWriter()
         w.u32(magic); w.u32(version); w.u32(UInt32(clamping: spec.pixelSize))
         w.u32(UInt32(spec.paths.count))
-        for path in spec.paths { w.string(path); w.identity(FileIdentity(path: path)) }
-        w.string(freetypePath); w.identity(FileIdentity(path: freetypePath))
+        for path in spec.paths { w.string(path); w.identity(kernel.fileIdentity(path)) }
+        w.string(freetypePath); w.identity(kernel.fileIdentity(freetypePath))
         w.i32(record.ascender); w.i32(record.descender)
         w.u32(UInt32(record.faceKerning.count))
         for k in record.faceKerning { w.i32(k) }
@@ -67,15 +67,15 @@ enum GlyphCacheFile {
 
     /// The record in `bytes` if it is whole and was made for `spec` from the font files (and the
     /// FreeType) that are installed now; nil otherwise.
-    static func decode(_ bytes: [UInt8], spec: FontSpec) -> GlyphCacheRecord? {
+    static func decode(_ bytes: [UInt8], spec: FontSpec, kernel: any KernelFiles) -> GlyphCacheRecord? {
         var r = ByteReader(bytes: bytes)
         guard r.u32() == magic, r.u32() == version, r.u32() == UInt32(clamping: spec.pixelSize),
               r.u32() == UInt32(spec.paths.count) else { return nil }
         for (n, path) in spec.paths.enumerated() {
-            guard r.string() == path, let id = r.identity(), id == (FileIdentity(path: path) ?? Self.missing),
+            guard r.string() == path, let id = r.identity(), id == (kernel.fileIdentity(path) ?? Self.missing),
                   n > 0 || id != Self.missing else { return nil }
         }
-        guard let freetype = r.string(), let ftID = r.identity(), let now = FileIdentity(path: freetype), now == ftID,
+        guard let freetype = r.string(), let ftID = r.identity(), let now = kernel.fileIdentity(freetype), now == ftID,
               let ascender = r.i32(), let descender = r.i32(), let faces = r.u32(), Int(faces) == spec.paths.count else { return nil }
         var faceKerning: [Int] = []
         for _ in 0..<faces {

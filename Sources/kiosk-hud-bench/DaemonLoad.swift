@@ -132,7 +132,7 @@ func loadClient(path: String, index: Int, until end: UInt64, times: SendTimes, t
         times.set(id, nowNs())
         tally.sent += 1
         do {
-            try c.request("update", [("id", .number(Double(id))), ("label", .string(label)), ("progress", .number(Double(n % 100) / 100))])
+            try c.request(.update, [("id", .number(Double(id))), ("label", .string(label)), ("progress", .number(Double(n % 100) / 100))])
             tally.answered += 1
             tally.lastLabel = label
         } catch {

@@ -30,9 +30,7 @@ import Testing
                                      stderr: dir + "/d.err") else { throw SysError(call: "spawn", errno: ENOENT) }
             pid = p
             _ = Proc.run(["mkdir", "-p", dir + "/out"])
-            var up = false
-            for _ in 0..<200 where !up { up = ctl(["ping"]).status == 0; if !up { usleep(50_000) } }
-            guard up else { kill(p, SIGKILL); _ = Proc.wait(p); throw SysError(call: "start", errno: ETIMEDOUT, detail: log) }
+            guard waitForDaemon(socket: socket) else { kill(p, SIGKILL); _ = Proc.wait(p); throw SysError(call: "start", errno: ETIMEDOUT, detail: log) }
         }
 
         /// `kiosk-hud ctl` as root.
@@ -152,11 +150,7 @@ import Testing
             guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", "-", "--no-input", "--socket", socket], stderr: dir + "/d.err") else {
                 Issue.record("cannot start"); return
             }
-            var up = false
-            for _ in 0..<200 where !up {
-                up = Proc.run([Proc.kioskHUD, "ctl", "ping", "--socket", socket]).status == 0
-                if !up { usleep(50_000) }
-            }
+            let up = waitForDaemon(socket: socket)
             #expect(up, "a daemon of its own serves: \(Proc.readFile(dir + "/d.err") ?? "")")
             _ = Proc.run([Proc.kioskHUD, "ctl", "quit", "--socket", socket])
             #expect(Proc.wait(pid) == 0)

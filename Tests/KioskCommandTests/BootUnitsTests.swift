@@ -122,8 +122,7 @@ import Testing
             Issue.record("cannot start the daemon"); return
         }
         defer { kill(daemon, SIGTERM); _ = Proc.wait(daemon) }
-        var up = false
-        for _ in 0..<100 where !up { up = Proc.run([Proc.kioskHUD, "ctl", "ping", "--socket", socket]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: socket)
         #expect(up, "the daemon did not answer")
         let r = Proc.run(["timeout", "10", Proc.kioskHUD, "ctl", "follow-boot", "--socket", socket, "--bus", "unix:path=\(dir)/private"])
         #expect(r.status == 72)

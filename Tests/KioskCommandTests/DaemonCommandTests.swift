@@ -46,8 +46,7 @@ import Testing
                                     "--mode", "annular", "--label", "Booting"], stderr: dir + "/d.err") else {
             Issue.record("cannot start the daemon"); return
         }
-        var up = false
-        for _ in 0..<100 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: dir + "/c.sock")
         #expect(up)
         #expect(ctl(dir, ["update", "--progress", "0.6", "--label", "Installing", "--details", "Step 3 of 7"]).status == 0)
         #expect(ctl(dir, ["style", "--theme", "dark", "--background", "dim", "--margin", "14"]).status == 0)

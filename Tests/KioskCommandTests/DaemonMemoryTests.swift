@@ -2,6 +2,7 @@
 // runs for months on a 512 MB board ends near where it started (issue: 6,000 fuzzed requests
 // with an underlay picture left 103 MB resident, 36 MB after malloc_trim).
 import Glibc
+import KioskDaemon
 import KioskSys
 import KioskTestSupport
 import Testing
@@ -42,8 +43,9 @@ import Testing
         }
         defer { kill(pid, SIGTERM); _ = Proc.wait(pid) }
         var fd: Int32 = -1
-        for _ in 0..<100 where fd < 0 {
-            if let c = try? unixConnection(dir + "/c.sock") { fd = c.rawValue } else { usleep(50_000) }
+        _ = waitUntil {
+            if let c = try? unixConnection(dir + "/c.sock") { fd = c.rawValue }
+            return fd >= 0
         }
         guard fd >= 0 else { Issue.record("no control socket: \(Proc.readFile(dir + "/d.err") ?? "")"); return }
         defer { close(fd) }
@@ -53,13 +55,24 @@ import Testing
                               : Self.request(fd, "{\"v\":1,\"op\":\"style\",\"theme\":\"\(theme)\"}")
         }
         #expect(Self.request(fd, #"{"v":1,"op":"ping"}"#).contains(#""ok":true"#))
-        usleep(1_500_000)   // the first frames drawn
+        // The first frame drawn, and what the daemon does once it is (the glyph cache saved,
+        // first.png written, the devices started): first.png is written on the loop's thread when
+        // the first frame is on screen, and the reply to a request after it comes once that is done.
+        _ = waitUntil { Proc.exists(dir + "/first.png") }
+        _ = Self.request(fd, #"{"v":1,"op":"ping"}"#)
         let start = Self.residentKB(pid)
         var failed = 0
         for i in 0..<120 where !round(i).contains(#""ok":true"#) { failed += 1 }
         #expect(failed == 0)
-        usleep(1_500_000)   // the daemon gives memory back once idle
-        let end = Self.residentKB(pid)
+        // The daemon gives memory back once idle: not before `Daemon.idleBeforeGivingBackMemory`
+        // after the last request; then as soon as the resident memory is back within the bound
+        // (a loaded host's late timer only makes this wait longer).
+        let idleAt = Waiting.now() + Daemon.idleBeforeGivingBackMemory
+        var end = 0
+        _ = waitUntil {
+            end = Self.residentKB(pid)
+            return Waiting.now() >= idleAt && end - start < 4 * 1024
+        }
         print("[daemon-memory] 120 underlay and theme redraws at 800x480: VmRSS \(start / 1024) MB → \(end / 1024) MB")
         #expect(start > 0 && end - start < 4 * 1024, "VmRSS \(start) kB → \(end) kB")
     }

@@ -20,8 +20,7 @@ import Testing
         guard let pid = Proc.spawn([program, "daemon", "--initramfs", "--offscreen", dir + "/out", "--no-input",
                                     "--socket", dir + "/run/c.sock", "--label", "Unlocking"] + extra,
                                    stderr: dir + "/d.err") else { return nil }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: dir + "/run/c.sock")
         if !up { kill(pid, SIGKILL); _ = Proc.wait(pid) }
         return up ? pid : nil
     }
@@ -90,8 +89,7 @@ import Testing
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", "-", "--no-input", "--socket", dir + "/run/c.sock"], stderr: dir + "/d.err") else {
             Issue.record("cannot start the daemon"); return
         }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: dir + "/run/c.sock")
         #expect(up)
         let r = ctl(dir, ["new-root", "/"])
         #expect(r.status == 2 && r.err.contains("did not start in the initramfs"), "\(r.err)")
@@ -175,8 +173,7 @@ import Testing
         #expect(!Proc.exists(dir + "/run/c.sock"), "the socket file was left behind")
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out2", "--no-input", "--socket", dir + "/run/c.sock"],
                                    stderr: dir + "/d.err") else { Issue.record("cannot start the next daemon"); return }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: dir + "/run/c.sock")
         #expect(up, "the next daemon does not answer: \(Proc.readFile(dir + "/d.err") ?? "")")
         #expect(ctl(dir, ["quit"]).status == 0)
         #expect(Proc.wait(pid) == 0)
@@ -196,8 +193,7 @@ import Testing
                           dir + "/run", dead]).status == 0)
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir + "/out", "--no-input", "--socket", dir + "/run/c.sock"],
                                    stderr: dir + "/d.err") else { Issue.record("cannot start the daemon"); return }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: dir + "/run/c.sock")
         #expect(up, "the daemon does not answer: \(Proc.readFile(dir + "/d.err") ?? "")")
         #expect(!Proc.exists(dir + "/run/initramfs.pid"), "the stale marker is still there")
         #expect(ctl(dir, ["quit"]).status == 0)

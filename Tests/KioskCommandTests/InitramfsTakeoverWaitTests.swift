@@ -23,9 +23,7 @@ import Testing
             Issue.record("cannot start the daemon"); return
         }
         defer { kill(pid, SIGKILL); _ = Proc.wait(pid) }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
-        guard up, ctl(dir, ["new-root", "/"]).status == 0 else {
+        guard waitForDaemon(socket: dir + "/run/c.sock"), ctl(dir, ["new-root", "/"]).status == 0 else {
             Issue.record("the daemon did not start or take the new root: \(Proc.readFile(dir + "/d.err") ?? "")"); return
         }
         try body(dir, pid)

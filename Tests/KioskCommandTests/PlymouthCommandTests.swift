@@ -52,12 +52,7 @@ final class NamespacedDaemon: @unchecked Sendable {
                                     "--plymouth", "--plymouth-boot-duration", "none", "--animation-duration", "0"] + options,
                                    stderr: dir + "/d.err") else { return nil }
         self.pid = pid
-        var up = false
-        for _ in 0..<200 where !up {
-            up = Proc.run([Proc.kioskHUD, "ctl", "ping", "--socket", dir + "/c.sock"]).status == 0
-            if !up { usleep(25_000) }
-        }
-        guard up else {
+        guard waitForDaemon(socket: dir + "/c.sock") else {
             Issue.record("the daemon did not come up: \(Proc.readFile(dir + "/d.err") ?? "")")
             kill(pid, SIGKILL)
             _ = Proc.wait(pid)

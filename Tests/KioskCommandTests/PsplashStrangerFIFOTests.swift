@@ -18,12 +18,7 @@ final class PsplashDaemon: @unchecked Sendable {
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir, "--no-input", "--socket", dir + "/c.sock",
                                     "--animation-duration", "0"] + options, env: env, stderr: dir + "/d.err") else { return nil }
         self.pid = pid
-        var up = false
-        for _ in 0..<200 where !up {
-            up = ctl(["ping"]).status == 0
-            if !up { usleep(25_000) }
-        }
-        guard up else {
+        guard waitForDaemon(socket: dir + "/c.sock") else {
             Issue.record("the daemon did not come up: \(log)")
             kill(pid, SIGKILL)
             _ = Proc.wait(pid)

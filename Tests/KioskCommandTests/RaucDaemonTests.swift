@@ -135,7 +135,7 @@ import Testing
         @discardableResult
         func waitForStatus(_ parts: [String], sourceLocation: SourceLocation = #_sourceLocation) -> String {
             var last = ""
-            let seen = RaucDaemonTests.waitUntil { last = self.status(); return parts.allSatisfy { last.contains($0) } }
+            let seen = waitUntil { last = self.status(); return parts.allSatisfy { last.contains($0) } }
             if !seen { Issue.record("status never had \(parts.filter { !last.contains($0) }): \(last)", sourceLocation: sourceLocation) }
             return last
         }
@@ -159,16 +159,6 @@ import Testing
         }
     }
 
-    /// Checks `condition` until it holds, for up to 30 s; whether it did.
-    static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let end = monotonicSeconds() + 30
-        while monotonicSeconds() < end {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
-
     /// A rig with the bus, the daemon following RAUC on $DBUS_SYSTEM_BUS_ADDRESS (bare
     /// --rauc; started before the service is there) and the service; nil (and why printed or
     /// recorded) when RAUC cannot run here.
@@ -185,7 +175,7 @@ import Testing
         }
         rig.daemon = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", rig.dir, "--no-input", "--socket", rig.dir + "/c.sock",
                                  "--rauc", "--animation-duration", "0"], env: rig.env, stderr: rig.dir + "/d.err")
-        #expect(Self.waitUntil { rig.ctl(["ping"]).status == 0 })
+        #expect(waitForDaemon(socket: rig.dir + "/c.sock"))
         rig.waitForStatus(["\"bus\":true", "\"service\":false"])
         rig.startService()
         let s = rig.waitForStatus(["\"service\":true", "\"operation\":\"idle\""])
@@ -213,7 +203,7 @@ import Testing
         // RAUC's 80 %, its step) to "Installed".
         rig.write("hold", "")
         let first = rig.startInstall("good.raucb")
-        #expect(Self.waitUntil { Proc.exists(rig.dir + "/in-handler") })
+        #expect(waitUntil { Proc.exists(rig.dir + "/in-handler") })
         s = rig.waitForStatus(["\"progress\":0.8", "\"source\":\"rauc\""])
         #expect(s.contains("\"mode\":\"bar\"") && s.contains("\"label\":\"Installing\"") && s.contains("\"button\":\"\"")
                 && s.contains("\"operation\":\"installing\"") && s.contains("\"visible\":true"), "\(s)")
@@ -232,7 +222,7 @@ import Testing
         // The service killed mid-install: the daemon stays, with the last state and a note.
         rig.write("hold", "")
         let held = rig.startInstall("good.raucb")
-        #expect(Self.waitUntil { Proc.exists(rig.dir + "/in-handler") })
+        #expect(waitUntil { Proc.exists(rig.dir + "/in-handler") })
         rig.waitForStatus(["\"progress\":0.8", "\"source\":\"rauc\""])
         rig.killService()
         unlink(rig.dir + "/hold")
@@ -262,7 +252,7 @@ import Testing
         defer { rig.close() }
         rig.write("hold", "")
         let held = rig.startInstall("good.raucb")
-        #expect(Self.waitUntil { Proc.exists(rig.dir + "/in-handler") })
+        #expect(waitUntil { Proc.exists(rig.dir + "/in-handler") })
         rig.waitForStatus(["\"progress\":0.8", "\"label\":\"Installing\"", "\"mode\":\"bar\""])
         rig.killService()
         unlink(rig.dir + "/hold")

@@ -61,7 +61,7 @@ import Testing
         guard rig.prepare(), rig.startBus() else { Issue.record("no private bus: \(Proc.readFile(rig.dir + "/bus.err") ?? "")"); return }
         rig.daemon = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", rig.dir, "--no-input", "--socket", rig.dir + "/c.sock",
                                  "--rauc", "--animation-duration", "0"], env: rig.env, stderr: rig.dir + "/d.err")
-        #expect(RaucDaemonTests.waitUntil { rig.ctl(["ping"]).status == 0 })
+        #expect(waitForDaemon(socket: rig.dir + "/c.sock"))
         rig.waitForStatus(["\"bus\":true", "\"service\":false"])
         guard let d = rig.daemon, let daemon = Self.connections(rig).first(where: { $0.pid == d })?.name else {
             Issue.record("the daemon's connection is not on the bus: \(Self.connections(rig))"); return

@@ -160,8 +160,7 @@ func seconds() -> Double {
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         guard let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir, "--no-input", "--socket", dir + "/c.sock", "--hidden",
                                     "--label", "Booting"], stderr: dir + "/d.err") else { Issue.record("cannot start the daemon"); return }
-        var up = false
-        for _ in 0..<100 where !up { up = ctl(dir, ["ping"]).status == 0; if !up { usleep(50_000) } }
+        let up = waitForDaemon(socket: dir + "/c.sock")
         #expect(up)
         body(dir)
         #expect(ctl(dir, ["quit"]).status == 0)

@@ -18,7 +18,8 @@ import Testing
     }
 
     /// A daemon, run on it with `runArgs` over a command printing 20 lines in about 2 s, the
-    /// daemon SIGSTOPped half a second into the command, and continued once run has ended.
+    /// daemon SIGSTOPped once it shows the command's progress (early in the command: most lines
+    /// are still to come), and continued once run has ended.
     func stalled(_ dir: String, _ runArgs: [String]) -> Outcome? {
         let sock = dir + "/c.sock"
         func ctl(_ verb: String) -> (status: Int32, out: String, err: String) {
@@ -27,20 +28,24 @@ import Testing
         guard let daemon = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", dir, "--no-input", "--socket", sock, "--hidden",
                                        "--label", "Booting"], stderr: dir + "/d.err") else { Issue.record("cannot start the daemon"); return nil }
         defer { kill(daemon, SIGCONT); kill(daemon, SIGKILL); _ = Proc.wait(daemon) }
-        var up = false
-        for _ in 0..<200 where !up { up = ctl("ping").status == 0; if !up { usleep(50_000) } }
-        guard up else { Issue.record("the daemon never answered"); return nil }
+        guard waitForDaemon(socket: sock) else { Issue.record("the daemon never answered"); return nil }
 
         // 20 lines with progress over about 2 s; the command marks its end in a file.
         let script = "i=1; while [ $i -le 20 ]; do echo \"line $i $((i * 5))%\"; i=$((i + 1)); sleep 0.1; done; : > \(dir)/ended"
         guard let run = Proc.spawn([Proc.kioskHUD, "run", "--socket", sock, "--label", "Flashing"] + runArgs + ["--", "sh", "-c", script],
                                    stdout: dir + "/run.out", stderr: dir + "/run.err")
         else { Issue.record("cannot start run"); return nil }
-        // The command is running on the daemon's HUD: stop the daemon half a second in.
-        var started = false
-        for _ in 0..<400 where !started { started = (Proc.readFile(dir + "/run.out") ?? "").contains("line 1 "); if !started { usleep(10_000) } }
+        // The command is running on the daemon's HUD: stop the daemon once its status shows run's
+        // label and the command's progress (a bar, run's update for a line's "5%"), that is once
+        // it has answered run's first requests, while the command still prints. (Not waited for
+        // past the command's end: the stop would then come after everything it is about.)
+        let started = waitUntil { (Proc.readFile(dir + "/run.out") ?? "").contains("line 1 ") }
         #expect(started, "the command's first line never came: \(Proc.readFile(dir + "/run.err") ?? "")")
-        usleep(400_000)
+        _ = waitUntil {
+            let s = ctl("status").out
+            let shown = s.contains("\"visible\":true") && s.contains("\"label\":\"Flashing\"") && s.contains("\"mode\":\"bar\"")
+            return shown || Proc.exists(dir + "/ended")
+        }
         kill(daemon, SIGSTOP)
 
         // Until run ends (30 s at most: only a hang takes that long): when the command ended, when run did.
@@ -64,10 +69,9 @@ import Testing
 
         // Continued, the daemon reads what run left: its HUD as it was, hidden again.
         kill(daemon, SIGCONT)
-        for _ in 0..<200 {
+        _ = waitUntil {
             o.daemonAfter = ctl("status").out
-            if o.daemonAfter.contains("\"visible\":false") && o.daemonAfter.contains("\"label\":\"Booting\"") { break }
-            usleep(50_000)
+            return o.daemonAfter.contains("\"visible\":false") && o.daemonAfter.contains("\"label\":\"Booting\"")
         }
         #expect(ctl("quit").status == 0)
         return o

@@ -92,7 +92,7 @@ final class SWUpdateRun: @unchecked Sendable {
                                     "--animation-duration", "0", "--swupdate"] + options,
                                    env: env, stderr: rig.outside + "/d.err") else { return nil }
         daemon = pid
-        guard wait("the daemon to answer", { self.ctl(["ping"]).status == 0 }) else { return nil }
+        guard wait("the daemon to answer", { daemonAnswers(socket: rig.outside + "/c.sock") }) else { return nil }
     }
 
     deinit {
@@ -141,12 +141,9 @@ final class SWUpdateRun: @unchecked Sendable {
         return String(parts[1].prefix { $0 != "\"" })
     }
 
-    /// Waits (polling) for `condition`; records an issue with the daemon's log if it never holds.
+    /// Waits (polling, `waitUntil`) for `condition`; records an issue with the daemon's log if it never holds.
     func wait(_ what: String, _ condition: () -> Bool) -> Bool {
-        for _ in 0..<1500 {
-            if condition() { return true }
-            usleep(20_000)
-        }
+        if waitUntil(Waiting.defaultTimeout, condition) { return true }
         Issue.record("timed out waiting for \(what): \(status)\n\(log)\n\(Proc.readFile(rig.outside + "/swupdate.err") ?? "")")
         return false
     }

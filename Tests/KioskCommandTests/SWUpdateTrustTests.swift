@@ -36,7 +36,7 @@ struct SWUpdateTrustTests {
         func startDaemon(_ options: [String] = []) -> Bool {
             daemon = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", "-", "--no-input", "--socket", dir + "/c.sock", "--animation-duration", "0",
                                  "--mode", "text", "--label", "Idle", "--swupdate=" + progress] + options, stderr: dir + "/d.err")
-            return daemon != nil && wait("the daemon to answer") { Proc.run([Proc.kioskHUD, "ctl", "ping", "--socket", self.dir + "/c.sock"]).status == 0 }
+            return daemon != nil && wait("the daemon to answer") { daemonAnswers(socket: self.dir + "/c.sock") }
         }
 
         /// Perl, as nobody, listening at `path` and writing `bytes` to each connection.
@@ -63,12 +63,9 @@ struct SWUpdateTrustTests {
         /// The number of log lines with `text`.
         func lines(_ text: String) -> Int { log.split(separator: "\n").filter { $0.contains(text) }.count }
 
-        /// Polls `condition` for up to 30 s; an issue with the status and the log if it never holds.
+        /// Polls `condition` (`waitUntil`, up to 30 s); an issue with the status and the log if it never holds.
         func wait(_ what: String, _ condition: () -> Bool) -> Bool {
-            for _ in 0..<1500 {
-                if condition() { return true }
-                usleep(20_000)
-            }
+            if waitUntil(Waiting.defaultTimeout, condition) { return true }
             Issue.record("timed out waiting for \(what): \(status)\n\(log)\n\(Proc.readFile(dir + "/stranger.err") ?? "")")
             return false
         }

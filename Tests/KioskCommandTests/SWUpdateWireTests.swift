@@ -30,8 +30,7 @@ final class StandInServer {
         let pid = Proc.spawn([Proc.kioskHUD, "daemon", "--offscreen", "-", "--no-input", "--socket", dir + "/c.sock", "--animation-duration", "0",
                               "--mode", "text", "--label", "Idle", "--swupdate=" + dir + "/swupdateprog"], stderr: dir + "/d.err")
         guard let pid else { return nil }
-        var tries = 0
-        while Proc.run([Proc.kioskHUD, "ctl", "ping", "--socket", dir + "/c.sock"]).status != 0, tries < 1500 { usleep(20_000); tries += 1 }
+        _ = waitForDaemon(socket: dir + "/c.sock")
         return pid
     }
 
@@ -56,8 +55,7 @@ final class StandInServer {
         defer { close(c) }
         StandInServer.send(c, [0, 0, 2, 0, 0x41, 0x43, 0x4B, 0] + packed())
         var s = ""
-        var tries = 0
-        while !s.contains("\"label\":\"rootfs.img\""), tries < 1500 { s = status(dir); usleep(20_000); tries += 1 }
+        _ = waitUntil { s = status(dir); return s.contains("\"label\":\"rootfs.img\"") }
         #expect(s.contains("\"mode\":\"bar\"") && s.contains("\"progress\":0.25") && s.contains("\"details\":\"Step 1 of 2 · local\""), "\(s)")
         #expect(s.contains("\"state\":\"updating\""), "\(s)")
     }

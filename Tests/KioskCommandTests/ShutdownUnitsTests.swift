@@ -92,8 +92,7 @@ import Testing
                                    stderr: dir + "/d.err") else {
             Issue.record("cannot start the daemon"); return
         }
-        var up = false
-        for _ in 0..<200 where !up { up = Proc.run([Proc.kioskHUD, "ctl", "ping", "--socket", socket]).status == 0; if !up { usleep(25_000) } }
+        let up = waitForDaemon(socket: socket)
         #expect(up, "the daemon did not answer: \(Proc.readFile(dir + "/d.err") ?? "")")
         let cmdline = Proc.readFile("/proc/\(pid)/cmdline") ?? ""
         #expect(cmdline.hasPrefix("@kiosk-hud\0daemon\0"), "argv: \(cmdline.split(separator: "\0"))")

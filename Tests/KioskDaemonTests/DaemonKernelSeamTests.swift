@@ -19,7 +19,7 @@ import Testing
         let ck = FakeKernel()
         let client = try DaemonClient(path: rig.path, kernel: ck)
         #expect(ck.calls == ["connect \(rig.path)"])
-        let line = DaemonClient.requestLine("ping")
+        let line = DaemonClient.requestLine(.ping)
         let written = try client.writeWithoutWaiting(line[...])
         #expect(written == line.count)
         var replies: [JSONObject] = []
@@ -69,7 +69,7 @@ import Testing
         let rig = try DaemonRig()
         let ck = FakeKernel()
         let client = try DaemonClient(path: rig.path, kernel: ck)
-        let line = DaemonClient.requestLine("ping")
+        let line = DaemonClient.requestLine(.ping)
         _ = try client.writeWithoutWaiting(line[...])
         // Wait for the reply to be there (the socket readable), then fail the read with EIO.
         try rig.run(5) {

@@ -42,12 +42,12 @@ import Testing
     @Test func identityFollowsTheFile() throws {
         let dir = tempDir()
         defer { _ = Proc.run(["rm", "-rf", dir]) }
-        #expect(FileIdentity(path: dir + "/none") == nil)
+        #expect(LinuxKernel().fileIdentity(dir + "/none") == nil)
         try replaceFile(dir + "/f", with: [1, 2, 3])
-        let a = try #require(FileIdentity(path: dir + "/f"))
+        let a = try #require(LinuxKernel().fileIdentity(dir + "/f"))
         #expect(a.size == 3)
-        #expect(FileIdentity(path: dir + "/f") == a)
+        #expect(LinuxKernel().fileIdentity(dir + "/f") == a)
         try replaceFile(dir + "/f", with: [1, 2, 3])  // a new file (new inode) with the same bytes
-        #expect(FileIdentity(path: dir + "/f") != a)
+        #expect(LinuxKernel().fileIdentity(dir + "/f") != a)
     }
 }

@@ -118,11 +118,7 @@ import Testing
         let pid = try #require(Proc.spawn(installed + exec.dropFirst().filter { !$0.hasPrefix("$") }
                                           + ["--offscreen", dir, "--no-input", "--glyph-cache", "none", "--no-frame-cache"] + socket,
                                           env: ["HOME": dir], stderr: dir + "/daemon.log"))
-        var answered = false
-        for _ in 0..<150 where !answered {
-            answered = Proc.run(installed + ["ctl", "ping"] + socket).status == 0
-            if !answered { usleep(200_000) }
-        }
+        let answered = waitForDaemon(socket: dir + "/c.sock", binary: installed)
         #expect(answered, "no answer within 30 s: \(Proc.readFile(dir + "/daemon.log") ?? "")")
         #expect(Proc.run(installed + ["ctl", "quit"] + socket).status == 0)
         #expect(await onOwnThread { Proc.wait(pid) } == 0, "\(Proc.readFile(dir + "/daemon.log") ?? "")")
