@@ -21,7 +21,7 @@ final class DaemonParts: ShowExtras {
     /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
     var plymouth: PlymouthParts?
     /// RAUC's installer followed (--rauc).
-    var rauc: RaucParts?
+    var rauc: RaucSource?
     /// SWUpdate's progress socket (--swupdate).
     var swupdate: SWUpdateProgress?
     var retainOnQuit: Bool?
@@ -172,7 +172,7 @@ final class DaemonParts: ShowExtras {
         }
         if let address = a.string(.rauc) {
             do {
-                rauc = try RaucParts(address: address.isEmpty ? RaucFollower.systemBus : address, daemon: d, words: settings.words, log: showLog)
+                rauc = try RaucSource(address: address.isEmpty ? RaucFollower.systemBus : address, daemon: d, words: settings.words, log: showLog)
             } catch { throw ShowError("rauc: \(error)") }
         }
     }
@@ -190,12 +190,15 @@ final class DaemonParts: ShowExtras {
         if let state = initramfsStatus { out.append(("initramfs", .string(state.rawValue))) }
         if let why = initramfsStage?.adoptionFailure { out.append(("adopt_error", .string(why))) }
         if let fields = plymouth?.statusFields { out.append(("plymouth", .object(JSONObject(fields)))) }
-        let source: DaemonSource = swupdate != nil ? .swupdate : rauc?.follower.machine.isActive == true ? .rauc : .control
+        let sources = updateSources
+        let source = sources.first(where: \.drivesTheHUD)?.source ?? .control
         out.append(("source", .string(source.rawValue)))
-        if let r = rauc { out += r.statusFields }
-        if let u = swupdate { out.append(("swupdate", .object(JSONObject(u.statusFields)))) }
+        out += sources.map(\.statusEntry).reversed()
         return out
     }
+
+    /// The update frameworks followed, SWUpdate first (while followed it is the source).
+    var updateSources: [UpdateSource] { [swupdate as UpdateSource?, rauc].compactMap { $0 } }
 
     /// Where a daemon started with --initramfs is in the initramfs's life; nil without it.
     var initramfsStatus: InitramfsState? {
@@ -276,8 +279,8 @@ final class DaemonParts: ShowExtras {
     func detach() -> Bool? {
         removeMarker()
         psplash?.close(); psplash = nil
-        rauc?.close(); rauc = nil
-        swupdate?.close(); swupdate = nil
+        for s in updateSources { s.close() }
+        rauc = nil; swupdate = nil
         plymouth?.detach()
         server?.close()
         socket?.close(); socket = nil

@@ -1,5 +1,6 @@
 import Glibc
 import KioskDevices
+import KioskHUD
 import KioskProtocol
 import KioskSettings
 import KioskSys
@@ -17,7 +18,7 @@ import KioskSys
 /// the daemon's own user, the socket file too, not a symbolic link): SWUpdate's default
 /// directory is /tmp, where any user may bind the name first. One that is not is closed unread,
 /// logged (`RepeatLog`: one line, then a count), and tried again as a missing SWUpdate is.
-public final class SWUpdateProgress {
+public final class SWUpdateProgress: UpdateSource {
     /// The socket's file name (SWUpdate's `SOCKET_PROGRESS_DEFAULT`).
     public static let socketName = "swupdateprog"
     /// Seconds between connection attempts while SWUpdate is away.
@@ -119,6 +120,13 @@ public final class SWUpdateProgress {
          ("messages", .number(Double(messages))), ("notifications", .number(Double(notifications))),
          ("subscribed", .bool(notifyFD != nil)), ("refusals", .number(Double(refusals)))]
     }
+
+    /// While followed, SWUpdate is the daemon's source (`status`'s `source` is `swupdate`, its
+    /// state `swupdate.state`), whether an update runs or not.
+    public var source: DaemonSource { .swupdate }
+    public var drivesTheHUD: Bool { true }
+    /// `status`'s `"swupdate"` entry (`statusFields`).
+    public var statusEntry: (String, JSONValue) { ("swupdate", .object(JSONObject(statusFields))) }
 
     /// Why the socket `s`, just connected at `path`, is not SWUpdate's to believe (nil: it is).
     /// The listener is asked first — SO_PEERCRED names the process that bound what `connect`
@@ -312,8 +320,12 @@ public final class SWUpdateProgress {
                     daemon.session.screen.resume()
                     _ = try daemon.handle(.show(animated: true))
                 case let .progress(label, details, value):
-                    try daemon.apply([("mode", .text("bar")), ("label", .text(label)), ("details", .text(details)),
-                                      ("progress", .number(value)), ("button", .text(""))])
+                    // Bar unless the HUD's mode shows progress already, as every source of
+                    // progress does (psplash, Plymouth, RAUC, follow-boot, run).
+                    var fields: [(String, SettingValue)] = [("label", .text(label)), ("details", .text(details)),
+                                                            ("progress", .number(value)), ("button", .text(""))]
+                    if !daemon.session.configuration.content.mode.showsProgress { fields.insert(("mode", .text(HUDMode.bar.rawValue)), at: 0) }
+                    try daemon.apply(fields)
                 case let .details(text):
                     try daemon.apply([("details", .text(text))])
                 case let .success(text): _ = try daemon.handle(.notice(.success, text: text, duration: nil))

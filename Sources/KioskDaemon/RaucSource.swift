@@ -1,37 +1,40 @@
 import KioskBoards
-import KioskDaemon
 import KioskHUD
 import KioskProtocol
 import KioskSession
 import KioskSettings
 
-/// `daemon --rauc`: RAUC's installer (KioskDaemon's `RaucFollower` and `RaucMachine`) shown
-/// through the daemon, in the board's words. No button: RAUC cannot cancel an installation.
-final class RaucParts {
-    let follower: RaucFollower
+/// `daemon --rauc`: RAUC's installer (`RaucFollower` and `RaucMachine`) shown through the
+/// daemon, in the board's words. No button: RAUC cannot cancel an installation.
+public final class RaucSource: UpdateSource {
+    /// The bus connection and the pure machine behind it.
+    public let follower: RaucFollower
     private unowned let daemon: Daemon
     private let words: Words
+    private let log: (String) -> Void
     /// The HUD was shown for the installation on screen (a notice ends that).
     private var shown = false
 
-    /// The modes that show progress; any other becomes bar.
-
-    init(address: String, daemon: Daemon, words: Words, log: @escaping (String) -> Void) throws {
-        self.daemon = daemon; self.words = words
+    /// Follows RAUC on the bus at `address` (a D-Bus address) on the daemon's loop.
+    public init(address: String, daemon: Daemon, words: Words, log: @escaping (String) -> Void) throws {
+        self.daemon = daemon; self.words = words; self.log = log
         var perform: (RaucAction) -> Void = { _ in }
         follower = try RaucFollower(address: address, loop: daemon.session.loop, log: log) { perform($0) }
         perform = { [weak self] in self?.perform($0) }
         log("rauc: following \(Rauc.service) on \(address)")
     }
 
-    /// What `status` says of RAUC: `source` and a `rauc` object.
-    var statusFields: [(String, JSONValue)] {
+    public var source: DaemonSource { .rauc }
+    public var drivesTheHUD: Bool { follower.machine.isActive }
+
+    /// What `status` says of RAUC: a `rauc` object.
+    public var statusEntry: (String, JSONValue) {
         let m = follower.machine
-        return [("rauc", .object(JSONObject([("bus", .bool(follower.connected)), ("service", .bool(m.present)),
-                                              ("operation", .string(m.operation.name)), ("refused", .number(Double(follower.refused)))])))]
+        return ("rauc", .object(JSONObject([("bus", .bool(follower.connected)), ("service", .bool(m.present)),
+                                             ("operation", .string(m.operation.name)), ("refused", .number(Double(follower.refused)))])))
     }
 
-    func close() { follower.close() }
+    public func close() { follower.close() }
 
     private func perform(_ action: RaucAction) {
         do throws(RequestError) {
@@ -62,7 +65,7 @@ final class RaucParts {
             case .readLastError, .log: break
             }
         } catch {
-            showLog("rauc: \(error)")
+            log("rauc: \(error)")
         }
     }
 
