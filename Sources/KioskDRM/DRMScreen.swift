@@ -138,7 +138,9 @@ public final class DRMScreen: Screen {
         self.card = card
         do {
             driver = try card.driverName()
-            try card.setMaster()
+            do throws(SysError) { try card.setMaster() } catch {
+                throw DRMMasterRefused(error) ?? error
+            }
             if let e = early { originalCRTCs[e.crtcID] = e.saved }
             let heads = try plan(probe: false, keep: [])
             guard !heads.isEmpty else {

@@ -165,11 +165,8 @@ extension FBDevScreen {
 func isDeviceGone(_ error: Error) -> Bool { (error as? SysError)?.errno == ENODEV }
 
 /// SET_MASTER refused because another program is master (EBUSY; EACCES/EPERM without the
-/// right to take it).
-public func isHeldByAnother(_ error: Error) -> Bool {
-    guard let e = error as? SysError, e.call == "ioctl(DRM_IOCTL_SET_MASTER)" else { return false }
-    return e.errno == EBUSY || e.errno == EACCES || e.errno == EPERM
-}
+/// right to take it): `DRMScreen`'s open throws `DRMMasterRefused` then.
+public func isHeldByAnother(_ error: Error) -> Bool { error is DRMMasterRefused }
 
 /// The former name of `ScreenDevice` (a card or fbdev device is a screen's, as the glossary says).
 @available(*, deprecated, renamed: "ScreenDevice")
