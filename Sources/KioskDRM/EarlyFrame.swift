@@ -91,22 +91,3 @@ extension DRMScreen {
         try? card.destroyDumb(e.buffer.handle)
     }
 }
-
-extension DRMDisplay {
-    /// The early frame's buffer becomes buffer 0, on screen. It counts as owing the whole picture
-    /// (its content is the cache's, not ours), so the next frame goes to buffer 1 by a flip.
-    func adoptFront(_ b: ScanoutBuffer, crtc: UInt32, shownAt: Double) {
-        buffers[0] = b
-        paging.lit(0)
-        firstFrameTime = shownAt
-        for h in heads {
-            if h.crtc == crtc { h.lit = true; continue }
-            do {
-                try card.setCRTC(h.crtc, fb: b.fbID, connectors: [h.connector.id], mode: h.mode)
-                h.lit = true
-            } catch {
-                screen.log("\(h.connector.name): SetCrtc failed (\(error))")
-            }
-        }
-    }
-}

@@ -60,7 +60,7 @@ public enum FrameCache {
                             kernel: any Kernel = LinuxKernel()) -> Outcome {
         let path = location.path, arguments = location.arguments
         guard let o = screen.drmDisplays.first, let head = o.heads.first, let frame = o.lastFrame,
-              let pitch = o.buffers.compactMap({ $0?.info.pitch }).first
+              let pitch = o.scanoutPitch
         else { return .skipped("nothing on screen yet") }
         let w = o.mode.width, h = o.mode.height
         let frameSize = pitch * h

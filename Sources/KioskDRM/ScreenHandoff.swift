@@ -60,7 +60,7 @@ extension DRMScreen {
         guard drmDisplays.count == 1, let d = drmDisplays.first, d.heads.count == 1 else {
             return HandoffRefusal("\(drmDisplays.count) displays with \(drmDisplays.map(\.heads.count)) heads: only one display with one head is handed over")
         }
-        guard d.front >= 0, d.buffers[d.front] != nil else { return HandoffRefusal("nothing on screen yet", transient: true) }
+        guard d.frontBuffer != nil else { return HandoffRefusal("nothing on screen yet", transient: true) }
         return nil
     }
 
@@ -73,12 +73,12 @@ extension DRMScreen {
         if let why = handoffRefusal { throw why }
         landFlips(within: seconds)
         for o in drmDisplays where o.flipPending { o.completeFlip() }
-        for o in drmDisplays where o.paging.dropOwed() { coalesced += 1 }
+        for o in drmDisplays { o.dropOwedFrame() }
         let d = drmDisplays[0], h = d.heads[0]
-        guard let front = d.buffers[d.front] else { throw HandoffRefusal("nothing on screen yet", transient: true) }
+        guard let front = d.frontBuffer else { throw HandoffRefusal("nothing on screen yet", transient: true) }
         let saved: CRTCInfo
         do { saved = try originalState(of: h.crtc) } catch { throw HandoffRefusal("the CRTC's first state cannot be read: \(error)") }
-        let others = d.buffers.enumerated().compactMap { i, b in i == d.front ? nil : b.map { ScreenHandoff.Released(fbID: $0.fbID, handle: $0.info.handle) } }
+        let others = d.backBuffers.map { ScreenHandoff.Released(fbID: $0.fbID, handle: $0.info.handle) }
         return ScreenHandoff(fd: card.fd, card: card.path, connectorID: h.connector.id, crtcID: h.crtc, mode: d.mode, format: d.preferredFormat,
                              buffer: front.info, fbID: front.fbID, saved: saved, released: others)
     }
