@@ -70,6 +70,10 @@ extension EarlyFrame {
 }
 
 extension DRMScreen {
+    /// Whether the early frame (`DRMOptions.earlyFrame`) was taken over: the first frame on
+    /// screen is the frame cache's picture.
+    public var tookOverEarlyFrame: Bool { earlyFrameUse == .takenOver }
+
     /// Makes the early frame the front buffer of the output showing its head (clone heads of that
     /// output get it too); false when no output has that head with that mode and format.
     func adopt(_ e: EarlyFrame) -> Bool {

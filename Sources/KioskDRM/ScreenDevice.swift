@@ -140,20 +140,23 @@ extension ScreenDevice {
 
 extension DRMScreen {
     /// Whether the card is still there: an unplugged device answers every call with ENODEV.
-    var deviceAlive: Bool {
+    public var isDeviceAlive: Bool {
         do { _ = try card.driverName(); return true } catch { return error.errno != ENODEV }
     }
 
-    /// Closes a card that went away: flips in flight will never land (no waiting for them).
-    func abandon() {
-        for o in drmDisplays where o.flipPending { o.completeFlip() }
+    /// Closes the screen when it is left; a card that went away is closed without waiting for
+    /// the flips in flight (they will never land).
+    public func abandon() {
+        if !isDeviceAlive {
+            for o in drmDisplays where o.flipPending { o.completeFlip() }
+        }
         close(retain: false)
     }
 }
 
 extension FBDevScreen {
     /// Whether the fbdev device is still registered (ENODEV once it was unregistered).
-    var deviceAlive: Bool {
+    public var isDeviceAlive: Bool {
         var v = fb_var_screeninfo()
         do { try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_VSCREENINFO, "FBIOGET_VSCREENINFO", &v); return true } catch {
             return error.errno != ENODEV
