@@ -8,7 +8,9 @@ import KioskText
 // offscreen first.png.
 extension ShowCommand {
     func firstFrameShown(at t: Double, screen outer: Screen, fonts: FontLibrary) {
-        let screen = innermostScreen(outer)
+        // The screen that draws: behind a pending screen (`--wait-display`) and a switching one,
+        // the device's own.
+        let screen = outer.innermost
         logFirstFrame(at: t, fonts: fonts, early: screen.tookOverEarlyFrame)
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         if let cache = screen.frameCache { saveFrameCache(cache, fonts: fonts) }

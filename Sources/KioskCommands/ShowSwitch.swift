@@ -29,7 +29,3 @@ extension ShowCommand {
         }
     }
 }
-
-/// The screen that draws: behind a pending screen (`--wait-display`) and a switching one, the
-/// device's own (`Screen.innermost`, for the first-frame log).
-func innermostScreen(_ s: Screen) -> Screen { s.innermost }
