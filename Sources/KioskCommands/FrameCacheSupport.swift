@@ -1,5 +1,6 @@
 import KioskBoards
 import KioskCLI
+import KioskDevices
 import KioskDRM
 import KioskRaster
 import KioskSys
@@ -28,18 +29,17 @@ extension ShowCommand {
 
     /// After the first frame: keep it for the next start with these arguments (unless the file
     /// already holds this picture). Logs what it did.
-    func saveFrameCache(_ screen: DRMScreen, fonts: FontLibrary) {
+    func saveFrameCache(_ cache: FrameCacheSource, fonts: FontLibrary) {
         guard let location = FrameCache.locate(CommandLine.arguments) else { return }
         let path = location.path
         let board = SettingOptions.chosen?.selection.files ?? []
         // /etc/default/locale when it decides the words' language (no locale in the environment,
-        // which the key holds): a changed file, a new first frame.
-        let locale = Language.localeName(environment: environmentValue, localeFile: nil) == nil && screen.card.kernel.fileExists("/etc/default/locale")
-            ? ["/etc/default/locale"] : []
+        // which the key holds) and is there: a changed file, a new first frame.
+        let locale = Language.localeName(environment: environmentValue, localeFile: nil) == nil ? ["/etc/default/locale"] : []
         let files = ["/proc/self/exe"] + board + ShowCommand.pictureFiles(arguments, board: SettingOptions.chosen?.selection.profile)
-            + fonts.fontFiles + locale
-        let previous = screen.earlyFrameUse == .takenOver ? screen.options.earlyFrame?.frameHash : nil
-        switch FrameCache.save(screen: screen, at: location, files: files, previousHash: previous, kernel: screen.card.kernel) {
+            + fonts.fontFiles
+        let previous = cache.earlyFrameHash
+        switch cache.saveFrame(at: location, files: files, filesIfPresent: locale) {
         case .written: showLog("frame cache: written \(path)" + (previous != nil ? " (the picture differed from the cached one)" : ""))
         case .unchanged: break
         case let .skipped(why): showLog("frame cache: not written (\(why))")

@@ -57,8 +57,8 @@ final class InitramfsDaemon: InitramfsStage {
             throw RequestError("adopt: the new root has no \(program)")
         }
         guard st.permissions & 0o111 != 0 else { throw RequestError("adopt: the new root's \(program) is not executable") }
-        let drm = innermostScreen(screen) as? DRMScreen
-        if let why = drm?.handoffRefusal { throw RequestError("adopt: \(why)", code: why.transient ? .busy : .cannot) }
+        let source = screen.handoff
+        if let why = source?.handoffRefusal { throw RequestError("adopt: \(why)", code: why.transient ? .busy : .cannot) }
         // The state is written now, before the reply: whatever its size, a failure to keep it is
         // this request's error, not a daemon that answered ok and then could not carry on.
         let snapshot = JSONObject(status())
@@ -77,8 +77,10 @@ final class InitramfsDaemon: InitramfsStage {
                 state = fresh
             }
             var handoff: ScreenHandoff?
-            if let drm {
-                do throws(HandoffRefusal) { handoff = try drm.handOff() } catch {
+            if let source {
+                // The resume carries a DRM card's record: the one screen whose picture stays
+                // with its descriptor across execve (any other is opened again by the next image).
+                do throws(HandoffRefusal) { handoff = try source.handOff() as? ScreenHandoff } catch {
                     kernel.close(state)
                     self?.failed("cannot carry on now: \(error)")
                     return

@@ -69,7 +69,7 @@ final class OnDemandDisplay {
         do {
             let s = try open()
             lastFailure = nil
-            showLog("display: opened to show (\(innermostScreen(s).summary))")
+            showLog("display: opened to show (\(s.innermost.summary))")
             try pending.adopt(s)
         } catch {
             let why = "\(error)"

@@ -8,10 +8,12 @@ import KioskText
 // offscreen first.png.
 extension ShowCommand {
     func firstFrameShown(at t: Double, screen outer: Screen, fonts: FontLibrary) {
-        let screen = innermostScreen(outer)
-        logFirstFrame(at: t, fonts: fonts, early: (screen as? DRMScreen)?.earlyFrameUse == .takenOver)
+        // The screen that draws: behind a pending screen (`--wait-display`) and a switching one,
+        // the device's own.
+        let screen = outer.innermost
+        logFirstFrame(at: t, fonts: fonts, early: screen.tookOverEarlyFrame)
         for problem in fonts.saveGlyphCache() { showLog(problem) }
-        if let drm = screen as? DRMScreen { saveFrameCache(drm, fonts: fonts) }
+        if let cache = screen.frameCache { saveFrameCache(cache, fonts: fonts) }
         if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay {
             do { try writePNG(o.screen, to: dir + "/first.png") } catch { showLog("\(error)") }
         }

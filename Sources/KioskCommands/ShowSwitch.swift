@@ -29,11 +29,3 @@ extension ShowCommand {
         }
     }
 }
-
-/// The screen that draws: behind a pending screen (`--wait-display`) and a switching one, the
-/// device's own (for the frame cache and the first-frame log).
-func innermostScreen(_ s: Screen) -> Screen {
-    if let p = s as? PendingScreen, let inner = p.inner { return innermostScreen(inner) }
-    if let w = s as? SwitchingScreen, let inner = w.current?.screen { return innermostScreen(inner) }
-    return s
-}

@@ -7,8 +7,14 @@ import KioskSys
 /// scanout buffers. The HUD presents its shadow buffer and the damage; the display copies the
 /// damage (rotated) into the buffer not on screen and flips to it. A present while a flip is in
 /// flight does not wait: the frame is owed, and goes out when the flip-complete event comes.
+///
+/// The display owns its paging state (buffers, what is on screen, in flight and owed, the last
+/// picture); the screen reaches it through methods only. What both change (the driver's answers,
+/// the summary's counters) is in `DRMSharedState`; what it asks of its screen, in
+/// `DRMDisplayOwner`.
 public final class DRMDisplay: Display {
-    unowned let screen: DRMScreen
+    unowned let owner: any DRMDisplayOwner
+    let shared: DRMSharedState
     let serial: UInt32
     public private(set) var heads: [DRMHead]
     /// Picture size (after rotation).
@@ -17,13 +23,13 @@ public final class DRMDisplay: Display {
     public let transform: DisplayTransform
     /// The panel's mode.
     public let mode: ModeInfo
-    var buffers: [ScanoutBuffer?] = [nil, nil]
+    private(set) var buffers: [ScanoutBuffer?] = [nil, nil]
     /// Which buffer is on screen, the flip in flight, the frame owed: the pure part of paging,
     /// carried out here (see FlipMachine).
-    var paging = FlipMachine()
+    private var paging = FlipMachine()
     /// The picture last presented (the HUD's shadow buffer: ours to read, it stays alive).
-    var lastFrame: Surface?
-    public internal(set) var firstFrameTime: Double?
+    private(set) var lastFrame: Surface?
+    public private(set) var firstFrameTime: Double?
     public private(set) var presents = 0
 
     /// The buffer on screen (−1: none of ours yet).
@@ -38,8 +44,8 @@ public final class DRMDisplay: Display {
     /// Flips that landed on this display.
     public var flips: Int { paging.flips }
 
-    init(screen: DRMScreen, serial: UInt32, head: DRMHead, format: PixelFormat) {
-        self.screen = screen; self.serial = serial
+    init(owner: any DRMDisplayOwner, shared: DRMSharedState, serial: UInt32, head: DRMHead, format: PixelFormat) {
+        self.owner = owner; self.shared = shared; self.serial = serial
         heads = [head]
         mode = head.mode
         (width, height) = head.pictureSize
@@ -50,7 +56,8 @@ public final class DRMDisplay: Display {
     public var name: String { heads.map(\.connector.name).joined(separator: "+") }
     public var scale: Double { heads.first?.scale ?? 1 }
     public var flipPending: Bool { paging.flipPending }
-    var card: DRMCard { screen.card }
+    var card: DRMCard { shared.card }
+    var log: (String) -> Void { shared.log }
     var full: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
     // MARK: Present
@@ -60,10 +67,10 @@ public final class DRMDisplay: Display {
                      "frame \(frame.width)x\(frame.height) presented to a \(width)x\(height) display")
         lastFrame = frame
         presents += 1
-        screen.presents += 1
+        shared.presents += 1
         let rects = damage.rects(in: full)
         for b in buffers.compactMap({ $0 }) { for r in rects { b.pending.add(r) } }
-        guard screen.isActive, !screen.closed else { return }   // copied when the display is ours again
+        guard owner.isActive, !owner.isClosed else { return }   // copied when the display is ours again
         try show()
     }
 
@@ -74,7 +81,7 @@ public final class DRMDisplay: Display {
         switch paging.present() {
         case let .owe(replacing):
             // A frame already owed is replaced by this one: it never reaches the screen.
-            if replacing { screen.coalesced += 1 }
+            if replacing { shared.coalesced += 1 }
         case .lightFirst:
             let b = try buffer(0)
             copyOwed(into: b, from: frame)
@@ -84,10 +91,10 @@ public final class DRMDisplay: Display {
             dirty(b, [full])
         case let .flip(bi):
             let b = try buffer(bi)
-            if screen.options.checkScanout { checkNotOnScreen(b) }
+            if shared.checkScanout { checkNotOnScreen(b) }
             let copied = copyOwed(into: b, from: frame)
-            if screen.flipsSupported, try flip(to: bi) { return }
-            guard screen.isActive else { return }
+            if shared.flipsSupported, try flip(to: bi) { return }
+            guard owner.isActive else { return }
             guard try light(b) else { return }
             paging.lit(bi)
             dirty(b, copied)
@@ -121,7 +128,7 @@ public final class DRMDisplay: Display {
             switch r {
             case .success: h.lit = true
             case let .failure(e) where e.errno == EACCES || e.errno == EPERM:
-                screen.lostMaster(e)
+                owner.lostMaster(e)
                 return false
             case let .failure(e): throw e
             }
@@ -142,29 +149,29 @@ public final class DRMDisplay: Display {
                     try card.pageFlip(crtc: h.crtc, fb: b.fbID, userData: UInt64(serial) << 32 | UInt64(generation))
                     issued.insert(h.crtc)
                 } catch where error.errno == EACCES || error.errno == EPERM {
-                    screen.lostMaster(error)
+                    owner.lostMaster(error)
                     // The heads that did flip, flip with a generation master's loss left behind.
                     if !issued.isEmpty { _ = paging.issued(to: bi, on: issued, at: monotonicSeconds()) }
                     return true
                 } catch where error.errno == EBUSY && !retried {
                     // A flip is still queued on this CRTC (it should not be): let it land, once.
                     retried = true
-                    screen.landFlips(within: 0.05)
+                    owner.landFlips(within: 0.05)
                     continue
                 } catch {
                     if issued.isEmpty && h === heads.first {
-                        screen.flipsSupported = false
-                        screen.log("page flip refused on CRTC \(h.crtc) (\(error)); falling back to SetCrtc for every frame (may tear)")
+                        shared.flipsSupported = false
+                        log("page flip refused on CRTC \(h.crtc) (\(error)); falling back to SetCrtc for every frame (may tear)")
                         return false
                     }
                     // A clone head that cannot flip: show the buffer there directly.
-                    screen.log("page flip refused on CRTC \(h.crtc) (\(error)); SetCrtc on that head")
+                    log("page flip refused on CRTC \(h.crtc) (\(error)); SetCrtc on that head")
                     try card.setCRTC(h.crtc, fb: b.fbID, connectors: [h.connector.id], mode: h.mode)
                 }
                 break
             }
         }
-        if paging.issued(to: bi, on: issued, at: monotonicSeconds()) { screen.scheduleFlipTimeout() }
+        if paging.issued(to: bi, on: issued, at: monotonicSeconds()) { owner.scheduleFlipTimeout() }
         return true
     }
 
@@ -195,13 +202,13 @@ public final class DRMDisplay: Display {
 
     /// The screen's count of landed flips follows the displays' (one place adds to it).
     private func counted(_ landed: Bool) -> Bool {
-        if landed { screen.flipsCompleted += 1 }
+        if landed { shared.flipsCompleted += 1 }
         return landed
     }
 
     /// DIRTYFB for drivers that copy from the buffer (SPI/USB panels, virtio); off after ENOSYS.
     func dirty(_ b: ScanoutBuffer, _ rects: [IntRect]) {
-        guard screen.dirtySupported, !rects.isEmpty else { return }
+        guard shared.dirtySupported, !rects.isEmpty else { return }
         let clips = rects.map { r -> (x1: Int, y1: Int, x2: Int, y2: Int) in
             let p = transform.toPanel(r)
             return (p.minX, p.minY, p.maxX, p.maxY)
@@ -209,12 +216,12 @@ public final class DRMDisplay: Display {
         do {
             try card.dirtyFramebuffer(b.fbID, clips: clips)
         } catch where error.errno == ENOSYS {
-            screen.dirtySupported = false
-            screen.log("DIRTYFB: ENOSYS from \(screen.driver): not needed, not called again")
+            shared.dirtySupported = false
+            log("DIRTYFB: ENOSYS from \(owner.driver): not needed, not called again")
         } catch where error.errno == EACCES || error.errno == EPERM {
-            screen.lostMaster(error)
+            owner.lostMaster(error)
         } catch {
-            screen.log("DIRTYFB failed (\(error)); ignored")
+            log("DIRTYFB failed (\(error)); ignored")
         }
     }
 
@@ -223,8 +230,8 @@ public final class DRMDisplay: Display {
         for h in heads {
             guard let c = try? card.crtc(h.crtc) else { continue }
             if c.fbID == b.fbID {
-                screen.scanoutViolations += 1
-                if screen.scanoutViolations == 1 { screen.log("BUG: about to draw into FB \(b.fbID), on screen on CRTC \(h.crtc)") }
+                shared.scanoutViolations += 1
+                if shared.scanoutViolations == 1 { log("BUG: about to draw into FB \(b.fbID), on screen on CRTC \(h.crtc)") }
             }
         }
     }
@@ -234,13 +241,13 @@ public final class DRMDisplay: Display {
     /// A clone head with the same mode joins; it shows the current front buffer at once.
     func join(_ h: DRMHead) {
         heads.append(h)
-        guard front >= 0, screen.isActive, let b = buffers[front] else { return }
+        guard front >= 0, owner.isActive, let b = buffers[front] else { return }
         do {
             try card.setCRTC(h.crtc, fb: b.fbID, connectors: [h.connector.id], mode: h.mode)
             h.lit = true
             dirty(b, [full])
         } catch {
-            screen.log("\(h.connector.name): SetCrtc failed (\(error))")
+            log("\(h.connector.name): SetCrtc failed (\(error))")
         }
     }
 
@@ -254,7 +261,7 @@ public final class DRMDisplay: Display {
     /// The display is ours again: put the last frame (with anything owed) on screen with SETCRTC.
     func reactivate() throws {
         let (bi, owed) = paging.reactivate()
-        if owed { screen.coalesced += 1 }   // it goes out with the redraw, not by a flip
+        if owed { shared.coalesced += 1 }   // it goes out with the redraw, not by a flip
         guard let frame = lastFrame else { return }
         if bi < 0 { try show(); return }   // lost master before the first frame was lit
         let b = try buffer(bi)
@@ -269,7 +276,7 @@ public final class DRMDisplay: Display {
     func restoreHeads() {
         for h in heads where h.lit {
             do { try card.restoreCRTC(h.crtc, to: h.saved, connector: h.connector.id) } catch {
-                screen.log("\(h.connector.name): cannot turn CRTC \(h.crtc) off (\(error))")
+                log("\(h.connector.name): cannot turn CRTC \(h.crtc) off (\(error))")
             }
             h.lit = false
         }
@@ -279,11 +286,47 @@ public final class DRMDisplay: Display {
     func releaseBuffers(keepFront: Bool = false) {
         for i in 0..<2 {
             guard let b = buffers[i] else { continue }
-            if let e = b.release(keepFramebuffer: keepFront && i == front) { screen.log("releasing a scanout buffer: \(e)") }
+            if let e = b.release(keepFramebuffer: keepFront && i == front) { log("releasing a scanout buffer: \(e)") }
             buffers[i] = nil
         }
     }
 
     /// The framebuffer on screen (for the retain keeper).
     var frontFramebuffer: UInt32? { front >= 0 ? buffers[front]?.fbID : nil }
+
+    // MARK: What the screen reads and asks (the hand-off, the frame cache, closing)
+
+    /// The scanout buffer on screen (nil: none of ours yet).
+    var frontBuffer: ScanoutBuffer? { front >= 0 ? buffers[front] : nil }
+
+    /// The buffers that are not on screen.
+    var backBuffers: [ScanoutBuffer] { buffers.indices.compactMap { $0 == front ? nil : buffers[$0] } }
+
+    /// The buffers' pitch (bytes per scanout row); nil before the first buffer.
+    var scanoutPitch: Int? { buffers.compactMap { $0?.info.pitch }.first }
+
+    /// A frame owed is dropped (a close, a hand-off: the frame never goes out); true when one was.
+    @discardableResult
+    func dropOwedFrame() -> Bool {
+        guard paging.dropOwed() else { return false }
+        shared.coalesced += 1
+        return true
+    }
+
+    /// The early frame's buffer becomes buffer 0, on screen. It counts as owing the whole picture
+    /// (its content is the cache's, not ours), so the next frame goes to buffer 1 by a flip.
+    func adoptFront(_ b: ScanoutBuffer, crtc: UInt32, shownAt: Double) {
+        buffers[0] = b
+        paging.lit(0)
+        firstFrameTime = shownAt
+        for h in heads {
+            if h.crtc == crtc { h.lit = true; continue }
+            do {
+                try card.setCRTC(h.crtc, fb: b.fbID, connectors: [h.connector.id], mode: h.mode)
+                h.lit = true
+            } catch {
+                log("\(h.connector.name): SetCrtc failed (\(error))")
+            }
+        }
+    }
 }

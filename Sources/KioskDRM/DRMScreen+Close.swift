@@ -10,7 +10,7 @@ extension DRMScreen {
         // Let flips in flight land: the buffer on screen is then known, nothing is mid-flip.
         landFlips(within: 0.2)
         for o in drmDisplays where o.flipPending { o.completeFlip() }
-        for o in drmDisplays where o.paging.dropOwed() { coalesced += 1 }
+        for o in drmDisplays { o.dropOwedFrame() }
         closed = true
         let lit = drmDisplays.contains { o in o.heads.contains { $0.lit } }
         // Suspended (Plymouth's deactivate, then quit): the frame left on screen is kept as

@@ -217,6 +217,20 @@ extension DRMScreen {
 
     public var hasActiveVT: Bool { vt.map { !$0.released } ?? false }
 
+    public var vtHold: VirtualTerminalHold? { vt }
+
+    /// Takes the hold of the screen before it on the same VT (see `Screen.adoptVT`); an fbdev's
+    /// hold leaves graphics mode here, as DRM master keeps the console off the screen.
+    public func adoptVT(_ hold: VirtualTerminalHold) -> Bool {
+        guard let own = vt, let held = hold as? VTSwitcher else { return false }
+        own.closeKeepingMode()
+        vt = held
+        if held.inGraphicsMode { held.setGraphics(false) }
+        return true
+    }
+
+    public func forgetVT() { vt = nil }
+
     func vtRelease() {
         guard let vt else { return }
         log("VT switch away: dropping DRM master, not drawing")

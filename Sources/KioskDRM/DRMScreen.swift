@@ -67,8 +67,10 @@ public final class DRMHead {
 /// The DRM/KMS screen: one card, an output per group of heads with the same mode and rotation,
 /// two dumb buffers each, page flips paced by the kernel's flip events, DRM master held only
 /// while showing, hotplug, VT switching, and a clean way out (restore, or retain the last frame).
-public final class DRMScreen: Screen {
+public final class DRMScreen: Screen, DRMDisplayOwner {
     public let card: DRMCard
+    /// What the displays change too: the driver's answers, the summary's counters.
+    let shared: DRMSharedState
     public private(set) var driver = ""
     public let options: DRMOptions
     var log: (String) -> Void { options.log }
@@ -78,11 +80,12 @@ public final class DRMScreen: Screen {
     /// The owner let the screen go (`suspend`): master is not taken again until `resume`.
     public internal(set) var isSuspended = false
     var closed = false
+    var isClosed: Bool { closed }
     var nextSerial: UInt32 = 1
     /// DIRTYFB still worth calling (false after ENOSYS).
-    var dirtySupported = true
+    var dirtySupported: Bool { shared.dirtySupported }
     /// Page flips still worth trying (false after the driver refused one).
-    var flipsSupported = true
+    var flipsSupported: Bool { shared.flipsSupported }
     /// A hotplug came while we were not master: enumerate when we are again.
     var hotplugPending = false
     var ueventFD: Int32 = -1
@@ -96,14 +99,14 @@ public final class DRMScreen: Screen {
     var flipTimer: LoopToken?
     var masterTimer: LoopToken?
     // Counters
-    public internal(set) var flipsCompleted = 0
+    public var flipsCompleted: Int { shared.flipsCompleted }
     public internal(set) var flipTimeouts = 0
-    public internal(set) var scanoutViolations = 0
-    public internal(set) var presents = 0
+    public var scanoutViolations: Int { shared.scanoutViolations }
+    public var presents: Int { shared.presents }
     /// Presents that never got a flip of their own: a later present replaced them while a flip
     /// was in flight (or they went out with a redraw, or the screen closed first). So
     /// presents = flips + first frames + coalesced.
-    public internal(set) var coalesced = 0
+    public var coalesced: Int { shared.coalesced }
     public internal(set) var hotplugs = 0
     /// What became of `DRMOptions.earlyFrame`; nil without one.
     public private(set) var earlyFrameUse: EarlyFrameUse?
@@ -136,9 +139,12 @@ public final class DRMScreen: Screen {
             card = try DRMScreen.findCard(kernel: kernel, ignoring: options.ignoredDrivers)
         }
         self.card = card
+        shared = DRMSharedState(card: card, options: options)
         do {
             driver = try card.driverName()
-            try card.setMaster()
+            do throws(SysError) { try card.setMaster() } catch {
+                throw DRMMasterRefused(error) ?? error
+            }
             if let e = early { originalCRTCs[e.crtcID] = e.saved }
             let heads = try plan(probe: false, keep: [])
             guard !heads.isEmpty else {
@@ -283,7 +289,7 @@ public final class DRMScreen: Screen {
             o.join(h)
             return
         }
-        let o = DRMDisplay(screen: self, serial: nextSerial, head: h, format: options.format)
+        let o = DRMDisplay(owner: self, shared: shared, serial: nextSerial, head: h, format: options.format)
         nextSerial += 1
         drmDisplays.append(o)
     }

@@ -1,3 +1,6 @@
+import Glibc
+import KioskSys
+
 /// Why a screen cannot be opened, when it is not a single failed system call.
 public enum DisplayError: Error, CustomStringConvertible, Equatable {
     case noCard(String)
@@ -9,4 +12,20 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
         case let .noCard(s), let .noOutput(s), let .unsupported(s): s
         }
     }
+}
+
+/// The card could not be opened as a screen because SET_MASTER was refused: another program is
+/// its DRM master (EBUSY: a compositor, a console helper, a splash), or this one may not take it
+/// (EACCES/EPERM). Told apart by its type (`isHeldByAnother`); it reads as the failed call does.
+public struct DRMMasterRefused: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The SET_MASTER call's failure.
+    public var error: SysError
+
+    /// `error`, when it is a refusal (EBUSY, EACCES, EPERM); nil for any other failure.
+    public init?(_ error: SysError) {
+        guard error.errno == EBUSY || error.errno == EACCES || error.errno == EPERM else { return nil }
+        self.error = error
+    }
+
+    public var description: String { error.description }
 }

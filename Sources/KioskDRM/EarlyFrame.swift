@@ -70,6 +70,10 @@ extension EarlyFrame {
 }
 
 extension DRMScreen {
+    /// Whether the early frame (`DRMOptions.earlyFrame`) was taken over: the first frame on
+    /// screen is the frame cache's picture.
+    public var tookOverEarlyFrame: Bool { earlyFrameUse == .takenOver }
+
     /// Makes the early frame the front buffer of the output showing its head (clone heads of that
     /// output get it too); false when no output has that head with that mode and format.
     func adopt(_ e: EarlyFrame) -> Bool {
@@ -89,24 +93,5 @@ extension DRMScreen {
         try? card.removeFramebuffer(e.fbID)
         card.unmap(e.memory, length: e.buffer.size)
         try? card.destroyDumb(e.buffer.handle)
-    }
-}
-
-extension DRMDisplay {
-    /// The early frame's buffer becomes buffer 0, on screen. It counts as owing the whole picture
-    /// (its content is the cache's, not ours), so the next frame goes to buffer 1 by a flip.
-    func adoptFront(_ b: ScanoutBuffer, crtc: UInt32, shownAt: Double) {
-        buffers[0] = b
-        paging.lit(0)
-        firstFrameTime = shownAt
-        for h in heads {
-            if h.crtc == crtc { h.lit = true; continue }
-            do {
-                try card.setCRTC(h.crtc, fb: b.fbID, connectors: [h.connector.id], mode: h.mode)
-                h.lit = true
-            } catch {
-                screen.log("\(h.connector.name): SetCrtc failed (\(error))")
-            }
-        }
     }
 }

@@ -143,7 +143,7 @@ public final class FBDevScreen: Screen, Display {
         // memory behind it is the new driver's now: writing there would scribble on its buffers.
         // One FBIOGET_VSCREENINFO per frame (ENODEV once unregistered) says so before we write,
         // whether or not a uevent has told us yet.
-        guard deviceAlive else {
+        guard isDeviceAlive else {
             throw SysError(call: "ioctl(FBIOGET_VSCREENINFO)", errno: ENODEV, target: path,
                            detail: "the fbdev was unregistered (a DRM driver took the display over)")
         }
@@ -237,6 +237,18 @@ public final class FBDevScreen: Screen, Display {
     }
 
     public var hasActiveVT: Bool { vt.map { !$0.released } ?? false }
+
+    public var vtHold: VirtualTerminalHold? { vt }
+
+    /// Takes the hold of the screen before it on the same VT (see `Screen.adoptVT`).
+    public func adoptVT(_ hold: VirtualTerminalHold) -> Bool {
+        guard let own = vt, let held = hold as? VTSwitcher else { return false }
+        own.closeKeepingMode()
+        vt = held
+        return true
+    }
+
+    public func forgetVT() { vt = nil }
 
     public func close(retain: Bool) {
         guard !closed else { return }

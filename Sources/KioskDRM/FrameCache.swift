@@ -1,5 +1,6 @@
 import CKioskSys
 import Glibc
+import KioskDevices
 import KioskRaster
 import KioskSys
 
@@ -9,16 +10,11 @@ import KioskSys
 /// from (file identities: the binary, the board profile, fonts …) so that a change to any of
 /// them means the normal start.
 public enum FrameCache {
-    /// Where a command line's first frame is kept: the C constructor's own rule
+    /// Where a command line's first frame is kept (KioskDevices' `FrameCacheLocation`, the word
+    /// every screen's frame cache uses), found by the C constructor's own rule
     /// (`kiosk_frame_cache_locate`), so the writer and the early frame agree on the file and the
     /// arguments that count.
-    public struct Location: Equatable, Sendable {
-        /// The file: <cache directory>/frame-<key>.bin.
-        public var path: String
-        /// The arguments that decide the picture (argv[1] up to "--"), as the file stores them.
-        public var arguments: [String]
-        public var key: UInt64
-    }
+    public typealias Location = FrameCacheLocation
 
     /// Where `argv` (the whole command line, argv[0] first) keeps its first frame; nil when it
     /// has none (not a command that owns a display, offscreen, --no-frame-cache, no cache
@@ -42,15 +38,8 @@ public enum FrameCache {
         }
     }
 
-    /// What `save` did.
-    public enum Outcome: Equatable, Sendable {
-        /// Written (new, or the picture changed).
-        case written
-        /// The file already holds this picture.
-        case unchanged
-        /// Not cached (why).
-        case skipped(String)
-    }
+    /// What `save` did (KioskDevices' `FrameCacheOutcome`).
+    public typealias Outcome = FrameCacheOutcome
 
     /// Writes the first display's last presented picture (call right after the first frame) for
     /// its first head at `location`, unless `previousHash` (the early frame's) says the file
@@ -60,7 +49,7 @@ public enum FrameCache {
                             kernel: any Kernel = LinuxKernel()) -> Outcome {
         let path = location.path, arguments = location.arguments
         guard let o = screen.drmDisplays.first, let head = o.heads.first, let frame = o.lastFrame,
-              let pitch = o.buffers.compactMap({ $0?.info.pitch }).first
+              let pitch = o.scanoutPitch
         else { return .skipped("nothing on screen yet") }
         let w = o.mode.width, h = o.mode.height
         let frameSize = pitch * h
@@ -139,6 +128,22 @@ public enum FrameCache {
         guard frames.count >= filesKept else { return }
         frames.sort { $0.modified > $1.modified }
         for f in frames[(filesKept - 1)...] { try? kernel.removeFile(f.path) }
+    }
+}
+
+extension DRMScreen: FrameCacheSource {
+    /// The frame cache of this screen: its first display's first head (`FrameCache.save`).
+    public var frameCache: FrameCacheSource? { self }
+
+    /// The early frame's hash when it was taken over (`tookOverEarlyFrame`), else nil.
+    public var earlyFrameHash: UInt64? { tookOverEarlyFrame ? options.earlyFrame?.frameHash : nil }
+
+    /// `FrameCache.save` through the card's kernel, with `filesIfPresent` that exist added to
+    /// `files`, and `earlyFrameHash` as the hash the file holds.
+    public func saveFrame(at location: FrameCacheLocation, files: [String], filesIfPresent: [String]) -> FrameCacheOutcome {
+        let kernel = card.kernel
+        let all = files + filesIfPresent.filter { kernel.fileExists($0) }
+        return FrameCache.save(screen: self, at: location, files: all, previousHash: earlyFrameHash, kernel: kernel)
     }
 }
 

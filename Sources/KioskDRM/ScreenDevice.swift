@@ -140,20 +140,23 @@ extension ScreenDevice {
 
 extension DRMScreen {
     /// Whether the card is still there: an unplugged device answers every call with ENODEV.
-    var deviceAlive: Bool {
+    public var isDeviceAlive: Bool {
         do { _ = try card.driverName(); return true } catch { return error.errno != ENODEV }
     }
 
-    /// Closes a card that went away: flips in flight will never land (no waiting for them).
-    func abandon() {
-        for o in drmDisplays where o.flipPending { o.completeFlip() }
+    /// Closes the screen when it is left; a card that went away is closed without waiting for
+    /// the flips in flight (they will never land).
+    public func abandon() {
+        if !isDeviceAlive {
+            for o in drmDisplays where o.flipPending { o.completeFlip() }
+        }
         close(retain: false)
     }
 }
 
 extension FBDevScreen {
     /// Whether the fbdev device is still registered (ENODEV once it was unregistered).
-    var deviceAlive: Bool {
+    public var isDeviceAlive: Bool {
         var v = fb_var_screeninfo()
         do { try FBDevScreen.ioctl(kernel, fd, KIOSK_FBIOGET_VSCREENINFO, "FBIOGET_VSCREENINFO", &v); return true } catch {
             return error.errno != ENODEV
@@ -165,11 +168,8 @@ extension FBDevScreen {
 func isDeviceGone(_ error: Error) -> Bool { (error as? SysError)?.errno == ENODEV }
 
 /// SET_MASTER refused because another program is master (EBUSY; EACCES/EPERM without the
-/// right to take it).
-public func isHeldByAnother(_ error: Error) -> Bool {
-    guard let e = error as? SysError, e.call == "ioctl(DRM_IOCTL_SET_MASTER)" else { return false }
-    return e.errno == EBUSY || e.errno == EACCES || e.errno == EPERM
-}
+/// right to take it): `DRMScreen`'s open throws `DRMMasterRefused` then.
+public func isHeldByAnother(_ error: Error) -> Bool { error is DRMMasterRefused }
 
 /// The former name of `ScreenDevice` (a card or fbdev device is a screen's, as the glossary says).
 @available(*, deprecated, renamed: "ScreenDevice")

@@ -1,4 +1,5 @@
 import Glibc
+import KioskDevices
 import KioskRaster
 import KioskSys
 
@@ -11,7 +12,7 @@ import KioskSys
 
 /// What the next program image needs to take the screen over: the card's descriptor, the head,
 /// the buffer on screen, what the CRTC showed before us, and the buffers to let go.
-public struct ScreenHandoff: Equatable, Sendable {
+public struct ScreenHandoff: Equatable, Sendable, ScreenHandoffRecord {
     /// The card's descriptor (DRM master), without FD_CLOEXEC.
     public var fd: Int32
     public var card: String
@@ -26,6 +27,8 @@ public struct ScreenHandoff: Equatable, Sendable {
     public var saved: CRTCInfo
     /// The first image's other buffers (framebuffer, dumb handle): not on screen, let go by the next.
     public var released: [Released]
+    /// The card's descriptor (`fd`): what execve keeps.
+    public var descriptor: Int32 { fd }
 
     /// A framebuffer and its dumb buffer's handle.
     public struct Released: Equatable, Sendable {
@@ -44,15 +47,14 @@ extension CRTCInfo: Equatable {
     public static func == (a: CRTCInfo, b: CRTCInfo) -> Bool { a.id == b.id && a.fbID == b.fbID && a.x == b.x && a.y == b.y && a.mode == b.mode }
 }
 
-/// Why the screen cannot be handed over now.
-public struct HandoffRefusal: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    /// True when it may be possible a moment later (a flip in flight).
-    public var transient: Bool
-    public init(_ description: String, transient: Bool = false) { self.description = description; self.transient = transient }
-}
+/// Why the screen cannot be handed over now (KioskDevices' `HandoffRefusal`, the word every
+/// screen's hand-off uses; named here too for code that imports KioskDRM alone).
+public typealias HandoffRefusal = KioskDevices.HandoffRefusal
 
 extension DRMScreen {
+    /// The hand-off to the next program image (`handoffRefusal`, `handOff`).
+    public var handoff: ScreenHandoffSource? { DRMHandoffSource(self) }
+
     /// Why this screen cannot be handed over at all (more than one display or head: the next
     /// image would have to set the others up again; not ours now); nil when it can.
     public var handoffRefusal: HandoffRefusal? {
@@ -60,7 +62,7 @@ extension DRMScreen {
         guard drmDisplays.count == 1, let d = drmDisplays.first, d.heads.count == 1 else {
             return HandoffRefusal("\(drmDisplays.count) displays with \(drmDisplays.map(\.heads.count)) heads: only one display with one head is handed over")
         }
-        guard d.front >= 0, d.buffers[d.front] != nil else { return HandoffRefusal("nothing on screen yet", transient: true) }
+        guard d.frontBuffer != nil else { return HandoffRefusal("nothing on screen yet", transient: true) }
         return nil
     }
 
@@ -73,14 +75,25 @@ extension DRMScreen {
         if let why = handoffRefusal { throw why }
         landFlips(within: seconds)
         for o in drmDisplays where o.flipPending { o.completeFlip() }
-        for o in drmDisplays where o.paging.dropOwed() { coalesced += 1 }
+        for o in drmDisplays { o.dropOwedFrame() }
         let d = drmDisplays[0], h = d.heads[0]
-        guard let front = d.buffers[d.front] else { throw HandoffRefusal("nothing on screen yet", transient: true) }
+        guard let front = d.frontBuffer else { throw HandoffRefusal("nothing on screen yet", transient: true) }
         let saved: CRTCInfo
         do { saved = try originalState(of: h.crtc) } catch { throw HandoffRefusal("the CRTC's first state cannot be read: \(error)") }
-        let others = d.buffers.enumerated().compactMap { i, b in i == d.front ? nil : b.map { ScreenHandoff.Released(fbID: $0.fbID, handle: $0.info.handle) } }
+        let others = d.backBuffers.map { ScreenHandoff.Released(fbID: $0.fbID, handle: $0.info.handle) }
         return ScreenHandoff(fd: card.fd, card: card.path, connectorID: h.connector.id, crtcID: h.crtc, mode: d.mode, format: d.preferredFormat,
                              buffer: front.info, fbID: front.fbID, saved: saved, released: others)
+    }
+}
+
+/// `Screen.handoff` of a DRM screen: its `handoffRefusal` and `handOff`, through the protocol
+/// every screen's hand-off answers to.
+final class DRMHandoffSource: ScreenHandoffSource {
+    let screen: DRMScreen
+    init(_ screen: DRMScreen) { self.screen = screen }
+    var handoffRefusal: HandoffRefusal? { screen.handoffRefusal }
+    func handOff(landingWithin seconds: Double) throws(HandoffRefusal) -> any ScreenHandoffRecord {
+        try screen.handOff(landingWithin: seconds)
     }
 }
 

@@ -127,6 +127,13 @@ public final class SwitchingScreen: Screen {
     }
     public var frameInterval: Seconds { current?.screen.frameInterval ?? 1.0 / 60 }
     public var hasActiveVT: Bool { current?.screen.hasActiveVT ?? false }
+    // What the device shown on now offers (the defaults without one).
+    /// The device's screen's innermost; itself without a device.
+    public var innermost: Screen { current?.screen.innermost ?? self }
+    public var isDeviceAlive: Bool { current?.screen.isDeviceAlive ?? true }
+    public var tookOverEarlyFrame: Bool { current?.screen.tookOverEarlyFrame ?? false }
+    public var frameCache: FrameCacheSource? { current?.screen.frameCache }
+    public var handoff: ScreenHandoffSource? { current?.screen.handoff }
     public var summary: String {
         (current.map { "\($0.screen.summary) " } ?? "") + "display=\(current.map { "\($0.device)" } ?? "none") display_switches=\(switches.count)"
     }
@@ -219,7 +226,7 @@ public final class SwitchingScreen: Screen {
     func evaluate(_ why: String) {
         guard !closed, trial == nil else { return }
         var why = why
-        if let c = current, !alive(c.screen) {
+        if let c = current, !c.screen.isDeviceAlive {
             deviceGone(why)
             why = "\(c.device) gone"
         }
@@ -240,14 +247,6 @@ public final class SwitchingScreen: Screen {
         switchTo(pick, why: why)
     }
 
-    func alive(_ s: Screen) -> Bool {
-        switch s {
-        case let d as DRMScreen: return d.deviceAlive
-        case let f as FBDevScreen: return f.deviceAlive
-        default: return true
-        }
-    }
-
     /// The device shown on went away: released at once; the HUDs keep their state until
     /// another device shows them.
     func deviceGone(_ why: String) {
@@ -260,9 +259,8 @@ public final class SwitchingScreen: Screen {
         notify(.displaysChanged)
     }
 
-    func release(_ s: Screen) {
-        if let d = s as? DRMScreen, !d.deviceAlive { d.abandon() } else { s.close(retain: false) }
-    }
+    /// A screen left: closed, without waiting for what is in flight when its device is gone.
+    func release(_ s: Screen) { s.abandon() }
 
     func switchTo(_ d: ScreenDevice, why: String) {
         let started = monotonicSeconds()
@@ -371,7 +369,7 @@ public final class SwitchingScreen: Screen {
             notify(.displaysChanged)
             return true
         }
-        guard isDeviceGone(error) || !alive(s) else { return false }
+        guard isDeviceGone(error) || !s.isDeviceAlive else { return false }
         loop?.execute { [weak self] in self?.evaluate("on a present: \(error)") }
         return true
     }
@@ -384,15 +382,8 @@ extension SwitchingScreen {
     /// must not put it back now. From an fbdev to a card the VT leaves graphics mode (DRM master
     /// keeps the console off the screen).
     func handOverVT(from old: Screen, to new: Screen) {
-        func vt(_ s: Screen) -> VTSwitcher? { (s as? DRMScreen)?.vt ?? (s as? FBDevScreen)?.vt }
-        func set(_ s: Screen, _ v: VTSwitcher?) {
-            if let d = s as? DRMScreen { d.vt = v } else if let f = s as? FBDevScreen { f.vt = v }
-        }
-        guard let held = vt(old), let taken = vt(new) else { return }
-        taken.kernel.close(taken.fd)
-        set(new, held)
-        set(old, nil)
-        if old is FBDevScreen && new is DRMScreen { held.setGraphics(false) }
+        guard let held = old.vtHold, new.vtHold != nil, new.adoptVT(held) else { return }
+        old.forgetVT()
     }
 }
 

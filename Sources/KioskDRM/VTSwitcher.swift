@@ -1,17 +1,20 @@
 import CKioskSys
 import Glibc
+import KioskDevices
 import KioskSys
 
 /// Takes part in virtual-terminal switching the way X servers and Plymouth do: VT_PROCESS mode
 /// on the active VT, so the kernel asks (SIGUSR1) before switching away and tells (SIGUSR2) when
 /// switching back. The screen drops DRM master and stops drawing in between.
-final class VTSwitcher {
+final class VTSwitcher: VirtualTerminalHold {
     let kernel: Kernel
     let fd: Int32
     let number: Int
     private var saved: vt_mode
     /// Switched away (the release was acknowledged, the acquire has not come yet).
     private(set) var released = false
+    /// The console was last told to keep off the screen (KD_GRAPHICS, as an fbdev screen asks).
+    private(set) var inGraphicsMode = false
 
     private init(kernel: Kernel, fd: Int32, number: Int, saved: vt_mode) {
         self.kernel = kernel; self.fd = fd; self.number = number; self.saved = saved
@@ -73,9 +76,14 @@ final class VTSwitcher {
     /// KDSETMODE KD_GRAPHICS / KD_TEXT: in graphics mode the console does not draw on the
     /// framebuffer (fbdev shares it with the console); back in text mode it redraws itself.
     func setGraphics(_ on: Bool) {
+        inGraphicsMode = on
         let v = UInt(on ? KD_GRAPHICS : KD_TEXT)
         try? kernel.ioctl(fd, KIOSK_KDSETMODE, UnsafeMutableRawPointer(bitPattern: v), name: "KDSETMODE")
     }
+
+    /// Closes the descriptor and leaves the VT's mode as it is: another hold on the same VT took
+    /// this one's place (`Screen.adoptVT`) and puts back the mode it saved.
+    func closeKeepingMode() { kernel.close(fd) }
 
     /// Back to the mode the VT had (VT_AUTO normally) and close.
     func release() {

@@ -27,6 +27,15 @@ public final class PendingScreen: Screen {
     /// The summary of the last screen let go (`release`).
     private var lastSummary: String?
 
+    // What the screen behind this one offers, once it is there (the defaults until then).
+
+    /// The screen behind this one's innermost; itself while waiting.
+    public var innermost: Screen { inner?.innermost ?? self }
+    public var isDeviceAlive: Bool { inner?.isDeviceAlive ?? true }
+    public var tookOverEarlyFrame: Bool { inner?.tookOverEarlyFrame ?? false }
+    public var frameCache: FrameCacheSource? { inner?.frameCache }
+    public var handoff: ScreenHandoffSource? { inner?.handoff }
+
     public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
         self.loop = loop
         self.handler = handler

@@ -1,6 +1,14 @@
 // A screen: everything one display backend (a DRM card, an fbdev device, the offscreen stand-in)
 // shows, as one or more displays, each a picture the HUD draws. The backend takes part in the
 // event loop (flip events, hotplug, VT switches) and tells its owner what changed.
+//
+// The contract is whole: what the session and the commands need of a screen — the displays and
+// their presents, suspend and resume, the hand-off to the next program image, the virtual
+// terminal passed from one screen to the next, the early frame and the frame cache, whether the
+// device is still there — is a requirement here, with a default answer for a backend that has no
+// such thing. A new backend joins by conforming to `Screen` alone and takes the defaults it has
+// nothing to say to; a screen that stands in front of another (`PendingScreen`, the display
+// switch) forwards to the one behind it. Nobody above the backends casts a screen to its type.
 
 /// What happened on a screen, reported to the handler given to `Screen.attach`.
 public enum ScreenEvent: Sendable, Hashable {
@@ -47,9 +55,59 @@ public protocol Screen: AnyObject {
     /// Whether the screen's virtual terminal is the one in the foreground (Plymouth's
     /// "has active VT"): false without VT switching (fbdev or DRM without a VT, offscreen).
     var hasActiveVT: Bool { get }
+    /// The screen that draws: for a screen in front of another (one waiting for its display, one
+    /// following the display from device to device), the innermost one behind it now; else
+    /// itself. Default: itself.
+    var innermost: Screen { get }
+    /// Whether the device is still there (false once it was unplugged or unregistered: its calls
+    /// fail with ENODEV). Default: true.
+    var isDeviceAlive: Bool { get }
+    /// Closes a screen that is left for another (the display switch), whose device may have gone
+    /// away: `close(retain: false)`, except that when the device is gone nothing in flight is
+    /// waited for (it never completes). Default: `close(retain: false)`.
+    func abandon()
+    /// This screen's hold on its virtual terminal (VT_PROCESS mode, the mode to put back at the
+    /// end); nil without VT switching. Default: nil.
+    var vtHold: VirtualTerminalHold? { get }
+    /// Takes over `hold` from the screen that showed before this one on the same VT (the display
+    /// switch): its own hold is closed without putting the VT's mode back, as the mode to put back
+    /// at the end is the one `hold` saved (the console's). True when taken; false when this screen
+    /// has no hold to replace, or cannot use this one (it keeps its own). Default: false.
+    func adoptVT(_ hold: VirtualTerminalHold) -> Bool
+    /// Forgets its hold without putting the VT's mode back or closing it: the screen after it
+    /// took the hold over (`adoptVT`). Default: nothing.
+    func forgetVT()
+    /// Whether the first frame on screen is the frame cache's picture (the early frame, shown
+    /// before the program ran), taken over by this screen. Default: false.
+    var tookOverEarlyFrame: Bool { get }
+    /// The frame cache's side of this screen, where it applies (a DRM card); nil without one.
+    /// Default: nil.
+    var frameCache: FrameCacheSource? { get }
+    /// The hand-off to the next program image in the same process, where it applies (a DRM card,
+    /// whose master and picture stay with the descriptor across execve); nil without one.
+    /// Default: nil.
+    var handoff: ScreenHandoffSource? { get }
 }
 
 extension Screen {
     public var frameInterval: Seconds { 1.0 / 60 }
     public var hasActiveVT: Bool { false }
+    public var innermost: Screen { self }
+    public var isDeviceAlive: Bool { true }
+    public func abandon() { close(retain: false) }
+    public var vtHold: VirtualTerminalHold? { nil }
+    public func adoptVT(_ hold: VirtualTerminalHold) -> Bool { false }
+    public func forgetVT() {}
+    public var tookOverEarlyFrame: Bool { false }
+    public var frameCache: FrameCacheSource? { nil }
+    public var handoff: ScreenHandoffSource? { nil }
+}
+
+/// A screen's hold on its virtual terminal: the active VT in VT_PROCESS mode (the kernel asks
+/// before switching away and tells when switching back) and the mode to put back when the hold
+/// ends. Passed from a screen that is left to the one that follows it on the same VT (the
+/// display switch, `Screen.adoptVT`), so that the console's own mode is what comes back at the end.
+public protocol VirtualTerminalHold: AnyObject {
+    /// The VT's number (/dev/ttyN).
+    var number: Int { get }
 }

@@ -1,0 +1,117 @@
+// The Screen contract stays whole: no source outside KioskDRM (the backends and the display
+// switch) and KioskTestDoubles (which defines the offscreen screen) casts a screen to a concrete
+// type — DRMScreen, FBDevScreen, SwitchingScreen, PendingScreen, OffscreenScreen — with `as?`,
+// `as!`, `as` (a `catch`/`case` pattern) or `is`. What the session and the commands need of a
+// screen is a requirement of `Screen` (KioskDevices' Screen.swift), answered by every backend,
+// so that a new backend joins by conforming to `Screen` alone.
+import Glibc
+import Testing
+
+@Suite struct ScreenContractGuardTests {
+    /// The package's Sources directory, from this file's path (…/Tests/KioskDRMTests/this.swift).
+    static let sources: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/Sources"
+    }()
+
+    /// The folders under Sources that define the concrete screens (and may look at their own).
+    static let exempt: Set<String> = ["KioskDRM", "KioskTestDoubles"]
+    /// The concrete screens.
+    static let concrete = ["DRMScreen", "FBDevScreen", "SwitchingScreen", "PendingScreen", "OffscreenScreen"]
+    /// The casts.
+    static let casts = ["as?", "as!", "as", "is"]
+
+    /// The names in a directory (nil: not a directory), without "." and "..".
+    static func names(_ dir: String) -> [String]? {
+        guard let d = opendir(dir) else { return nil }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out
+    }
+
+    /// Every .swift file under `dir`.
+    static func swiftFiles(_ dir: String) -> [String] {
+        (names(dir) ?? []).flatMap { name -> [String] in
+            let path = dir + "/" + name
+            if names(path) != nil { return swiftFiles(path) }
+            return name.hasSuffix(".swift") ? [path] : []
+        }
+    }
+
+    static func read(_ path: String) -> String? {
+        guard let f = fopen(path, "r") else { return nil }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, f)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func isIdentifier(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+
+    /// The casts to a concrete screen in one line of code (comments are skipped).
+    static func violations(in line: Substring) -> [String] {
+        var code = line
+        if let comment = line.firstRange(of: "//") { code = line[..<comment.lowerBound] }
+        var found: [String] = []
+        for type in concrete {
+            for cast in casts {
+                let phrase = cast + " " + type
+                var rest = code[...]
+                while let r = rest.firstRange(of: phrase) {
+                    let before = r.lowerBound == code.startIndex ? nil : code[code.index(before: r.lowerBound)]
+                    let after = r.upperBound == code.endIndex ? nil : code[r.upperBound]
+                    if before.map({ !isIdentifier($0) }) ?? true, after.map({ !isIdentifier($0) }) ?? true {
+                        found.append(phrase)
+                        break
+                    }
+                    rest = code[r.upperBound...]
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func nothingAboveTheBackendsCastsAScreenToItsType() throws {
+        let top = try #require(Self.names(Self.sources), "no Sources at \(Self.sources)")
+        var offenders: [String] = []
+        var scanned = 0
+        for dir in top where !Self.exempt.contains(dir) {
+            for file in Self.swiftFiles(Self.sources + "/" + dir) {
+                scanned += 1
+                let text = try #require(Self.read(file), "cannot read \(file)")
+                for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    for v in Self.violations(in: line) {
+                        offenders.append("\(file.dropFirst(Self.sources.count + 1)):\(i + 1): \(v)")
+                    }
+                }
+            }
+        }
+        #expect(scanned > 50, "only \(scanned) files found under \(Self.sources)")
+        #expect(offenders.isEmpty, "a screen cast to its type (ask it through a `Screen` requirement instead):\n\(offenders.joined(separator: "\n"))")
+    }
+
+    /// The scanner finds what it is meant to, and not a type's own use or a comment.
+    @Test func scannerSeesCasts() {
+        #expect(Self.violations(in: "if let d = s as? DRMScreen { d.close() }") == ["as? DRMScreen"])
+        #expect(Self.violations(in: "let p = screen as! PendingScreen") == ["as! PendingScreen"])
+        #expect(Self.violations(in: "case let f as FBDevScreen: return f") == ["as FBDevScreen"])
+        #expect(Self.violations(in: "if old is FBDevScreen && new is DRMScreen {}") == ["is DRMScreen", "is FBDevScreen"])
+        #expect(Self.violations(in: "guard let w = s as? SwitchingScreen, let o = t as? OffscreenScreen else { return }")
+                == ["as? SwitchingScreen", "as? OffscreenScreen"])
+        #expect(Self.violations(in: "let s = try DRMScreen(options: o)").isEmpty)
+        #expect(Self.violations(in: "let pending: PendingScreen").isEmpty)
+        #expect(Self.violations(in: "// if let d = s as? DRMScreen").isEmpty)
+        #expect(Self.violations(in: "let x = y as? DRMScreenOptions").isEmpty)
+        #expect(Self.violations(in: "let d = s.displays.first as? OffscreenDisplay").isEmpty)
+    }
+}

@@ -1,0 +1,88 @@
+// The Screen contract (KioskDevices' Screen.swift): a backend that conforms with the basic
+// requirements alone takes the defaults; the screens in front of another (PendingScreen,
+// SwitchingScreen) forward to the one behind; DRMScreen answers for the frame cache, the
+// hand-off and the device; a card held by another program is told apart by its error's type.
+import Glibc
+import KioskDevices
+@testable import KioskDRM
+import KioskFakeKernel
+import KioskRaster
+import KioskSys
+import KioskTestDoubles
+import Testing
+
+/// A backend that says only what every screen must (a third kind of screen, as a Wayland
+/// overlay would start).
+private final class BareScreen: Screen {
+    var displays: [Display] { [] }
+    var isActive: Bool { true }
+    var isSuspended: Bool { false }
+    private(set) var closes: [Bool] = []
+    func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {}
+    func close(retain: Bool) { closes.append(retain) }
+    var summary: String { "bare" }
+    func suspend() {}
+    func resume() {}
+}
+
+@Suite struct ScreenContractTests {
+    @Test func aBackendConformingAloneTakesTheDefaults() {
+        let s = BareScreen()
+        #expect(s.innermost === s)
+        #expect(s.isDeviceAlive && !s.tookOverEarlyFrame && !s.hasActiveVT)
+        #expect(s.vtHold == nil && s.frameCache == nil && s.handoff == nil)
+        #expect(s.frameInterval == 1.0 / 60)
+        s.abandon()
+        #expect(s.closes == [false], "abandon is close(retain: false) by default")
+    }
+
+    @Test func thePendingScreenForwardsToTheOneBehindIt() throws {
+        let pending = PendingScreen()
+        #expect(pending.innermost === pending && pending.frameCache == nil && pending.handoff == nil && pending.isDeviceAlive)
+        let k = FakeKernel.card()
+        let drm = try openScreen(k)
+        try pending.adopt(drm)
+        #expect(pending.innermost === drm)
+        #expect(pending.frameCache === drm)
+        #expect(pending.handoff != nil && !pending.tookOverEarlyFrame && pending.isDeviceAlive)
+        // Nothing on screen yet: the hand-off says so through the protocol as DRMScreen does.
+        #expect(pending.handoff?.handoffRefusal?.transient == true)
+        #expect(pending.handoff?.handoffRefusal?.description == drm.handoffRefusal?.description)
+        pending.release(retain: false)
+        #expect(pending.innermost === pending && pending.frameCache == nil)
+    }
+
+    @Test func theOffscreenScreenHasNoFrameCacheNorHandoff() throws {
+        let s = OffscreenScreen(try OffscreenDisplay(width: 8, height: 8))
+        #expect(s.innermost === s && s.frameCache == nil && s.handoff == nil && !s.tookOverEarlyFrame)
+    }
+
+    @Test func theHandoffThroughTheProtocolIsTheDRMScreens() throws {
+        let k = FakeKernel.card()
+        let (s, _, _) = try presentedTwice(k)
+        let source = try #require(s.handoff)
+        #expect(source.handoffRefusal == nil)
+        let record = try source.handOff(landingWithin: 0.5)
+        let h = try #require(record as? ScreenHandoff)
+        #expect(h.descriptor == s.card.fd && h.card == s.card.path)
+        s.close(retain: false)
+    }
+
+    @Test func aCardHeldByAnotherIsToldApartByType() throws {
+        let k = FakeKernel.card()
+        k.masterFD = 999   // another program is master
+        do {
+            _ = try openScreen(k)
+            Issue.record("the card opened while another program was its master")
+        } catch {
+            #expect(isHeldByAnother(error))
+            let refused = try #require(error as? DRMMasterRefused)
+            #expect(refused.error.errno == EBUSY)
+            #expect("\(error)" == "\(refused.error)", "it reads as the failed SET_MASTER call")
+        }
+        k.masterFD = nil   // the other program's, not ours: nothing else is left behind
+        #expect(k.leaks.isEmpty, "\(k.leaks)")
+        #expect(!isHeldByAnother(SysError(call: "ioctl(DRM_IOCTL_SET_MASTER)", errno: EBUSY)),
+                "a bare SysError is not told apart by its call's name any more")
+    }
+}
