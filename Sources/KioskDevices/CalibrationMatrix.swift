@@ -1,5 +1,3 @@
-import KioskDevices
-
 /// libinput's touch calibration: the first two rows `[a b c; d e f]` of a 3×3 matrix applied to
 /// normalised device coordinates (0…1 across the sensor): `x' = a·x + b·y + c`,
 /// `y' = d·x + e·y + f` (libinput_device_config_calibration_set_matrix; the same six numbers
