@@ -27,7 +27,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskTestDoubles", "KioskEmbedded", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun", "KioskCommands"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskWords", "KioskRaster", "KioskText", "KioskPresentation", "KioskSeams", "KioskTestDoubles", "KioskOffscreen", "KioskEmbedded", "KioskDevices", "KioskBehavior", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun", "KioskCommands"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
         .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
@@ -35,7 +35,7 @@ let package = Package(
     targets: [
         // Pure layers: no Glibc, no Foundation.
         .target(name: "KioskRaster", swiftSettings: lean),
-        .target(name: "KioskBehavior", swiftSettings: lean),
+        .target(name: "KioskPresentation", swiftSettings: lean),
         // Every setting declared once (rules, defaults, help), and the board file's TOML reader.
         .target(name: "KioskSettings", swiftSettings: lean),
         // The command line: declared options, parsed without reflection, help from the same values.
@@ -57,10 +57,10 @@ let package = Package(
         .target(name: "KioskPNG", dependencies: ["CKioskPNG", "KioskSys"], swiftSettings: lean),
 
         // HUD model, layout and rendering.
-        .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskBehavior", "KioskDevices"], swiftSettings: lean),
+        .target(name: "KioskHUD", dependencies: ["KioskRaster", "KioskText", "KioskPresentation", "KioskSeams"], swiftSettings: lean),
 
         // A HUD on a screen, run by an event loop: `show`, the daemon and `run` use it.
-        .target(name: "KioskSession", dependencies: ["KioskHUD", "KioskBehavior", "KioskDevices", "KioskRaster", "KioskText"], swiftSettings: lean),
+        .target(name: "KioskSession", dependencies: ["KioskHUD", "KioskPresentation", "KioskSeams", "KioskRaster", "KioskText"], swiftSettings: lean),
 
         // The control protocol's strict, bounded JSON codec (no Foundation).
         .target(name: "KioskProtocol", swiftSettings: lean),
@@ -68,18 +68,25 @@ let package = Package(
         .target(name: "CKioskSystemd", dependencies: ["CKioskLoader"]),
         // `kiosk-hud daemon`: the control socket, its protocol, psplash's FIFO.
         .target(name: "KioskDaemon", dependencies: ["KioskSession", "KioskProtocol", "KioskBoards", "KioskSettings", "KioskSys",
-                                                     "KioskHUD", "KioskDevices", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
+                                                     "KioskHUD", "KioskSeams", "KioskRaster", "CKioskSystemd"], swiftSettings: lean),
 
         // `kiosk-hud run -- CMD`: the command, its output read for progress, Cancel on its HUD.
-        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskDevices", "KioskBoards"],
+        .target(name: "KioskRun", dependencies: ["KioskSession", "KioskDaemon", "KioskProtocol", "KioskSys", "CKioskSys", "KioskHUD", "KioskSeams", "KioskBoards"],
                 swiftSettings: lean),
 
         // The button as an AsyncStream (Swift concurrency, which kiosk-hud leaves out).
         .target(name: "KioskHUDAsync", dependencies: ["KioskHUD"]),
 
-        // Device seams and their test doubles.
-        .target(name: "KioskDevices", dependencies: ["KioskRaster"], swiftSettings: lean),
-        .target(name: "KioskTestDoubles", dependencies: ["KioskDevices", "KioskRaster"], swiftSettings: lean),
+        // The seams between the HUD and the hardware (Screen, Display, EventLoop, input, motion,
+        // clock), the offscreen screen (`--offscreen`: a backend with no kernel), and the test
+        // doubles (which re-export the offscreen screen).
+        .target(name: "KioskSeams", dependencies: ["KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskOffscreen", dependencies: ["KioskSeams", "KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskTestDoubles", dependencies: ["KioskSeams", "KioskOffscreen", "KioskRaster"], swiftSettings: lean),
+        // Deprecated (0.3.0 at the earliest: gone): KioskSeams and KioskPresentation under their
+        // earlier names, re-exported.
+        .target(name: "KioskDevices", dependencies: ["KioskSeams"], swiftSettings: lean),
+        .target(name: "KioskBehavior", dependencies: ["KioskPresentation"], swiftSettings: lean),
         // Deprecated (0.2.0 at the earliest: gone): KioskTestDoubles under its earlier name, re-exported.
         .target(name: "KioskEmbedded", dependencies: ["KioskTestDoubles"], swiftSettings: lean),
 
@@ -88,22 +95,24 @@ let package = Package(
         // kiosk-hud's early frame: the frame cache's picture shown from a C constructor, before
         // the Swift runtime starts (linked into kiosk-hud only).
         .target(name: "CKioskEarlyFrame", dependencies: ["CKioskSys"]),
-        .target(name: "KioskSys", dependencies: ["CKioskSys", "KioskDevices"], swiftSettings: lean),
+        .target(name: "KioskSys", dependencies: ["CKioskSys", "KioskSeams"], swiftSettings: lean),
         // The kernel played by a test (as SwiftNIO ships NIOEmbedded): a DRM card, fbdev, VTs,
         // signals and hotplug modelled, everything else passed through, any call failable.
         .target(name: "KioskFakeKernel", dependencies: ["KioskSys", "CKioskSys"]),
         // The display: DRM/KMS dumb buffers (fbdev fallback).
-        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "KioskDevices", "KioskRaster"], swiftSettings: lean),
+        .target(name: "KioskDRM", dependencies: ["KioskSys", "CKioskSys", "KioskSeams", "KioskRaster"], swiftSettings: lean),
         // Touch, pointer and keys: libinput, loaded with dlopen when input starts (after the first
         // frame), with its headers from libinput-dev/libudev-dev.
         .target(name: "CKioskInput", dependencies: ["CKioskLoader"]),
-        .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskDevices"], swiftSettings: lean),
+        .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskSeams"], swiftSettings: lean),
         // The tilt: IIO accelerometers from sysfs.
-        .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskDevices", "KioskBehavior"], swiftSettings: lean),
+        .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskSeams", "KioskPresentation"], swiftSettings: lean),
 
-        // Board profiles (TOML).
+        // The HUD's own words in each language (pure).
+        .target(name: "KioskWords", swiftSettings: lean),
+        // Board profiles (TOML), every setting's declaration, detection; the words re-exported.
         .target(name: "KioskBoards", dependencies: [
-            "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskBehavior", "KioskDevices", "KioskSys",
+            "KioskWords", "KioskSettings", "KioskCLI", "KioskHUD", "KioskRaster", "KioskText", "KioskPresentation", "KioskSeams", "KioskSys",
         ], swiftSettings: lean),
 
         // The commands' wiring (render, show, daemon, ctl, run, plymouth, tilt, touch, boards): the
@@ -111,7 +120,7 @@ let package = Package(
         // parses the command line and calls them.
         .target(name: "KioskCommands", dependencies: [
             "KioskCLI", "KioskSettings", "KioskBoards", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskDRM",
-            "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskTestDoubles", "KioskBehavior",
+            "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskSeams", "KioskOffscreen", "KioskPresentation",
         ], swiftSettings: lean),
 
         // The executable only wires: the command line parsed, the command picked, its entry point
@@ -134,13 +143,13 @@ let package = Package(
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
             "-L\(Context.packageDirectory)/Sources/kiosk-hud/static-libstdc++", "-Xclang-linker", "-static-libgcc",
         ])]),
-        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskDevices", "KioskTestDoubles",
+        .executableTarget(name: "kiosk-hud-bench", dependencies: ["KioskHUD", "KioskRaster", "KioskText", "KioskSeams", "KioskTestDoubles",
                                                                  "KioskDaemon", "KioskSession", "KioskSys", "KioskProtocol", "KioskBoards"]),
         // The fuzz harness (README's "Fuzzing"; the design at the top of KioskHUDFuzz.swift):
         // seeded generated inputs for the command line, board files, PNGs and IIO trees, and a soak.
         .executableTarget(name: "kiosk-hud-fuzz", dependencies: [
-            "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskDevices",
-            "KioskBehavior", "KioskTestSupport", "KioskDaemon", "KioskCommands",
+            "KioskBoards", "KioskSettings", "KioskPNG", "KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskSeams",
+            "KioskPresentation", "KioskTestSupport", "KioskDaemon", "KioskCommands",
         ]),
 
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
@@ -148,27 +157,27 @@ let package = Package(
 
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG", "KioskTestSupport"]),
         .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys", "KioskFakeKernel"]),
-        .testTarget(name: "KioskBehaviorTests", dependencies: ["KioskBehavior"]),
+        .testTarget(name: "KioskPresentationTests", dependencies: ["KioskPresentation"]),
         .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
         .testTarget(name: "KioskSettingsTests", dependencies: ["KioskSettings"]),
         .testTarget(name: "KioskProtocolTests", dependencies: ["KioskProtocol", "KioskTestSupport"]),
-        .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskDevices",
+        .testTarget(name: "KioskDaemonTests", dependencies: ["KioskDaemon", "KioskTestSupport", "KioskSys", "KioskBoards", "KioskSeams",
                                                             "KioskTestDoubles", "KioskHUD", "KioskProtocol", "KioskRaster", "KioskSession", "KioskText",
                                                             "KioskDRM", "KioskFakeKernel"]),
         // The built kiosk-hud against bad input: exact messages and statuses, no hang.
-        .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskDevices", "KioskHUD", "KioskFakeKernel"]),
+        .testTarget(name: "KioskRunTests", dependencies: ["KioskRun", "KioskSession", "KioskSys", "KioskTestSupport", "KioskSeams", "KioskHUD", "KioskFakeKernel"]),
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG", "KioskCommands", "KioskCLI", "KioskDaemon",
-                                                             "KioskSession", "KioskTestDoubles", "KioskDevices", "KioskHUD", "KioskText",
+                                                             "KioskSession", "KioskTestDoubles", "KioskSeams", "KioskHUD", "KioskText",
                                                              "KioskBoards", "KioskFakeKernel"]),
-        .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskDevices", "KioskFakeKernel"]),
-        .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskDevices",
-                                                             "KioskRaster", "KioskBehavior"]),
-        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskDevices", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskTestDoubles"]),
-        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskDevices", "KioskBehavior", "KioskTestDoubles", "KioskSession",
+        .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskSeams", "KioskFakeKernel"]),
+        .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskSeams",
+                                                             "KioskRaster", "KioskPresentation"]),
+        .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskSeams", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskTestDoubles"]),
+        .testTarget(name: "KioskIIOTests", dependencies: ["KioskTestSupport", "KioskIIO", "KioskSys", "KioskSeams", "KioskPresentation", "KioskTestDoubles", "KioskSession",
                                                   "KioskHUD", "KioskText", "KioskRaster", "KioskFakeKernel"]),
-        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskDevices", "KioskFakeKernel"]),
+        .testTarget(name: "KioskInputTests", dependencies: ["KioskTestSupport", "KioskInput", "KioskSys", "KioskSeams", "KioskFakeKernel"]),
         .testTarget(name: "KioskBoardsTests", dependencies: ["KioskBoards", "KioskHUD", "KioskSettings", "KioskCLI", "KioskSys", "KioskTestSupport",
-                                                            "KioskDevices", "KioskTestDoubles", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
+                                                            "KioskSeams", "KioskTestDoubles", "KioskRaster", "KioskText", "KioskSession", "KioskDRM"]),
         // Every entry of Sources/kiosk-hud/link-order.txt is a symbol of the release kiosk-hud
         // (the test links one with its own scratch path, .build-release-check).
         .testTarget(name: "KioskLinkOrderTests", dependencies: ["KioskTestSupport", "KioskSys"]),
@@ -178,7 +187,7 @@ let package = Package(
         // Runs the kiosk-hud-fuzz binary built next to the tests in short mode, one test per target.
         .testTarget(name: "KioskFuzzTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskHUDTests",
-                    dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskDevices", "KioskTestDoubles"],
+                    dependencies: ["KioskHUD", "KioskHUDAsync", "KioskRaster", "KioskText", "KioskPNG", "KioskSeams", "KioskTestDoubles"],
                     exclude: ["Goldens", "Fixtures"]),
     ]
 )

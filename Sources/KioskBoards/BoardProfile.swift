@@ -3,8 +3,9 @@
 // mounting). Every setting is declared once in `HUDSettings.table` (HUDSettingsTable.swift): the
 // board file's keys, the command line's options and their checks come from there. Strict:
 // unknown keys and bad values are errors that name the file, line, section and key.
-import KioskBehavior
-import KioskDevices
+@_exported import KioskWords
+import KioskPresentation
+import KioskSeams
 import KioskHUD
 import KioskRaster
 import KioskSettings

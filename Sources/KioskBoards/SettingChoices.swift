@@ -2,7 +2,7 @@
 // list, the setter's decision and the getter's word all come from one declaration, so a word
 // cannot be accepted by the rule and then misread by the setter (the lists were written out
 // twice before).
-import KioskBehavior
+import KioskPresentation
 import KioskHUD
 import KioskRaster
 import KioskSettings

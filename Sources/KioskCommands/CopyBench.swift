@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import KioskDRM
 import KioskRaster
 import KioskSys

@@ -3,7 +3,7 @@ import KioskBoards
 import KioskCLI
 import KioskDaemon
 import KioskHUD
-import KioskDevices
+import KioskSeams
 import KioskProtocol
 import KioskSession
 import KioskSettings

@@ -2,7 +2,7 @@ import Glibc
 import KioskBoards
 import KioskCLI
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskProtocol
 import KioskSettings
 import KioskSys

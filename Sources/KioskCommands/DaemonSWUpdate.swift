@@ -1,7 +1,7 @@
 import KioskBoards
 import KioskCLI
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskProtocol
 import KioskSettings
 import KioskSys

@@ -3,7 +3,7 @@ import Glibc
 import KioskBoards
 import KioskCLI
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskDRM
 import KioskProtocol
 import KioskSettings

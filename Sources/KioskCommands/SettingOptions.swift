@@ -1,7 +1,7 @@
-import KioskBehavior
+import KioskPresentation
 import KioskBoards
 import KioskCLI
-import KioskDevices
+import KioskSeams
 import KioskIIO
 import KioskInput
 import KioskSettings

@@ -1,9 +1,9 @@
 import Glibc
 import KioskBoards
 import KioskCLI
-import KioskDevices
+import KioskSeams
 import KioskDRM
-import KioskTestDoubles
+import KioskOffscreen
 import KioskHUD
 import KioskIIO
 import KioskInput

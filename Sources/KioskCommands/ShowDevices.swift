@@ -1,5 +1,5 @@
 import KioskBoards
-import KioskDevices
+import KioskSeams
 import KioskIIO
 import KioskInput
 import KioskSession

@@ -1,7 +1,7 @@
 import KioskBoards
-import KioskDevices
+import KioskSeams
 import KioskDRM
-import KioskTestDoubles
+import KioskOffscreen
 import KioskRaster
 import KioskSys
 

@@ -1,6 +1,6 @@
-import KioskDevices
+import KioskSeams
 import KioskDRM
-import KioskTestDoubles
+import KioskOffscreen
 import KioskSys
 import KioskText
 

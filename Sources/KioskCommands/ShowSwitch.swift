@@ -1,5 +1,5 @@
 import KioskBoards
-import KioskDevices
+import KioskSeams
 import KioskDRM
 import KioskSys
 

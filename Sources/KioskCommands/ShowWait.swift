@@ -1,6 +1,6 @@
 import KioskBoards
 import KioskCLI
-import KioskDevices
+import KioskSeams
 import KioskDRM
 import KioskSession
 import KioskSys

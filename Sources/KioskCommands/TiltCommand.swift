@@ -1,7 +1,7 @@
 import Glibc
 import KioskBoards
 import KioskCLI
-import KioskDevices
+import KioskSeams
 import KioskIIO
 import KioskSession
 import KioskSys

@@ -1,6 +1,6 @@
 import Glibc
 import KioskCLI
-import KioskDevices
+import KioskSeams
 import KioskInput
 import KioskSys
 

@@ -1,6 +1,6 @@
 import CKioskSys
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 // The DRM screen on the event loop: flip-complete events from the card's descriptor, hotplug

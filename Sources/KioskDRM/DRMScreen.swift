@@ -1,6 +1,6 @@
 import CKioskSys
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskRaster
 import KioskSys
 

@@ -1,6 +1,6 @@
 import CKioskSys
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskRaster
 import KioskSys
 
@@ -10,7 +10,7 @@ import KioskSys
 /// from (file identities: the binary, the board profile, fonts …) so that a change to any of
 /// them means the normal start.
 public enum FrameCache {
-    /// Where a command line's first frame is kept (KioskDevices' `FrameCacheLocation`, the word
+    /// Where a command line's first frame is kept (KioskSeams' `FrameCacheLocation`, the word
     /// every screen's frame cache uses), found by the C constructor's own rule
     /// (`kiosk_frame_cache_locate`), so the writer and the early frame agree on the file and the
     /// arguments that count.
@@ -38,7 +38,7 @@ public enum FrameCache {
         }
     }
 
-    /// What `save` did (KioskDevices' `FrameCacheOutcome`).
+    /// What `save` did (KioskSeams' `FrameCacheOutcome`).
     public typealias Outcome = FrameCacheOutcome
 
     /// Writes the first display's last presented picture (call right after the first frame) for

@@ -71,7 +71,7 @@
 //   side chooses nothing. Its card calls go through `kiosk_card_ops`, so FrameCacheTests plays
 //   the kernel for it too (each call failing in turn, EINTR), and Tests/VM runs it on real KMS.
 // * Waiting for the display (`ScreenWait`, `--wait-display`): at early boot the card may not
-//   exist yet. The run goes on on a `PendingScreen` (KioskDevices) while the kernel's uevent
+//   exist yet. The run goes on on a `PendingScreen` (KioskSeams) while the kernel's uevent
 //   socket (the same `Kernel.ueventDescriptor()` hotplug uses) is watched by the loop; each batch
 //   of drm uevents makes one attempt to open the display (simpledrm passed over: it is replaced
 //   when the board's driver loads), and the first success is adopted. No timer polls; after the

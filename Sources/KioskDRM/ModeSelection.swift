@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 
 /// A mode asked for on the command line: `WxH` or `WxH@Hz`.
 public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {

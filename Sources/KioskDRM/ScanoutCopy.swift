@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import KioskRaster
 
 /// Pixel conversions the copy to scanout does (the shadow buffer normally has the scanout's own

@@ -1,5 +1,5 @@
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskRaster
 import KioskSys
 
@@ -47,9 +47,9 @@ extension CRTCInfo: Equatable {
     public static func == (a: CRTCInfo, b: CRTCInfo) -> Bool { a.id == b.id && a.fbID == b.fbID && a.x == b.x && a.y == b.y && a.mode == b.mode }
 }
 
-/// Why the screen cannot be handed over now (KioskDevices' `HandoffRefusal`, the word every
+/// Why the screen cannot be handed over now (KioskSeams' `HandoffRefusal`, the word every
 /// screen's hand-off uses; named here too for code that imports KioskDRM alone).
-public typealias HandoffRefusal = KioskDevices.HandoffRefusal
+public typealias HandoffRefusal = KioskSeams.HandoffRefusal
 
 extension DRMScreen {
     /// The hand-off to the next program image (`handoffRefusal`, `handOff`).

@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 // Waiting for a screen that does not exist yet (`--wait-display SECONDS`: options and board files

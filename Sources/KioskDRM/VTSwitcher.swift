@@ -1,6 +1,6 @@
 import CKioskSys
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 /// Takes part in virtual-terminal switching the way X servers and Plymouth do: VT_PROCESS mode

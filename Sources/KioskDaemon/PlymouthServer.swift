@@ -1,5 +1,5 @@
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskSettings
 import KioskSys
 

@@ -1,5 +1,5 @@
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 /// psplash's FIFO, so that scripts that call psplash-write work unchanged: commands as

@@ -1,6 +1,6 @@
 import CKioskSystemd
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskSettings
 import KioskSys
 

@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 
 /// A `LogLimiter` on an event loop: lines of a kind go to `log` through the limiter, and a
 /// timer writes each window's count when it ends. `close()` writes what is still counted.

@@ -1,5 +1,5 @@
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskRaster
 import KioskText
 
@@ -13,7 +13,7 @@ public enum HUDEvent: Sendable, Equatable {
     case hidden
 }
 
-/// A HUD on a display: MBProgressHUD's API over the pure state machines of KioskBehavior, the
+/// A HUD on a display: MBProgressHUD's API over the pure state machines of KioskPresentation, the
 /// renderer, and the device seams. Single-threaded: call it from one place (the frame loop).
 ///
 ///     let hud = try HUD(display: display, clock: clock, fonts: FontLibrary())

@@ -1,7 +1,7 @@
 // One attached accelerometer: calibration read once, the three _raw attributes kept open and
 // re-read with pread(2) at offset 0 (sysfs regenerates the value on every read from 0).
 import Glibc
-import KioskBehavior
+import KioskPresentation
 import KioskSys
 
 /// A three-component vector (m/s² unless said otherwise).

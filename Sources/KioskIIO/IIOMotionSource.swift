@@ -5,8 +5,8 @@
 // nanoseconds of copying, never for I/O. With no sensor the thread sleeps until the kernel
 // announces an IIO device (a uevent), so an idle HUD on a board without one wakes nobody.
 import Glibc
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskSys
 import Synchronization
 

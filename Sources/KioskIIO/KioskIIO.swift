@@ -1,4 +1,4 @@
-// KioskIIO — the tilt: an IIO accelerometer from sysfs as a KioskDevices.MotionSource.
+// KioskIIO — the tilt: an IIO accelerometer from sysfs as a KioskSeams.MotionSource.
 //
 // Design
 // ------
@@ -18,7 +18,7 @@
 //   ACCEL_MOUNT_MATRIX (read from the database file /run/udev/data/c<maj>:<min>, or
 //   +iio:<sysname>, not by running udevadm), else sysfs mount_matrix, in_accel_mount_matrix,
 //   in_mount_matrix, else identity — iio-sensor-proxy's order. Rows, panel = M · chip
-//   (`KioskBehavior.MountMatrix`). The first one present decides; if malformed: identity and one
+//   (`KioskPresentation.MountMatrix`). The first one present decides; if malformed: identity and one
 //   warning.
 // * Life cycle (`IIOSampler`): a synchronous state machine — attach, read at the rate, on failure
 //   close + log once + look again every second (quietly), re-attach. Logged: no sensor (once),
@@ -30,7 +30,7 @@
 //   `samples(until:)` / `isDelivering(at:)` cost a few hundred nanoseconds and cannot wait on
 //   the sensor. A source with no sample for `staleAfter` (5 periods, ≥ 0.5 s) — blocked read —
 //   reports not delivering, and the tilt eases back to centre like on a failure.
-// * `TiltTracker` feeds the samples through `KioskBehavior.TiltFilter` (tilt angles, dead zone
+// * `TiltTracker` feeds the samples through `KioskPresentation.TiltFilter` (tilt angles, dead zone
 //   with hysteresis, rotation, low-pass, ease back) and gives HUD.setMotion its −1…1.
 // * System calls and the thread go through KioskSys (poll-as-sleep in SamplerThread.swift).
 //   No Foundation.

@@ -1,5 +1,5 @@
 // Which mount matrix applies to a device, in iio-sensor-proxy's order.
-import KioskBehavior
+import KioskPresentation
 import KioskSys
 
 /// Where a device's mount matrix came from.

@@ -2,8 +2,8 @@
 // rate → on failure close, report once, look again every `retryInterval` → re-attach. It makes
 // the calls and may block in them; `IIOMotionSource` runs it on its own thread (tests call
 // `step(at:)` directly, with a manual clock).
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskSys
 
 /// Where the sampler stands.

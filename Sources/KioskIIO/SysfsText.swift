@@ -1,7 +1,7 @@
 // Reading and parsing sysfs attribute text, strictly: a value is the whole file bar one trailing
 // newline (and surrounding blanks); anything else is garbage.
 import Glibc
-import KioskBehavior
+import KioskPresentation
 import KioskSys
 
 /// The text of an attribute with surrounding blanks and newlines removed; nil if it cannot be read
@@ -24,7 +24,7 @@ func trimmed<S: StringProtocol>(_ s: S) -> String {
     return String(sub)
 }
 
-/// A decimal number as IIO writes scales, offsets and frequencies (KioskBehavior's strict reader).
+/// A decimal number as IIO writes scales, offsets and frequencies (KioskPresentation's strict reader).
 func parseDecimal(_ s: String) -> Double? { parseDecimalNumber(s) }
 
 /// An integer from raw bytes as an `_raw` attribute holds it: optional blanks, an optional sign,

@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 
 /// The pure half of `LibinputSource`: libinput's already-decoded values in, `InputEvent`s in
 /// picture coordinates out. Keeps the pointer position (relative motion accumulates and is

@@ -1,4 +1,4 @@
-// KioskInput — touch, pointer and keys from libinput as a KioskDevices.InputSource, in the
+// KioskInput — touch, pointer and keys from libinput as a KioskSeams.InputSource, in the
 // picture's coordinates, so a finger lands on the HUD's "Cancel" button where it is drawn.
 //
 // Design

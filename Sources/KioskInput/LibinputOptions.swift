@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 /// Where libinput finds its devices.

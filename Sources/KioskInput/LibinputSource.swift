@@ -1,5 +1,5 @@
 import CKioskInput
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 /// A device libinput has added, as `LibinputSource.devices` lists it.
@@ -17,7 +17,7 @@ public struct InputDeviceInfo: Sendable, Equatable {
     public var calibration: CalibrationMatrix?
 }
 
-/// Touch, pointer and keys from libinput, in picture coordinates: a `KioskDevices.InputSource`.
+/// Touch, pointer and keys from libinput, in picture coordinates: a `KioskSeams.InputSource`.
 ///
 /// Single-threaded and loop-driven: `attach(to:)` watches libinput's descriptor on the event
 /// loop, dispatches when it is readable and calls `ready`; take the events with `events(until:)`

@@ -1,5 +1,5 @@
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskSys
 
 /// The command `run` starts: in a process group of its own, stdin from /dev/null (unless asked),

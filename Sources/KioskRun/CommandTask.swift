@@ -1,6 +1,6 @@
 import Glibc
 import KioskBoards
-import KioskDevices
+import KioskSeams
 import KioskSession
 import KioskSys
 

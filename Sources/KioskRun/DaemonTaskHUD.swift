@@ -1,5 +1,5 @@
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskHUD
 import KioskProtocol
 import KioskSession

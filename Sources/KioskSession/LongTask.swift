@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import KioskHUD
 
 /// The HUD a long task drives: a session's own (`HUDSession`), or a daemon's (KioskRun).

@@ -1,6 +1,6 @@
 // Glue for the frame loop: a motion source in, the tilt for HUD.setMotion out.
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 
 /// Feeds a `MotionSource`'s samples through a `TiltFilter` and eases back to centre when the
 /// source stops delivering (`MotionSource.isDelivering`). Single-threaded: the frame loop owns it.

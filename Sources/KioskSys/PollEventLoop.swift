@@ -20,7 +20,7 @@
 // sigmask), and the keeper that holds a retained frame unblocks them itself.
 import CKioskSys
 import Glibc
-import KioskDevices
+import KioskSeams
 
 /// The real event loop (poll(2) through a `Kernel`).
 ///

@@ -1,7 +1,7 @@
-// The process's clock for the HUD: KioskDevices' Clock over CLOCK_MONOTONIC.
+// The process's clock for the HUD: KioskSeams' Clock over CLOCK_MONOTONIC.
 // Not the standard library's ContinuousClock: that lives in the concurrency runtime, which
 // kiosk-hud does not link (Sources/kiosk-hud/LinkOrder.md).
-import KioskDevices
+import KioskSeams
 
 /// The process's monotonic clock (CLOCK_MONOTONIC), in seconds since this clock was made.
 public final class SystemClock: Clock, Sendable {

@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import Synchronization
 
 /// An event loop for tests (as NIO's EmbeddedEventLoop): nothing waits and no descriptor is

@@ -9,7 +9,7 @@
 //
 // Medians of batched samples (a batch lasts ≥ 20 µs), like the peers' harness (common.h).
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskRaster

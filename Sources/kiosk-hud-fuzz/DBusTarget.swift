@@ -1,6 +1,6 @@
 import Glibc
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskTestDoubles
 
 /// `dbus`: what `daemon --rauc` reads from the system bus, in process, the whole way the daemon

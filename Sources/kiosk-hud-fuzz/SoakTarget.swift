@@ -1,6 +1,6 @@
 import Glibc
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskSession

@@ -1,6 +1,6 @@
 // BoardProfile: TOML board profiles (Boards/*.toml), strict about keys, types and ranges.
 import Foundation
-import KioskBehavior
+import KioskPresentation
 import KioskBoards
 import KioskHUD
 import KioskRaster

@@ -1,5 +1,5 @@
 // BoardProfile [motion]: the tilt effect's accelerometer and filter keys, strict like the rest.
-import KioskBehavior
+import KioskPresentation
 import KioskBoards
 import KioskHUD
 import Testing

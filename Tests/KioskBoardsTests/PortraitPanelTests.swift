@@ -4,7 +4,7 @@
 // axes, through the profile's calibration and the display's transform — presses that button.
 import KioskBoards
 import KioskTestSupport
-import KioskDevices
+import KioskSeams
 import KioskDRM
 import KioskTestDoubles
 import KioskHUD

@@ -7,7 +7,7 @@ import KioskBoards
 import KioskCLI
 @testable import KioskCommands
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskTestDoubles
 import KioskFakeKernel
 import KioskHUD

@@ -1,6 +1,6 @@
 import CKioskSys
 import Glibc
-import KioskDevices
+import KioskSeams
 @testable import KioskDRM
 import KioskFakeKernel
 import KioskRaster

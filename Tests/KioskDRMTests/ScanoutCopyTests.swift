@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 @testable import KioskDRM
 import KioskRaster
 import KioskSys

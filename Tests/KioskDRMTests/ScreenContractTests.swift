@@ -1,9 +1,9 @@
-// The Screen contract (KioskDevices' Screen.swift): a backend that conforms with the basic
+// The Screen contract (KioskSeams' Screen.swift): a backend that conforms with the basic
 // requirements alone takes the defaults; the screens in front of another (PendingScreen,
 // SwitchingScreen) forward to the one behind; DRMScreen answers for the frame cache, the
 // hand-off and the device; a card held by another program is told apart by its error's type.
 import Glibc
-import KioskDevices
+import KioskSeams
 @testable import KioskDRM
 import KioskFakeKernel
 import KioskRaster

@@ -1,6 +1,6 @@
 import KioskTestSupport
 import Glibc
-import KioskDevices
+import KioskSeams
 @testable import KioskDRM
 import KioskPNG
 import KioskSys

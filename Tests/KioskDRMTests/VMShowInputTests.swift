@@ -1,6 +1,6 @@
 import KioskTestSupport
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskPNG
 import KioskSys
 import Testing

@@ -3,7 +3,7 @@
 // firmware's /dev/fb0, which nobody sees under the compositor), the screen is not active — the
 // session is told `deactivated`, input presses nothing, and `status` says `active: false`. Once
 // the card is the HUD's, the same key presses the button.
-import KioskDevices
+import KioskSeams
 import KioskDRM
 import KioskFakeKernel
 import KioskHUD

@@ -7,8 +7,8 @@
 // the spinner's clock), the new device's scanout equal to the HUD's picture, the old device
 // released, one log line per switch.
 import Glibc
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskDRM
 import KioskFakeKernel
 import KioskHUD

@@ -7,7 +7,7 @@
 import Glibc
 import KioskBoards
 import KioskDaemon
-import KioskDevices
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskProtocol

@@ -1,4 +1,4 @@
-import KioskDevices
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskText

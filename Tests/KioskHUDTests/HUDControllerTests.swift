@@ -1,5 +1,5 @@
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskRaster

@@ -1,7 +1,7 @@
 // The tilt on a HUD: scripted motion and the fake sysfs tree driving a HUD on the offscreen
 // display; how far the bezel moves, what each frame damages, rotation, noise.
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskTestDoubles
 @testable import KioskHUD
 import KioskIIO

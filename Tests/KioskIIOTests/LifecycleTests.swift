@@ -1,7 +1,7 @@
 // Failure and recovery: no sensor, removal mid-run, garbage, stalls, re-attach. Driven by hand:
 // one sampler step and one frame per 1/30 s of simulated time.
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskIIO
 import KioskSession
 import Testing

@@ -1,6 +1,6 @@
 // Costs quoted in the module comment (KioskIIO.swift). Printed, with loose bounds only.
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskIIO
 import KioskSys
 import Testing

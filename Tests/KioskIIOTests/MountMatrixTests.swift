@@ -1,6 +1,6 @@
 // Mount matrix: strict parsing, the multiplication convention, and every source in order.
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskTestDoubles
 import KioskIIO
 import KioskSession

@@ -1,7 +1,7 @@
 // A fake sysfs tree in a temp dir (devices, attributes rewritten in place between samples, udev
 // database files), a thread-safe log, and sensor readings for a given tilt.
 import Glibc
-import KioskBehavior
+import KioskPresentation
 import KioskIIO
 import Synchronization
 import Testing

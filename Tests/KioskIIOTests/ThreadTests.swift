@@ -1,8 +1,8 @@
 // The sampler thread: samples arrive off the caller's thread, a blocked read never blocks the
 // consumer, stop() ends it.
 import Glibc
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskIIO
 import KioskSession
 import KioskSys

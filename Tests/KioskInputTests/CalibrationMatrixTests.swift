@@ -1,5 +1,5 @@
 // CalibrationMatrix: libinput's documented presets and the `--touch-matrix` parser.
-import KioskDevices
+import KioskSeams
 import KioskInput
 import Testing
 

@@ -1,7 +1,7 @@
 // LibinputSource without devices: the errors a caller sees, and that contexts are released.
 @testable import KioskInput
 import Glibc
-import KioskDevices
+import KioskSeams
 import Testing
 
 @Suite(.serialized) struct ContextTests {

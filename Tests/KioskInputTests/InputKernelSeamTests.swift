@@ -3,7 +3,7 @@
 @testable import KioskInput
 import CKioskInput
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskFakeKernel
 import KioskSys
 import KioskTestSupport

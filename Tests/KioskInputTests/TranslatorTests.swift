@@ -1,7 +1,7 @@
 // The pure chain: libinput's transformed (panel) coordinates → picture, for all four rotations;
 // pointer accumulation and clamping; slot and button ownership; output bindings.
 @testable import KioskInput
-import KioskDevices
+import KioskSeams
 import Testing
 
 /// libinput's `_transformed` for an axis min...max and an output `size` (evdev_device_transform_x:

@@ -4,7 +4,7 @@
 // test runner has others): the command's end is seen through its pidfd, and what it started
 // is found below it. `kiosk-hud run` itself (the subreaper case) is tested in KioskCommandTests.
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskHUD
 import KioskRun
 import KioskSession

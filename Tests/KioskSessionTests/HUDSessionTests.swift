@@ -1,8 +1,8 @@
 // The HUD session on KioskTestDoubles's loop: frames only when something changes or animates, the
 // button's typed actions, quit signals, the tilt and a sensor going quiet, displays coming and
 // going, and updates that fail without changing anything.
-import KioskBehavior
-import KioskDevices
+import KioskPresentation
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskRaster

@@ -1,6 +1,6 @@
 // LongTask, the long operation on a HUD with a Cancel (`kiosk-hud run`'s, and a Swift
 // program's own): on the embedded loop with a HUD that records what it was asked to show.
-import KioskDevices
+import KioskSeams
 import KioskTestDoubles
 import KioskHUD
 import KioskSession

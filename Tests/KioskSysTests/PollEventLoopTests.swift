@@ -1,7 +1,7 @@
 // The event loop: timers in order, descriptors, deferred work, wakers from other threads,
 // signals through the one signalfd, a closed descriptor, and no wake-up when nothing happens.
 import Glibc
-import KioskDevices
+import KioskSeams
 import KioskFakeKernel
 import KioskSys
 import Testing

@@ -1,5 +1,5 @@
 import Glibc           // SIGINT, SIGTERM
-import KioskBehavior   // PresentationConfig
+import KioskPresentation   // PresentationConfig
 import KioskHUD
 import KioskSession
 import KioskSys        // PollEventLoop, SystemClock

@@ -1,4 +1,4 @@
-@testable import KioskBehavior
+@testable import KioskPresentation
 
 /// |a − b| ≤ tolerance.
 func approx(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {

@@ -28,7 +28,7 @@ public struct TiltFilter: Sendable {
         /// Degrees of tilt that move the bezel the full depth (more is clamped).
         public var fullTilt: Double
         /// Display rotation: clockwise quarter turns of the panel relative to the picture
-        /// (`KioskDevices.Rotation.rawValue / 90`). Takes effect from the next sample.
+        /// (`KioskSeams.Rotation.rawValue / 90`). Takes effect from the next sample.
         public var quarterTurns: Int
         /// Reduce motion: the offset is always 0.
         public var reduceMotion: Bool

@@ -1,6 +1,6 @@
 // TiltFilter: gravity → tilt → dead zone / hysteresis → −1…1 → rotation → low-pass; release.
 import Testing
-@testable import KioskBehavior
+@testable import KioskPresentation
 
 private let g = TiltFilter.standardGravity
 private let pi = 3.141592653589793

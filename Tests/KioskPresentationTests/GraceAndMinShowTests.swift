@@ -1,5 +1,5 @@
 import Testing
-@testable import KioskBehavior
+@testable import KioskPresentation
 
 @Suite struct GraceTimeTests {
     @Test func hiddenBeforeGraceExpiresIsNeverShown() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import KioskBehavior
+@testable import KioskPresentation
 
 /// `.completed` is emitted exactly once per shown-then-hidden session, in every path.
 @Suite struct CompletionTests {

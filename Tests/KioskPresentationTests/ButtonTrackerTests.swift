@@ -1,4 +1,4 @@
-import KioskBehavior
+import KioskPresentation
 import Testing
 
 /// touchUpInside semantics of the HUD's button.

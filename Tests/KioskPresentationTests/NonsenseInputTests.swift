@@ -1,5 +1,5 @@
 import Testing
-@testable import KioskBehavior
+@testable import KioskPresentation
 
 @Suite struct NonsenseInputTests {
     @Test(arguments: [-1.0, .nan, .infinity, -.infinity])
