@@ -19,7 +19,7 @@ final class DaemonParts: ShowExtras {
     var psplash: PsplashFIFO?
     var daemon: Daemon?
     /// Plymouth's socket (--plymouth): the listener, its server, the controller, the estimate.
-    var plymouth: PlymouthParts?
+    var plymouth: PlymouthFrontEnd?
     /// RAUC's installer followed (--rauc).
     var rauc: RaucSource?
     /// SWUpdate's progress socket (--swupdate).
@@ -65,7 +65,7 @@ final class DaemonParts: ShowExtras {
             return g
         }
         startMode = try DaemonParts.startMode(a)
-        plymouth = try PlymouthParts(a, kernel: kernel)
+        plymouth = try DaemonParts.plymouthFrontEnd(a, kernel: kernel)
         let path = a.string(.socket) ?? ControlSocket.defaultPath
         initramfsMarker = InitramfsDaemon.markerPath(socket: path)
         if let c = resume?.control {
