@@ -137,7 +137,8 @@ public final class DRMDisplay: Display {
     }
 
     /// PAGE_FLIP on every head to buffer `bi`. False when the driver refused (the caller falls
-    /// back to SETCRTC; later frames do not try again).
+    /// back to SETCRTC; later frames do not try again) or a flip it had is still queued (this
+    /// frame by SETCRTC; the next flips).
     func flip(to bi: Int) throws -> Bool {
         let b = buffers[bi]!
         let generation = paging.nextGeneration()
@@ -158,6 +159,12 @@ public final class DRMDisplay: Display {
                     retried = true
                     owner.landFlips(within: 0.05)
                     continue
+                } catch where error.errno == EBUSY && issued.isEmpty && h === heads.first {
+                    // Still queued: a flip taken as landed by a bound (the carry-over's 0.5 s, the
+                    // flip timeout) that the kernel still holds. The driver can flip, so this one
+                    // frame goes out by SETCRTC and the next flips again.
+                    log("page flip on CRTC \(h.crtc): a flip is still queued (\(error)); this frame by SetCrtc")
+                    return false
                 } catch {
                     if issued.isEmpty && h === heads.first {
                         shared.flipsSupported = false
