@@ -77,7 +77,7 @@ public struct ShowCommand {
         // Read before the screen opens (a bad picture is an error before anything is drawn), and
         // let go of once the session has them (below): a local kept for the loop's life held the
         // start's pictures after a client set others — at 1920x1080 a decoded underlay, 8 MB.
-        var (content, underlay) = try loadPictures(settings)
+        var (content, underlay) = try loadPictures(settings, underlayOption: a.written(.underlayImage))
         var logo = try loadLogo(settings)
         let duration = try a.double(.duration)
         var profile = settings.profile
@@ -89,7 +89,7 @@ public struct ShowCommand {
         let loop = runner.loop, clock = runner.clock
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // The input options checked now (cheap); libinput starts after the first frame.
-        _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
+        _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), connector: nil, log: { _ in })
         var request = profile.display.mode.flatMap(ModeRequest.init(parsing:))
         let fonts: FontLibrary
         do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
@@ -149,7 +149,7 @@ public struct ShowCommand {
             if new.profile.logo != old.profile.logo {
                 do { logo = try loadLogo(new) } catch { showLog("board: \(error); no logo") }
             }
-            if new.underlay != old.underlay {
+            if new.underlayImage != old.underlayImage {
                 do { underlay = try loadPictures(new).underlay } catch { showLog("board: \(error); no underlay picture") }
             }
             session.takeBoard(from: old.profile, to: new.profile, logo: logo, underlay: underlay)

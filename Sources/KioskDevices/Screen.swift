@@ -69,7 +69,7 @@ public protocol Screen: AnyObject {
     /// This screen's hold on its virtual terminal (VT_PROCESS mode, the mode to put back at the
     /// end); nil without VT switching. Default: nil.
     var vtHold: VirtualTerminalHold? { get }
-    /// Takes over `hold` from the screen that showed before this one on the same VT (the display
+    /// Takes `hold` from the screen that showed before this one on the same VT (the display
     /// switch): its own hold is closed without putting the VT's mode back, as the mode to put back
     /// at the end is the one `hold` saved (the console's). True when taken; false when this screen
     /// has no hold to replace, or cannot use this one (it keeps its own). Default: false.
