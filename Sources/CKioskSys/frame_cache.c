@@ -112,8 +112,8 @@ int kiosk_frame_cache_locate(int argc, char *const *argv, struct kiosk_frame_cac
     /* Run through a link named plymouth, kiosk-hud is `kiosk-hud plymouth`: a client, never a display. */
     const char *slash = strrchr(argv[0], '/');
     if (strcmp(slash ? slash + 1 : argv[0], "plymouth") == 0) return -1;
-    /* A daemon carried on from a previous image of this process (the initramfs's): the screen is
-       already its own, handed over in $KIOSK_HUD_RESUME (KioskCommands' InitramfsDaemon.swift). */
+    /* A daemon carried over from a previous image of this process (the initramfs's): the screen
+       is already its own, carried over in $KIOSK_HUD_RESUME (KioskCommands' InitramfsDaemon.swift). */
     if (getenv("KIOSK_HUD_RESUME")) return -1;
     const char *command = argv[1];
     if (strcmp(command, "show") != 0 && strcmp(command, "daemon") != 0 && strcmp(command, "run") != 0) return -1;

@@ -15,10 +15,16 @@ public struct HUDSettings: Sendable, Equatable {
     /// The picture for `--mode custom` (a PNG path).
     public var image: String?
     /// A picture under the HUD (a PNG path), scaled to the canvas: the board profile's
-    /// `[display] underlay_image`, or `--underlay` over it.
-    public var underlay: String? {
+    /// `[display] underlay_image`, or `--underlay-image` over it.
+    public var underlayImage: String? {
         get { profile.underlayImage }
         set { profile.underlayImage = newValue }
+    }
+    /// `underlayImage`'s earlier name (`underlay` alone reads as the colour too).
+    @available(*, deprecated, renamed: "underlayImage")
+    public var underlay: String? {
+        get { underlayImage }
+        set { underlayImage = newValue }
     }
     /// Input: the udev seat, or explicit device nodes; touch devices bound to outputs.
     public var seat = "seat0"

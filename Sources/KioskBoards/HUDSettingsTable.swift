@@ -83,8 +83,9 @@ extension HUDSettings {
           example: "\"rgb565\"", group: SettingGroup.display, help: "Pixel format of the frame.",
           set: { $0.profile.format = (FormatChoice(rawValue: $1.string) ?? .xrgb8888).format }, get: { .text(FormatChoice($0.profile.format).rawValue) }),
         // The underlay is what lies under the HUD: this colour, and the picture (underlay_image,
-        // --underlay) over it. Called `underlay` alone before, in board files and by clients,
-        // which the command line's --underlay (the picture) contradicted: still read, deprecated.
+        // --underlay-image) over it. Called `underlay` alone before, in board files and by
+        // clients, which the command line's --underlay (the picture) contradicted: still read,
+        // deprecated.
         S("underlay_color", section: "display", option: "underlay-color", .color, default: .color(0x0000_00FF), example: "\"#202020\"",
           formerKey: "underlay", group: SettingGroup.display,
           live: true, help: "The underlay's colour: under the HUD, and under the underlay picture's transparent parts.",
@@ -312,9 +313,11 @@ extension HUDSettings {
           get: { .text($0.content.buttonTitle) }),
         S("image", section: nil, option: "image", .path, group: SettingGroup.hud, live: true, content: true, help: "Picture for --mode custom (PNG).",
           set: { $0.image = $1.string }, get: { $0.image.map { .text($0) } }),
-        // A board file's since 0.2 (a theme's background picture: `kiosk-hud theme --underlay`).
-        S("underlay_image", section: "display", option: "underlay", .path, example: "\"/etc/kiosk-hud/pictures/background.png\"",
-          group: SettingGroup.hud, live: true,
+        // A board file's since 0.2 (a theme's background picture: `kiosk-hud theme
+        // --underlay-image`). The option was `--underlay` before, one word short of the key and
+        // of the colour's `--underlay-color`: still taken, deprecated.
+        S("underlay_image", section: "display", option: "underlay-image", .path, example: "\"/etc/kiosk-hud/pictures/background.png\"",
+          formerOption: "underlay", group: SettingGroup.hud, live: true,
           help: "The underlay's picture, under the HUD (PNG), scaled to the canvas as underlay_fit says, over the underlay colour.",
           set: { $0.profile.underlayImage = $1.string }, get: { $0.profile.underlayImage.map { .text($0) } }),
     ]

@@ -378,7 +378,7 @@ mode = ["720x1280"]
 
 [display]
 # The firmware's framebuffer (simpledrm) is on screen first; the HUD moves to vc4's card when
-# the KMS driver loads and takes the display over.
+# the KMS driver loads (the display switch).
 switch = "vc4"
 size = "1280x720"
 scale = 1.5
@@ -438,7 +438,7 @@ mode = ["800x480"]
 
 [display]
 # The firmware's framebuffer (simpledrm) is on screen first; the HUD moves to vc4's card when
-# the KMS driver loads and takes the display over.
+# the KMS driver loads (the display switch).
 switch = "vc4"
 size = "800x480"
 scale = 1.0
@@ -504,7 +504,7 @@ connector = ["HDMI-A-1"]
 
 [display]
 # The firmware's framebuffer (simpledrm) is on screen first; the HUD moves to vc4's card when
-# the KMS driver loads and takes the display over.
+# the KMS driver loads (the display switch).
 switch = "vc4"
 size = "1920x1080"
 format = "xrgb8888"

@@ -24,6 +24,8 @@ extension ParsedArguments {
     public func optionalFlag(_ key: OptionKey) -> Bool? { optionalFlag(key.name) }
     /// Whether the option (or its `--no-` form) was given.
     public func given(_ key: OptionKey) -> Bool { given(key.name) }
+    /// `written(_:)` of `key`'s name.
+    public func written(_ key: OptionKey) -> String { written(key.name) }
     /// The option checked by its declared rule, or nil when not given.
     public func value(_ key: OptionKey) throws(UsageError) -> SettingValue? { try value(key.name) }
     /// The option as a number (checked by its rule), or nil when not given.
@@ -33,10 +35,10 @@ extension ParsedArguments {
 }
 
 extension OptionSpec {
-    /// The option named by `key` (see `init(_:short:_:value:rule:help:hidden:)`).
+    /// The option named by `key` (see `init(_:short:_:value:rule:help:hidden:formerNames:)`).
     public init(_ key: OptionKey, short: Character? = nil, _ kind: Kind = .value, value valueName: String? = nil,
-                rule: ValueRule? = nil, help: String, hidden: Bool = false) {
-        self.init(key.name, short: short, kind, value: valueName, rule: rule, help: help, hidden: hidden)
+                rule: ValueRule? = nil, help: String, hidden: Bool = false, formerNames: [String] = []) {
+        self.init(key.name, short: short, kind, value: valueName, rule: rule, help: help, hidden: hidden, formerNames: formerNames)
     }
 
     /// A flag named by `key`.

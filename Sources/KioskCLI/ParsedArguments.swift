@@ -12,6 +12,11 @@ public struct ParsedArguments: Sendable {
     var rules: [String: ValueRule] = [:]
     /// Arguments that are not options (and everything after `--`), in order.
     public internal(set) var positionals: [String] = []
+    /// A note for each option given by an earlier, deprecated name ("--underlay is deprecated;
+    /// use --underlay-image"), in order; the command says them on stderr.
+    public internal(set) var deprecations: [String] = []
+    /// The earlier name an option was given by, by its name (absent: given by its name).
+    var writtenNames: [String: String] = [:]
 
     public init(command: [String]) { self.command = command }
 
@@ -57,6 +62,17 @@ public struct ParsedArguments: Sendable {
             return i
         }
         return v.int
+    }
+
+    /// `--name` as the command line wrote it: `--name`, or its earlier name when given by that
+    /// (an error about the value names what the user typed).
+    public func written(_ name: String) -> String { "--" + (writtenNames[name] ?? name) }
+
+    /// Records that option `name` was given by its earlier name `former`.
+    mutating func noteFormer(_ former: String, of name: String) {
+        writtenNames[name] = former
+        let note = deprecationNote("--" + former, "--" + name)
+        if !deprecations.contains(note) { deprecations.append(note) }
     }
 
     /// A `UsageError` for this command.

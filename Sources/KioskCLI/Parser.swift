@@ -71,6 +71,8 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
     var values = ParsedArguments(command: path)
     values.values = early.values
     values.flags = early.flags
+    values.deprecations = early.deprecations
+    values.writtenNames = early.writtenNames
     for o in spec.allOptions { if let r = o.rule { values.rules[o.name] = r } }
     var onlyPositionals = false
     while let arg = rest.popFirst() {
@@ -90,6 +92,9 @@ public func parseCommandLine(_ arguments: [String], root: CommandSpec) throws(Us
             if key == "help" { return .help(command: path) }
             if let o = spec.option(long: key) {
                 try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)
+            } else if let o = spec.option(formerName: key) {
+                try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)
+                values.noteFormer(key, of: o.name)
             } else if key.hasPrefix("no-"), let o = spec.option(long: String(key.dropFirst(3))), o.kind == .inversibleFlag {
                 if inline != nil { throw UsageError("--\(shown(key)) takes no value", command: path) }
                 values.flags[o.name] = false
@@ -128,7 +133,8 @@ private func takeShared(_ arg: String, of spec: CommandSpec, from rest: inout Ar
     let shared = spec.sharedOptions
     // A command whose subcommands share nothing takes no options before them (kiosk-hud's own).
     if shared.isEmpty { return nil }
-    if let o = shared.first(where: { $0.name == key }) {
+    if let o = shared.first(where: { $0.name == key || $0.formerNames.contains(key) }) {
+        if o.name != key { values.noteFormer(key, of: o.name) }
         // An optional value is never the word after it: that is the command.
         if o.kind == .optionalValue && inline == nil { values.values[o.name] = [""]; return "--" + key }
         try take(o, as: "--" + key, inline: inline.map(String.init), from: &rest, into: &values, path: path)

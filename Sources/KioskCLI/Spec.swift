@@ -30,11 +30,15 @@ public struct OptionSpec: Sendable {
     public var hidden: Bool
     /// What a value must be; the typed accessors of `ParsedArguments` check it (nil: any text).
     public var rule: ValueRule?
+    /// Earlier long names, still taken as this option, deprecated: each use leaves a note in
+    /// `ParsedArguments.deprecations` ("--underlay is deprecated; use --underlay-image"). Not in
+    /// the help.
+    public var formerNames: [String]
 
     public init(_ name: String, short: Character? = nil, _ kind: Kind = .value, value valueName: String? = nil,
-                rule: ValueRule? = nil, help: String, hidden: Bool = false) {
+                rule: ValueRule? = nil, help: String, hidden: Bool = false, formerNames: [String] = []) {
         self.name = name; self.short = short; self.kind = kind; self.valueName = valueName
-        self.rule = rule; self.help = help; self.hidden = hidden
+        self.rule = rule; self.help = help; self.hidden = hidden; self.formerNames = formerNames
     }
 
     /// The option of a declared setting: its kind from the rule (a boolean is `--name` and
@@ -50,7 +54,8 @@ public struct OptionSpec: Sendable {
         if let d = d ?? s.defaultValue, kind != .inversibleFlag, !d.text.isEmpty {
             help += " Default: \(d.text)\(s.rule.unit.map { " " + $0 } ?? "")."
         }
-        self.init(s.option ?? s.key, kind, value: OptionSpec.valueName(s.rule), rule: s.rule, help: help)
+        self.init(s.option ?? s.key, kind, value: OptionSpec.valueName(s.rule), rule: s.rule, help: help,
+                  formerNames: s.formerOption.map { [$0] } ?? [])
     }
 
     static func valueName(_ r: ValueRule) -> String? {
@@ -133,5 +138,7 @@ public struct CommandSpec: Sendable {
 
     /// The option called `name` (long name) or `-c` (short), if the command has it.
     func option(long name: String) -> OptionSpec? { allOptions.first { $0.name == name } }
+    /// The option whose earlier, deprecated long name is `name`.
+    func option(formerName name: String) -> OptionSpec? { allOptions.first { $0.formerNames.contains(name) } }
     func option(short c: Character) -> OptionSpec? { allOptions.first { $0.short == c } }
 }

@@ -53,7 +53,7 @@ public enum DaemonCommand {
         // A daemon runs for months: what its requests free must not stay in the heap.
         Heap.keepLargeBlocksOutOfTheHeap()
         let kernel = LinuxKernel()
-        // A previous image of this process (the initramfs's daemon, carried on): its state.
+        // A previous image of this process (the initramfs's daemon, carried over): its state.
         let socket = a.string(.socket) ?? ControlSocket.defaultPath
         let resume: DaemonResume?
         do { resume = try DaemonResume.take(kernel: kernel) } catch {
@@ -70,7 +70,7 @@ public enum DaemonCommand {
         let idle = IdleAfterFirstFrame(a, kernel: kernel)
         if let idle, ShowCommand.earlyFrameShown() { idle.drop("the frame cache's picture is on screen") }
         if let handed = resume?.screen {
-            var left: ScreenHandoff? = handed
+            var left: ScreenCarryOver? = handed
             ShowCommand.takeEarlyFrame = {
                 defer { left = nil }
                 guard let h = left else { return nil }

@@ -28,9 +28,9 @@ final class DaemonParts: ShowExtras {
     var inputDevices: [String] = []
 
     let group: UInt32?
-    /// The previous image's state (the initramfs's daemon carried on), applied once at attach.
+    /// The previous image's state (the initramfs's daemon carried over), applied once at attach.
     var resume: DaemonResume?
-    /// Started with --initramfs: the stage that takes new_root and adopt (nil once carried on).
+    /// Started with --initramfs: the stage that takes new_root and adopt (nil once carried over).
     var initramfsStage: InitramfsDaemon?
     /// The initramfs's daemon's marker beside the control socket (InitramfsDaemon.markerPath).
     let initramfsMarker: String

@@ -112,7 +112,8 @@ struct DoctorGather {
             out.append(.init(what: what, path: p, exists: (try? kernel.fileStatus(root + p))?.kind == .regular))
         }
         add("logo (" + (boot.optionGiven("logo") ? "--logo in KIOSK_HUD_ARGS" : "[style] logo") + ")", s.profile.logo)
-        add("underlay (" + (boot.optionGiven("underlay") ? "--underlay in KIOSK_HUD_ARGS" : "the profile") + ")", s.underlay)
+        let underlayOption = boot.arguments?.written(.underlayImage) ?? "--underlay-image"
+        add("underlay (" + (boot.optionGiven("underlay-image") ? underlayOption + " in KIOSK_HUD_ARGS" : "the profile") + ")", s.underlayImage)
         add("image (--image in KIOSK_HUD_ARGS)", s.image)
         return out
     }

@@ -43,7 +43,7 @@ struct DoctorInitramfsFacts {
 
     /// A picture the settings name.
     struct Picture: Equatable {
-        /// "logo ([style] logo)", "underlay (--underlay)".
+        /// "logo ([style] logo)", "underlay (--underlay-image in KIOSK_HUD_ARGS)".
         var what: String
         /// Its path on the system.
         var path: String

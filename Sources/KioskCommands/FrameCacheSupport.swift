@@ -6,8 +6,8 @@ import KioskRaster
 import KioskSys
 import KioskText
 
-// `show`'s side of the frame cache: writing the cache after the first frame. (Taking over the
-// early frame the C constructor showed is the executable's: `ShowCommand.takeEarlyFrame`.)
+// `show`'s side of the frame cache: writing the cache after the first frame. (Taking the
+// early frame the C constructor showed, to continue it, is the executable's: `ShowCommand.takeEarlyFrame`.)
 
 extension ShowCommand {
     /// The early frame the executable's C constructor put on screen, if any (nil: none, as in
@@ -15,15 +15,15 @@ extension ShowCommand {
     nonisolated(unsafe) public static var takeEarlyFrame: () -> EarlyFrame? = { nil }
 
     /// Whether the executable's C constructor put the frame cache's picture on screen (before
-    /// `takeEarlyFrame` takes it over). kiosk-hud sets it; false in a process without it.
+    /// `takeEarlyFrame` takes it to continue it). kiosk-hud sets it; false in a process without it.
     nonisolated(unsafe) public static var earlyFrameShown: () -> Bool = { false }
 
     /// The pictures' files, which count in the frame cache's key as the board file and the fonts
-    /// do (a changed picture is a changed frame): the underlay (`--underlay`) and the logo
+    /// do (a changed picture is a changed frame): the underlay picture (`--underlay-image`) and the logo
     /// (`--logo`, else the board file's `[style] logo`; an empty `--logo` is none).
     static func pictureFiles(_ a: ParsedArguments, board: BoardProfile?) -> [String] {
         let logo = a.given(.logo) ? a.string(.logo) : board?.logo
-        let underlay = a.given(.underlay) ? a.string(.underlay) : board?.underlayImage
+        let underlay = a.given(.underlayImage) ? a.string(.underlayImage) : board?.underlayImage
         return [underlay, logo].compactMap { $0 }.filter { !$0.isEmpty }
     }
 

@@ -10,7 +10,7 @@ import KioskSettings
 import KioskSys
 
 // The daemon started in the initramfs (`daemon --initramfs`, by dist/initramfs-tools' init-top
-// script) carries on after switch-root as the same process: docs/initramfs.md.
+// script) is carried over after switch-root, the same process: docs/initramfs.md.
 //
 // 1. init-bottom (the real root mounted at /root, before run-init empties the initramfs) sends
 //    `new_root /root`: the daemon chroots there, so nothing of the initramfs stays its root or its
@@ -57,10 +57,10 @@ final class InitramfsDaemon: InitramfsStage {
             throw RequestError("adopt: the new root has no \(program)")
         }
         guard st.permissions & 0o111 != 0 else { throw RequestError("adopt: the new root's \(program) is not executable") }
-        let source = screen.handoff
-        if let why = source?.handoffRefusal { throw RequestError("adopt: \(why)", code: why.transient ? .busy : .cannot) }
+        let source = screen.carryOver
+        if let why = source?.carryOverRefusal { throw RequestError("adopt: \(why)", code: why.transient ? .busy : .cannot) }
         // The state is written now, before the reply: whatever its size, a failure to keep it is
-        // this request's error, not a daemon that answered ok and then could not carry on.
+        // this request's error, not a daemon that answered ok and then could not be carried over.
         let snapshot = JSONObject(status())
         let stateFD: Int32
         do { stateFD = try DaemonResume.writeState(snapshot, kernel: kernel) } catch { throw RequestError("adopt: the state cannot be kept: \(error)") }
@@ -76,23 +76,23 @@ final class InitramfsDaemon: InitramfsStage {
                 kernel.close(state)
                 state = fresh
             }
-            var handoff: ScreenHandoff?
+            var carryOver: ScreenCarryOver?
             if let source {
                 // The resume carries a DRM card's record: the one screen whose picture stays
                 // with its descriptor across execve (any other is opened again by the next image).
-                do throws(HandoffRefusal) { handoff = try source.handOff() as? ScreenHandoff } catch {
+                do throws(CarryOverRefusal) { carryOver = try source.carryOverRecord() as? ScreenCarryOver } catch {
                     kernel.close(state)
                     self?.failed("cannot carry on now: \(error)")
                     return
                 }
             }
-            let failure = Self.replace(program: program, resume: DaemonResume(control: control, screen: handoff, stateFD: state), kernel: kernel)
+            let failure = Self.replace(program: program, resume: DaemonResume(control: control, screen: carryOver, stateFD: state), kernel: kernel)
             kernel.close(state)
             self?.failed("cannot carry on as \(program): \(failure)")
         }
     }
 
-    /// Why the last `adopt` did not carry on (after its ok), for `status` (the starter waits
+    /// Why the last `adopt` did not carry the daemon over (after its ok), for `status` (the starter waits
     /// for the new image no longer once it reads this); nil while none failed.
     private(set) var adoptionFailure: String?
 
@@ -121,7 +121,7 @@ final class InitramfsDaemon: InitramfsStage {
     }
 }
 
-/// The carried-on daemon's output: the initramfs's daemon logged to the kernel's log (all there
+/// The carried-over daemon's output: the initramfs's daemon logged to the kernel's log (all there
 /// was); under systemd its stdout and stderr become a journal stream, as a unit's own output is —
 /// attributed to kiosk-hud.service, whose control group the starter moved it into first.
 func logToJournal(kernel: Kernel) {
@@ -150,8 +150,8 @@ func currentEnvironment() -> [String] {
     return out
 }
 
-/// What the daemon hands to the next program image in the same process (the initramfs's daemon
-/// taken over after switch-root). The descriptors and the screen, a few hundred bytes of fixed
+/// What the daemon carries over to the next program image in the same process (the initramfs's
+/// daemon taken over after switch-root). The descriptors and the screen, a few hundred bytes of fixed
 /// size, go in $KIOSK_HUD_RESUME as JSON; the HUD's state (`status`, whose texts a client sets,
 /// escaped up to six-fold in JSON) in a memory file whose descriptor the variable names: the
 /// environment is bounded (128 KiB a string: execve's E2BIG), a descriptor is not, and the file
@@ -169,15 +169,15 @@ struct DaemonResume {
     }
 
     var control: Control
-    var screen: ScreenHandoff?
+    var screen: ScreenCarryOver?
     /// `status`'s fields: `content`, `style`, `visible`.
     var status: JSONObject
-    /// The memory file holding `status` (the image handing over; nil in the image that read it).
+    /// The memory file holding `status` (the image carrying it over; nil in the image that read it).
     var stateFD: Int32?
 
     var descriptors: [Int32] { [control.fd] + (control.lock.map { [$0] } ?? []) + (screen.map { [$0.fd] } ?? []) + (stateFD.map { [$0] } ?? []) }
 
-    init(control: Control, screen: ScreenHandoff?, stateFD: Int32) {
+    init(control: Control, screen: ScreenCarryOver?, stateFD: Int32) {
         self.control = control; self.screen = screen; self.stateFD = stateFD; status = JSONObject([])
     }
 
@@ -282,13 +282,13 @@ struct DaemonResume {
               let size = s["size"]?.int, let fb = u32(s["fb"]), let saved = s["saved"]?.object,
               let sc = u32(saved["crtc"]), let sfb = u32(saved["fb"]), let sx = u32(saved["x"]), let sy = u32(saved["y"]),
               let released = s["released"]?.array else { return nil }
-        var freed: [ScreenHandoff.Released] = []
+        var freed: [ScreenCarryOver.Released] = []
         for r in released {
             guard let pair = r.array, pair.count == 2, let f = u32(pair[0]), let h = u32(pair[1]) else { return nil }
             freed.append(.init(fbID: f, handle: h))
         }
         let savedMode = saved["mode"]?.string.flatMap(modeInfo)
-        screen = ScreenHandoff(fd: sfd, card: card, connectorID: conn, crtcID: crtc, mode: mode,
+        screen = ScreenCarryOver(fd: sfd, card: card, connectorID: conn, crtcID: crtc, mode: mode,
                                format: s["format"]?.string == "rgb565" ? .rgb565 : .xrgb8888,
                                buffer: DumbBufferInfo(handle: handle, pitch: pitch, size: size), fbID: fb,
                                saved: CRTCInfo(id: sc, fbID: sfb, x: sx, y: sy, mode: savedMode), released: freed)
@@ -305,7 +305,7 @@ struct DaemonResume {
         }))
     }
 
-    /// The picture rights in a state handed over (none in a 0.1.0 image's).
+    /// The picture rights in a carried-over state (none in a 0.1.0 image's).
     static func pictureRights(in status: JSONObject) -> [String: PeerCredentials] {
         func u32(_ v: JSONValue?) -> UInt32? { v?.int.flatMap { UInt32(exactly: $0) } }
         var out: [String: PeerCredentials] = [:]
@@ -344,14 +344,20 @@ struct DaemonResume {
     }
 }
 
-/// The hand-over state as the next program image reads it — $KIOSK_HUD_RESUME's value and the
+/// The carried-over state as the next program image reads it — $KIOSK_HUD_RESUME's value and the
 /// bytes of the memory file it names — decoded into what that image would apply: the requests
 /// and the pictures' rights. Throws as the image would (it then ends, leaving no marker). For the
-/// fuzzer (`kiosk-hud-fuzz handover`): bytes a previous image wrote are parsed as a peer's.
-public func decodeHandover(environment: String, state: [UInt8]) throws(ShowError) -> (requests: [DaemonRequest], pictureRights: [String: PeerCredentials]) {
+/// fuzzer (`kiosk-hud-fuzz carryover`): bytes a previous image wrote are parsed as a peer's.
+public func decodeCarriedOverState(environment: String, state: [UInt8]) throws(ShowError) -> (requests: [DaemonRequest], pictureRights: [String: PeerCredentials]) {
     var r = try DaemonResume.decode(environment: environment)
     if r.stateFD != nil { r.status = try DaemonResume.parseState(state) }
     return (r.requests, DaemonResume.pictureRights(in: r.status))
+}
+
+/// `decodeCarriedOverState(environment:state:)`'s earlier name.
+@available(*, deprecated, renamed: "decodeCarriedOverState(environment:state:)")
+public func decodeHandover(environment: String, state: [UInt8]) throws(ShowError) -> (requests: [DaemonRequest], pictureRights: [String: PeerCredentials]) {
+    try decodeCarriedOverState(environment: environment, state: state)
 }
 
 private func hex(_ m: ModeInfo) -> String {
@@ -437,9 +443,9 @@ enum InitramfsTakeover {
         return .success(pid)
     }
 
-    /// Asks the daemon at `socket` to carry on as this system's program (`adopt`, tried again
-    /// while it is busy for a moment), waits until the new image answers, and makes it this
-    /// service's main process. A daemon that cannot carry on (an error reply) is made the main
+    /// Asks the daemon at `socket` to be carried over as this system's program (`adopt`, tried
+    /// again while it is busy for a moment), waits until the new image answers, and makes it this
+    /// service's main process. A daemon that cannot be carried over (an error reply) is made the main
     /// process as it is: it still shows the boot and answers, from the initramfs's program.
     static func run(pid: Int32, socket: String, kernel: Kernel) throws {
         showLog("initramfs: its daemon (pid \(pid)) is running: taking it over")
@@ -468,7 +474,7 @@ enum InitramfsTakeover {
             while !answered && failure == nil && monotonicSeconds() < deadline {
                 if let c = try? DaemonClient(path: socket, kernel: kernel), let s = try? c.request(.status, [], timeout: 5) {
                     answered = s["initramfs"]?.string == InitramfsState.carriedOver.rawValue
-                    // The daemon answered ok, then could not carry on: it says why, at once.
+                    // The daemon answered ok, then could not be carried over: it says why, at once.
                     failure = s["adopt_error"]?.string
                 }
                 if !answered && failure == nil { kernel.sleep(0.05) }
@@ -560,6 +566,6 @@ enum InitramfsState: String {
     case started
     /// Its root is the real root (after `new_root`), the initramfs's program still running.
     case newRoot = "new-root"
-    /// Carried on as the real root's program (after `adopt`).
+    /// Carried over as the real root's program (after `adopt`).
     case carriedOver = "carried-over"
 }

@@ -16,4 +16,4 @@
 //   Plymouth's socket; run's command) is attached to the session on the run's `EventLoop` and
 //   `Kernel`; output and log lines go through the `Kernel` seam too (`CommandOutput`).
 // * The early frame is the executable's (a C constructor linked into kiosk-hud only): it hands
-//   its takeover in through `ShowCommand.takeEarlyFrame`.
+//   the frame to continue in through `ShowCommand.takeEarlyFrame`.

@@ -10,7 +10,7 @@ public struct ExitCode: Error {
 }
 
 /// No display could be opened (`run` then runs its command without a HUD).
-struct DisplayUnavailable: Error, CustomStringConvertible {
+struct ScreenUnavailable: Error, CustomStringConvertible {
     var description: String
 }
 

@@ -7,7 +7,10 @@ import KioskSys
 
 /// The content with its picture (`--image` for `--mode custom`), and the underlay picture, each
 /// read within `pictureLimit` of the canvas.
-public func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitmap?) {
+///
+/// `underlayOption` names the underlay picture in an error as the command line wrote it
+/// (`ParsedArguments.written(.underlayImage)`: `--underlay` when given by that earlier name).
+public func loadPictures(_ s: HUDSettings, underlayOption: String = "--underlay-image") throws -> (HUDContent, underlay: Bitmap?) {
     var content = s.content
     let limit = pictureLimit(canvasWidth: s.profile.width, canvasHeight: s.profile.height)
     if content.mode == .custom {
@@ -16,7 +19,7 @@ public func loadPictures(_ s: HUDSettings) throws -> (HUDContent, underlay: Bitm
     } else if s.image != nil {
         throw UsageError("--image goes with --mode custom")
     }
-    let underlay = try s.underlay.map { try loadPNG($0, what: "--underlay", limit: limit) }
+    let underlay = try s.underlayImage.map { try loadPNG($0, what: underlayOption, limit: limit) }
     return (content, underlay)
 }
 

@@ -42,7 +42,7 @@ public struct RenderCommand {
         do { fonts = try FontLibrary() } catch { throw UsageError("\(error)") }
         if a.given(.scene) { return try renderBench(fonts) }
         let settings = try SettingOptions.resolve(a)
-        let (content, underlay) = try loadPictures(settings)
+        let (content, underlay) = try loadPictures(settings, underlayOption: a.written(.underlayImage))
         let p = settings.profile
         let r: HUDRenderer
         do {
@@ -62,6 +62,9 @@ public struct RenderCommand {
         r.render(HUDFrameState(progress: content.progress, spinnerPhase: try a.int(.phase) ?? 0,
                                motionX: motion.0, motionY: motion.1, buttonPressed: a.flag(.pressed)))
         try writePNG(r.shadow, to: out, what: "--out")
+        // Render says nothing on stderr but its errors: an earlier option name is said once the
+        // picture is written, so that an error stays the first line.
+        noteFormerOptions(a)
     }
 
     /// The canonical benchmark scene (shared/bench/scene.md) at --size (800x480 by default).
@@ -71,7 +74,7 @@ public struct RenderCommand {
             guard sw >= 200, sh >= 160 else { throw UsageError("--size \(sw)x\(sh): the bench scene needs at least 200x160") }
             (w, h) = (sw, sh)
         }
-        let unused = ["mode", "progress", "label", "details", "button", "image", "underlay", "logo", "pressed", "motion-offset", "phase"]
+        let unused = ["mode", "progress", "label", "details", "button", "image", "underlay-image", "logo", "pressed", "motion-offset", "phase"]
         if let u = unused.first(where: arguments.given) { throw UsageError("--\(u) does not go with --scene bench") }
         let bm = try Bitmap(width: w, height: h, format: .xrgb8888)
         let s: BenchScene

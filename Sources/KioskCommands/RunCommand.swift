@@ -114,12 +114,12 @@ public enum RunCommand {
         let hud = a.string(.hud).flatMap(RunHUD.init) ?? .auto
         if hud == .auto || hud == .daemon {
             let path = a.string(.socket) ?? ControlSocket.defaultPath
-            let loop = DisplayLoop.system()
+            let loop = ScreenLoop.system()
             do {
                 let daemonHUD = try DaemonTaskHUD(path: path, loop: loop.loop, replyTimeout: try a.double(.daemonTimeout) ?? DaemonTaskHUD.defaultReplyTimeout)
                 // --hud auto: a daemon that stops answering mid-command leaves run on its own display.
                 let own: ((RunParts) throws -> Void)? = hud == .auto ? { try ShowCommand(a, extras: $0, loop: loop).run() } : nil
-                parts.displayLoop = loop
+                parts.screenLoop = loop
                 return try parts.runThroughDaemon(daemonHUD, loop: loop, given: { a.given($0) }, ownDisplay: own)
             } catch let e as DaemonClient.Failure {
                 if hud == .daemon { throw ShowError("no daemon on \(path): \(e)") }
@@ -127,10 +127,10 @@ public enum RunCommand {
         }
         if hud == .none { return try parts.runAlone() }
         do {
-            let loop = DisplayLoop.system()
-            parts.displayLoop = loop
+            let loop = ScreenLoop.system()
+            parts.screenLoop = loop
             try ShowCommand(a, extras: parts, loop: loop).run()
-        } catch let e as DisplayUnavailable where hud == .auto && !parts.started {
+        } catch let e as ScreenUnavailable where hud == .auto && !parts.started {
             showLog("\(e.description); running the command without a HUD")
             try parts.runAlone()
         }

@@ -16,14 +16,14 @@ final class RunParts: ShowExtras {
     private var commandTask: CommandTask?
     /// The loop a display run of the command runs on, with its kernel (the command's child
     /// process: its pipes, pidfd and SIGCHLD).
-    var displayLoop: DisplayLoop?
+    var screenLoop: ScreenLoop?
 
     init(command: CommandTask.Options, task: LongTask.Options, content: HUDContent) {
         self.command = command; self.taskOptions = task; self.content = content
     }
 
     /// Starts the command on `hud`; `end(code)` once it has ended and the notice was shown.
-    private func start(hud: TaskHUD, loop: DisplayLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
+    private func start(hud: TaskHUD, loop: ScreenLoop, options: LongTask.Options? = nil, end: @escaping (Int32) -> Void) {
         // Our stdout or stderr may be a pipe whose reader goes away (the command's output then
         // goes nowhere, and the command still runs to its end, or its Cancel).
         loop.kernel.ignoreBrokenPipes()
@@ -49,7 +49,7 @@ final class RunParts: ShowExtras {
             attachedOwn = true
             return
         }
-        guard let loop = displayLoop else { throw ShowError("run: no loop for its command") }
+        guard let loop = screenLoop else { throw ShowError("run: no loop for its command") }
         try session.update(content: { $0 = content })
         start(hud: session, loop: loop) { code in session.end(.exit(code)) }
     }
@@ -68,7 +68,7 @@ final class RunParts: ShowExtras {
     /// Runs the command on the daemon's HUD. A daemon that stops answering mid-command is given
     /// up: the command goes on on run's own display through `ownDisplay` (nil, or no display
     /// there: without a HUD).
-    func runThroughDaemon(_ daemonHUD: DaemonTaskHUD, loop: DisplayLoop, given: (String) -> Bool, ownDisplay: ((RunParts) throws -> Void)?) throws {
+    func runThroughDaemon(_ daemonHUD: DaemonTaskHUD, loop: ScreenLoop, given: (String) -> Bool, ownDisplay: ((RunParts) throws -> Void)?) throws {
         let before = daemonHUD.content
         var c = before
         c.mode = content.mode; c.progress = 0
@@ -122,7 +122,7 @@ final class RunParts: ShowExtras {
     // MARK: With no HUD
 
     func runAlone() throws {
-        let loop = DisplayLoop.system()
+        let loop = ScreenLoop.system()
         var code: Int32 = 1
         var options = taskOptions
         options.noticeDuration = 0   // nobody to show it to

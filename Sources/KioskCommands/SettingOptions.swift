@@ -53,6 +53,8 @@ public enum SettingOptions {
         do { s = try HUDSettings.resolved(profile: selection.profile, arguments: a) } catch { throw UsageError(error.description) }
         // The HUD's own words in the profile's language, or the system's (render draws none).
         if !render { s.words = s.profile.localize(system: systemLanguage()) }
+        // Options given by their earlier names: a note each, once, after the options are good.
+        if log, !render { noteFormerOptions(a) }
         if log, !render, !builtIn, !logged {
             logged = true
             for note in selection.notes { showLog(note) }
@@ -103,28 +105,47 @@ public struct MotionSetup {
 }
 
 extension HUDSettings {
-    /// libinput's options for a picture `transform` on `output`: the seat or devices, the
+    /// libinput's options for a picture `transform` on `connector`: the seat or devices, the
     /// profile's (or --touch-matrix's) calibration, the bindings (the profile's touch device
-    /// bound to `output` when no --bind-touch is given).
-    public func libinputOptions(transform: DisplayTransform, output: String?, log: @escaping (String) -> Void) throws -> LibinputOptions {
+    /// bound to `connector` when no --bind-touch is given).
+    public func libinputOptions(transform: DisplayTransform, connector: String?, log: @escaping (String) -> Void) throws -> LibinputOptions {
         var options = LibinputOptions(transform: transform)
         options.backend = inputs.isEmpty ? .udev(seat: seat) : .path(inputs)
-        options.output = output
+        options.connector = connector
         do {
             options.bindings = try bindings.map { text throws(LibinputError) in try TouchBinding(parsing: text) }
         } catch { throw UsageError(error.description) }
         if let m = profile.touch.matrix, m.count == 6 { options.calibration = CalibrationMatrix(m.map { Float($0) }) }
-        if bindings.isEmpty, let device = profile.touch.device, let output {
-            options.bindings = [TouchBinding(device: DeviceMatch(device), output: output)]
+        if bindings.isEmpty, let device = profile.touch.device, let connector {
+            options.bindings = [TouchBinding(device: DeviceMatch(device), connector: connector)]
         }
         options.log = log
         return options
     }
+
+    /// `libinputOptions(transform:connector:log:)`'s earlier form.
+    @available(*, deprecated, renamed: "libinputOptions(transform:connector:log:)")
+    public func libinputOptions(transform: DisplayTransform, output: String?, log: @escaping (String) -> Void) throws -> LibinputOptions {
+        try libinputOptions(transform: transform, connector: output, log: log)
+    }
 }
+
+/// A note on stderr for each option given by its earlier, deprecated name (`--underlay`, `touch
+/// --output`), once per run.
+func noteFormerOptions(_ a: ParsedArguments) {
+    guard !FormerOptions.noted else { return }
+    FormerOptions.noted = true
+    for note in a.deprecations { showLog(note) }
+}
+
+private enum FormerOptions { nonisolated(unsafe) static var noted = false }
 
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
     public static let board = OptionKey("board")
-    public static let underlay = OptionKey("underlay")
+    public static let underlayImage = OptionKey("underlay-image")
+    /// `underlayImage`'s earlier name (the option was `--underlay`).
+    @available(*, deprecated, renamed: "underlayImage")
+    public static var underlay: OptionKey { underlayImage }
     public static let logo = OptionKey("logo")
 }

@@ -49,16 +49,16 @@ public struct ShowCommand {
     /// What a command adds to the display run (the daemon's control socket); nil for `show`.
     var extras: ShowExtras?
     /// The loop to run on (run going on on its own display: its command's loop); nil: a new one.
-    let givenLoop: DisplayLoop?
+    let givenLoop: ScreenLoop?
     /// The board profile followed (detected again when a display appears: ShowBoard.swift).
     let board = BoardFollow()
-    init(_ a: ParsedArguments, extras: ShowExtras?, loop: DisplayLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
+    init(_ a: ParsedArguments, extras: ShowExtras?, loop: ScreenLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
     /// `show` with the parsed options.
     public init(_ a: ParsedArguments) { self.init(a, extras: nil) }
     var offscreen: String? { arguments.string(.offscreen) }
     var noInput: Bool { arguments.flag(.noInput) }
 
-    /// Runs until the session ends, on the given `DisplayLoop`, else a new real one (`DisplayLoop.system()`); throws
+    /// Runs until the session ends, on the given `ScreenLoop`, else a new real one (`ScreenLoop.system()`); throws
     /// `ExitCode` for a non-zero end, `ShowError` for a failure.
     public func run() throws {
         try run { givenLoop ?? .system() }
@@ -67,7 +67,7 @@ public struct ShowCommand {
     /// Runs until the session ends on the loop `makeLoop` gives (called once the options are
     /// known to be good, before the display opens): its `run` turns the loop until it stops.
     /// A test passes an `EmbeddedEventLoop` and moves its clock.
-    public func run(on makeLoop: () -> DisplayLoop) throws {
+    public func run(on makeLoop: () -> ScreenLoop) throws {
         StartMarks.mark(.cli)
         let a = arguments
         if a.flag(.benchCopy) { try runCopyBench(); return }
@@ -77,7 +77,7 @@ public struct ShowCommand {
         // Read before the screen opens (a bad picture is an error before anything is drawn), and
         // let go of once the session has them (below): a local kept for the loop's life held the
         // start's pictures after a client set others — at 1920x1080 a decoded underlay, 8 MB.
-        var (content, underlay) = try loadPictures(settings)
+        var (content, underlay) = try loadPictures(settings, underlayOption: a.written(.underlayImage))
         var logo = try loadLogo(settings)
         let duration = try a.double(.duration)
         var profile = settings.profile
@@ -89,17 +89,17 @@ public struct ShowCommand {
         let loop = runner.loop, clock = runner.clock
         for q in ShowCommand.quitSignals { loop.onSignal(q) {} }
         // The input options checked now (cheap); libinput starts after the first frame.
-        _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), output: nil, log: { _ in })
+        _ = try settings.libinputOptions(transform: DisplayTransform(rotation: .none, width: 1, height: 1), connector: nil, log: { _ in })
         var request = profile.display.mode.flatMap(ModeRequest.init(parsing:))
         let fonts: FontLibrary
         do { fonts = try FontLibrary(glyphCache: glyphCacheDirectory()) } catch { throw UsageError("\(error)") }
         StartMarks.mark(.fonts)
         var scale = profile.scale
-        let (screen, start): (Screen, DisplayStart)
+        let (screen, start): (Screen, ScreenStart)
         if opensDisplayOnShow {
             // Started hidden: no display, no VT until asked to show (ShowOnDemand.swift).
             let pending = PendingScreen()
-            (screen, start) = (pending, DisplayStart(seconds: 0, pending: pending, reason: ""))
+            (screen, start) = (pending, ScreenStart(seconds: 0, pending: pending, reason: ""))
             start.onDemand = true
             showLog("display: not opened while hidden; opened when asked to show")
         } else {
@@ -149,7 +149,7 @@ public struct ShowCommand {
             if new.profile.logo != old.profile.logo {
                 do { logo = try loadLogo(new) } catch { showLog("board: \(error); no logo") }
             }
-            if new.underlay != old.underlay {
+            if new.underlayImage != old.underlayImage {
                 do { underlay = try loadPictures(new).underlay } catch { showLog("board: \(error); no underlay picture") }
             }
             session.takeBoard(from: old.profile, to: new.profile, logo: logo, underlay: underlay)
@@ -207,9 +207,13 @@ public struct ShowCommand {
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
 }
 
+/// `ScreenLoop`'s earlier name.
+@available(*, deprecated, renamed: "ScreenLoop")
+public typealias DisplayLoop = ScreenLoop
+
 /// What a display run runs on: its event loop, the kernel behind it, the clock of the loop and
 /// the session, and how to turn the loop until it stops.
-public struct DisplayLoop {
+public struct ScreenLoop {
     /// The loop the session, the screen and the extras register with.
     public var loop: EventLoop
     /// The system calls behind `loop` (the control socket, the display wait).
@@ -232,9 +236,9 @@ public struct DisplayLoop {
     }
 
     /// A new real loop (`PollEventLoop` on the system's kernel), one clock for the loop and the session.
-    static func system() -> DisplayLoop {
+    static func system() -> ScreenLoop {
         let clock = SystemClock()
-        return DisplayLoop(PollEventLoop(clock: clock), clock: clock)
+        return ScreenLoop(PollEventLoop(clock: clock), clock: clock)
     }
 }
 

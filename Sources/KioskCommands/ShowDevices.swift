@@ -18,7 +18,7 @@ struct ShowDevices {
     mutating func start(_ show: ShowCommand, session: HUDSession, settings: HUDSettings, rotation: Rotation, clock: any Clock & Sendable) {
         if !show.noInput, let d = session.displays.first?.display {
             do {
-                var opts = try settings.libinputOptions(transform: d.transform, output: d.name, log: { showLog($0) })
+                var opts = try settings.libinputOptions(transform: d.transform, connector: d.name, log: { showLog($0) })
                 opts.clock = clock
                 let extras = show.extras
                 opts.onDeviceChange = { name, added in extras?.inputChanged(name, added: added) }

@@ -9,8 +9,8 @@ import KioskSys
 // display followed from the firmware's framebuffer to the board's driver (ShowSwitch.swift).
 extension ShowCommand {
     /// Without --card the display is followed (`openSwitching`): the first usable one, the
-    /// firmware's framebuffer included (the fbdev fallback), then the board's driver when it
-    /// takes over.
+    /// firmware's framebuffer included (the fbdev fallback), then the board's driver at the
+    /// display switch.
     func openScreen(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> Screen {
         if let dir = offscreen {
             let d = try OffscreenDisplay(width: profile.width, height: profile.height, format: profile.format,
@@ -28,7 +28,7 @@ extension ShowCommand {
 
     /// The DRM screen on `card`.
     /// `firmware`: the firmware's framebuffer as a card (simpledrm), shown whole until the
-    /// board's own driver takes over — the profile's connectors and mode are that driver's
+    /// display switches to the board's own driver — the profile's connectors and mode are that driver's
     /// (a Pi's DSI-1 at 800x480), not the one connector simpledrm has.
     func openDRM(profile: BoardProfile, card: String, rotation: Rotation?, request: ModeRequest?, scale: Double?, firmware: Bool = false) throws -> Screen {
         var o = DRMOptions()

@@ -14,7 +14,7 @@ import KioskSys
 // first frame is on screen, or when the wait gives up.
 
 /// The wait for a display, and the service manager's readiness, for one display run.
-final class DisplayStart {
+final class ScreenStart {
     let seconds: Double
     /// The real display, once it is open (nil while waiting).
     let pending: PendingScreen?
@@ -59,21 +59,21 @@ extension ShowCommand {
 
     /// Opens the display, or — with a wait and no display yet — a `PendingScreen` to run on
     /// until it appears (`startWaiting` then waits for it).
-    func openOrWait(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> (Screen, DisplayStart) {
+    func openOrWait(profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws -> (Screen, ScreenStart) {
         let seconds = displayWait(profile)
         do {
             let s = try openScreen(profile: profile, rotation: rotation, request: request, scale: scale)
-            return (s, DisplayStart(seconds: seconds, pending: nil, reason: ""))
+            return (s, ScreenStart(seconds: seconds, pending: nil, reason: ""))
         } catch let e as UsageError { throw e } catch {
-            guard seconds > 0 else { throw DisplayUnavailable(description: "cannot open the display: \(error)") }
+            guard seconds > 0 else { throw ScreenUnavailable(description: "cannot open the display: \(error)") }
             let pending = PendingScreen()
             showLog("display: none yet (\(shortReason(error))); waiting up to \(fmt(seconds)) s for one, the control socket answers meanwhile")
-            return (pending, DisplayStart(seconds: seconds, pending: pending, reason: shortReason(error)))
+            return (pending, ScreenStart(seconds: seconds, pending: pending, reason: shortReason(error)))
         }
     }
 
     /// With a pending screen: waits on `loop` for the display (see the file's header).
-    func startWaiting(_ start: DisplayStart, session: HUDSession, loop: EventLoop, kernel: Kernel,
+    func startWaiting(_ start: ScreenStart, session: HUDSession, loop: EventLoop, kernel: Kernel,
                       profile: BoardProfile, rotation: Rotation?, request: ModeRequest?, scale: Double?) throws {
         guard let pending = start.pending, !start.onDemand else { return }
         start.notifyStatus("Waiting up to \(fmt(start.seconds)) s for a display")

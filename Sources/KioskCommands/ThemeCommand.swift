@@ -31,7 +31,7 @@ import KioskText
 /// boot's board profile, then runs `update-initramfs -u`.
 public enum ThemeCommand {
     /// The settings theme sets, by option name.
-    static let themeOptions: [String] = ["logo", "logo-placement", "logo-size", "underlay", "underlay-color", "underlay-fit",
+    static let themeOptions: [String] = ["logo", "logo-placement", "logo-size", "underlay-image", "underlay-color", "underlay-fit",
                                          "theme", "content-color", "bezel-color", "bezel", "background", "dim-color"]
     /// Where pictures from elsewhere are copied (under the root).
     static let pictureDirectory = "/etc/kiosk-hud/pictures"
@@ -66,6 +66,7 @@ public enum ThemeCommand {
 
     /// Sets the theme (or shows it with --show).
     public static func run(_ a: ParsedArguments) throws {
+        noteFormerOptions(a)
         let root = rootDirectory(a.string(.root) ?? environmentValue("KIOSK_BOARD_ROOT") ?? "")
         let kernel = LinuxKernel()
         var boot = BootSettings(root: root, kernel: kernel)
@@ -92,7 +93,7 @@ public enum ThemeCommand {
         var copies: [(from: String, to: String)] = []
         let profile = selection.profile
         let limit = pictureLimit(canvasWidth: profile.width, canvasHeight: profile.height)
-        for (i, c) in changes.enumerated() where ["logo", "underlay"].contains(c.setting.option ?? "") {
+        for (i, c) in changes.enumerated() where ["logo", "underlay-image"].contains(c.setting.option ?? "") {
             guard case let .text(given) = c.value, !given.isEmpty else { continue }
             let path = absolutePath(given)
             do { _ = try loadPNG(path, what: "--" + (c.setting.option ?? ""), limit: limit) } catch { throw UsageError("\(error)") }
@@ -125,7 +126,7 @@ public enum ThemeCommand {
         if let preview = try a.value(.preview)?.string {
             var s = try HUDSettings.resolved(profile: written, arguments: boot.arguments ?? ParsedArguments(command: []))
             s.profile.logo = s.profile.logo.map { root + ($0.hasPrefix("/") ? $0 : "/" + $0) }
-            s.underlay = s.underlay.map { root + ($0.hasPrefix("/") ? $0 : "/" + $0) }
+            s.underlayImage = s.underlayImage.map { root + ($0.hasPrefix("/") ? $0 : "/" + $0) }
             try ThemePreview.render(s, to: preview)
         }
         if a.flag(.noInitramfs) { return }

@@ -16,18 +16,20 @@ public struct TouchCommand {
         "touch", abstract: "Print touch, pointer and key events in screen coordinates.",
         discussion: """
         --size is the panel's own size (the display mode, before rotation); by default the mode \
-        of the first connected DRM connector (--output picks one), from /sys/class/drm. \
+        of the first connected DRM connector (--connector picks one), from /sys/class/drm. \
         --touch-matrix takes libinput's six calibration numbers a,b,c,d,e,f (or rotate-90, \
         rotate-180, rotate-270 for a sensor mounted rotated); without it, udev's \
         LIBINPUT_CALIBRATION_MATRIX applies. --bind-touch DEVICE=OUTPUT (DEVICE: event5 or part \
-        of the device name) ties a touch screen to an output: devices bound to another output \
-        than --output are ignored.
+        of the device name; OUTPUT: a connector) ties a touch screen to a connector: devices \
+        bound to another connector than --connector are ignored. (--output is --connector's \
+        earlier name, deprecated.)
         """,
         groups: [
             OptionGroup([SettingOptions.boardAuto] + SettingOptions.options(["rotate"]) + [
                 OptionSpec(.size, value: "WxH", rule: .size(1, 8192), help: "Panel size in pixels (the display mode, before rotation)."),
-                OptionSpec(.output, value: "NAME", rule: .text(32, nonEmpty: true, "a connector name"),
-                           help: "The output the picture is on (for --bind-touch, WL_OUTPUT and --size's default)."),
+                OptionSpec(.connector, value: "NAME", rule: .text(32, nonEmpty: true, "a connector name"),
+                           help: "The connector the picture is on (for --bind-touch, WL_OUTPUT and --size's default).",
+                           formerNames: ["output"]),
                 OptionSpec(.count, rule: .integer(1, 1_000_000_000, "a count"), help: "Stop after this many events (exit 1 if --timeout comes first)."),
                 OptionSpec(.timeout, value: "s", rule: .number(0, 31_536_000, minOpen: true, "seconds"), help: "Stop after this many seconds."),
             ]),
@@ -44,11 +46,11 @@ public struct TouchCommand {
         let settings = try SettingOptions.resolve(a)
         let rotation = settings.profile.display.rotation ?? .none
         let rotate = rotation.rawValue
-        let count = try a.int(.count), timeout = try a.double(.timeout), output = a.string(.output)
-        let (pw, ph, sizeSource) = try panelSize(output: output)
+        let count = try a.int(.count), timeout = try a.double(.timeout), connector = a.string(.connector)
+        let (pw, ph, sizeSource) = try panelSize(connector: connector)
         let options = try settings.libinputOptions(transform: DisplayTransform(
             rotation: rotation, width: rotation == .none || rotation == .half ? pw : ph,
-            height: rotation == .none || rotation == .half ? ph : pw), output: output, log: { writeLine($0, to: 2) })
+            height: rotation == .none || rotation == .half ? ph : pw), connector: connector, log: { writeLine($0, to: 2) })
         let inputs = settings.inputs, seat = settings.seat
 
         let source = try LibinputSource(options: options)
@@ -84,14 +86,14 @@ public struct TouchCommand {
         }
     }
 
-    /// --size, else the first mode of the --output connector (or the first connected one).
-    private func panelSize(output: String?) throws -> (Int, Int, String) {
+    /// --size, else the first mode of the --connector connector (or the first connected one).
+    private func panelSize(connector wanted: String?) throws -> (Int, Int, String) {
         if case let .size(w, h) = try arguments.value(.size) { return (w, h, "--size") }
         let base = "/sys/class/drm", kernel = LinuxKernel()
         for entry in kernel.listDirectory(base) ?? [] {
             guard let dash = entry.firstIndex(of: "-"), entry.hasPrefix("card") else { continue }
             let connector = String(entry[entry.index(after: dash)...])
-            if let output, connector != output { continue }
+            if let wanted, connector != wanted { continue }
             guard (try? kernel.readSmallFile("\(base)/\(entry)/status"))?.hasPrefix("connected") == true,
                   let mode = (try? kernel.readSmallFile("\(base)/\(entry)/modes"))?.split(separator: "\n").first else { continue }
             let parts = mode.split(separator: "x")
@@ -99,7 +101,7 @@ public struct TouchCommand {
                 return (w, h, "\(connector) mode")
             }
         }
-        throw UsageError("no connected DRM connector\(output.map { " named \($0)" } ?? "") to take the panel size from; give --size WxH")
+        throw UsageError("no connected DRM connector\(wanted.map { " named \($0)" } ?? "") to take the panel size from; give --size WxH")
     }
 }
 
@@ -126,5 +128,8 @@ private func touchFmt(_ v: Double) -> String {
 /// The options declared here, by name (see KioskCLI's OptionKey).
 extension OptionKey {
     public static let count = OptionKey("count")
-    public static let output = OptionKey("output")
+    public static let connector = OptionKey("connector")
+    /// `connector`'s earlier name (`touch --output`).
+    @available(*, deprecated, renamed: "connector")
+    public static var output: OptionKey { connector }
 }

@@ -33,7 +33,7 @@ public final class DRMCard {
         fd = try kernel.open(path, flags: O_RDWR | O_NONBLOCK)
     }
 
-    /// Takes over a descriptor already open on `path` (the early frame's).
+    /// Owns a descriptor already open on `path` (the early frame's, a carried-over screen's).
     public init(adopting fd: Int32, path: String, kernel: Kernel) {
         self.kernel = kernel
         self.path = path

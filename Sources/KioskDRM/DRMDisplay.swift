@@ -301,7 +301,7 @@ public final class DRMDisplay: Display {
     /// The framebuffer on screen (for the retain keeper).
     var frontFramebuffer: UInt32? { front >= 0 ? buffers[front]?.fbID : nil }
 
-    // MARK: What the screen reads and asks (the hand-off, the frame cache, closing)
+    // MARK: What the screen reads and asks (the carry-over, the frame cache, closing)
 
     /// The scanout buffer on screen (nil: none of ours yet).
     var frontBuffer: ScanoutBuffer? { front >= 0 ? buffers[front] : nil }
@@ -312,7 +312,7 @@ public final class DRMDisplay: Display {
     /// The buffers' pitch (bytes per scanout row); nil before the first buffer.
     var scanoutPitch: Int? { buffers.compactMap { $0?.info.pitch }.first }
 
-    /// A frame owed is dropped (a close, a hand-off: the frame never goes out); true when one was.
+    /// A frame owed is dropped (a close, a carry-over: the frame never goes out); true when one was.
     @discardableResult
     func dropOwedFrame() -> Bool {
         guard paging.dropOwed() else { return false }

@@ -28,11 +28,11 @@ public struct DRMOptions {
     public var checkScanout = false
     /// Where log lines go.
     public var log: (String) -> Void = { _ in }
-    /// A frame already on screen (kiosk-hud's frame cache) to take over, or to release.
+    /// A frame already on screen (kiosk-hud's frame cache) to continue, or to release.
     public var earlyFrame: EarlyFrame?
     /// Without `card`: cards whose driver has one of these names are passed over (while waiting
     /// for the real display: "simpledrm", the firmware's framebuffer, which goes away when the
-    /// board's own driver takes the display over).
+    /// board's own driver takes the display: the switch).
     public var ignoredDrivers: Set<String> = []
 
     public init() {}
@@ -132,7 +132,7 @@ public final class DRMScreen: Screen, DRMDisplayOwner {
             card = try DRMCard(path: path, kernel: kernel)
             do {
                 guard try card.capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 else {
-                    throw DisplayError.unsupported("\(path): the driver has no dumb buffers")
+                    throw ScreenError.unsupported("\(path): the driver has no dumb buffers")
                 }
             } catch { card.close(); throw error }
         } else {
@@ -148,14 +148,14 @@ public final class DRMScreen: Screen, DRMDisplayOwner {
             if let e = early { originalCRTCs[e.crtcID] = e.saved }
             let heads = try plan(probe: false, keep: [])
             guard !heads.isEmpty else {
-                throw DisplayError.noOutput("\(card.path) (\(driver)): no connected connector" +
+                throw ScreenError.noConnector("\(card.path) (\(driver)): no connected connector" +
                                             (options.connectors.isEmpty ? "" : " named \(options.connectors.joined(separator: ", "))"))
             }
             for h in heads { addHead(h) }
             if let e = early {
                 early = nil
-                if adopt(e) {
-                    earlyFrameUse = .takenOver
+                if continueEarlyFrame(e) {
+                    earlyFrameUse = .continued
                 } else {
                     DRMScreen.release(e, on: card)
                     earlyFrameUse = .released("connector \(e.connectorID) on CRTC \(e.crtcID) at \(e.mode) is not in the plan")
@@ -205,7 +205,7 @@ public final class DRMScreen: Screen, DRMDisplayOwner {
             }
         }
         if let firstError { throw firstError }
-        throw DisplayError.noCard(names.isEmpty ? "no DRM device (/dev/dri/card*)" : "no usable DRM card: " + tried.joined(separator: "; "))
+        throw ScreenError.noCard(names.isEmpty ? "no DRM device (/dev/dri/card*)" : "no usable DRM card: " + tried.joined(separator: "; "))
     }
 
     // MARK: Enumeration

@@ -6,7 +6,7 @@
 // answers (whether it flips, whether DIRTYFB is worth calling — found out by whichever display
 // asks first, read by all and by the summary) and the counters the summary shows, added to by
 // a display (a present, a flip landed, a frame coalesced) and by the screen (frames dropped at a
-// close or a hand-off). They live here rather than in either type, so that neither writes the
+// close or a carry-over). They live here rather than in either type, so that neither writes the
 // other's stored properties: the screen makes this object, hands it to each display it makes,
 // and reads it for `summary`. What a display needs of its screen beyond this (whether it may
 // draw, telling it that master was lost, letting flips land, the flip timer) it asks through

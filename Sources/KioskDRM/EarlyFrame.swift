@@ -4,12 +4,12 @@ import KioskRaster
 import KioskSys
 
 /// A frame already on screen when the Swift side starts: kiosk-hud's C constructor
-/// (CKioskEarlyFrame) showed the frame cache's picture on one connector. `DRMScreen` takes over
-/// its descriptor (DRM master), dumb buffer, framebuffer and the CRTC state saved before it, so
-/// the next frame flips from it without a gap; or, when its own plan does not include that
+/// (CKioskEarlyFrame) showed the frame cache's picture on one connector. `DRMScreen` continues
+/// it: takes its descriptor (DRM master), dumb buffer, framebuffer and the CRTC state saved
+/// before it, so the next frame flips from it without a gap; or, when its own plan does not include that
 /// head, puts the saved state back and releases it all.
 public struct EarlyFrame {
-    /// The card's descriptor (master), owned by the taker from now on.
+    /// The card's descriptor (master), owned by the screen that continues it from now on.
     public var fd: Int32
     public var card: String
     public var connectorID: UInt32
@@ -38,14 +38,20 @@ public struct EarlyFrame {
 
 /// What `DRMScreen` did with the early frame.
 public enum EarlyFrameUse: Equatable, Sendable, CustomStringConvertible {
-    /// Its buffer is the front buffer of the output showing its head.
-    case takenOver
+    /// Continued: its buffer is the front buffer of the display showing its head.
+    case continued
     /// Put back what the CRTC showed before and released (why).
     case released(String)
 
+    /// `continued`'s earlier name.
+    @available(*, deprecated, renamed: "continued")
+    public static var takenOver: EarlyFrameUse { .continued }
+
+    /// As the log line says it ("frame cache: the early frame was …"). `continued` keeps the
+    /// words of 0.1.0's line, "taken over", which scripts and the boot tests look for.
     public var description: String {
         switch self {
-        case .takenOver: "taken over"
+        case .continued: "taken over"
         case let .released(why): "released: \(why)"
         }
     }
@@ -70,13 +76,14 @@ extension EarlyFrame {
 }
 
 extension DRMScreen {
-    /// Whether the early frame (`DRMOptions.earlyFrame`) was taken over: the first frame on
+    /// Whether the early frame (`DRMOptions.earlyFrame`) was continued: the first frame on
     /// screen is the frame cache's picture.
-    public var tookOverEarlyFrame: Bool { earlyFrameUse == .takenOver }
+    public var continuedEarlyFrame: Bool { earlyFrameUse == .continued }
 
-    /// Makes the early frame the front buffer of the output showing its head (clone heads of that
-    /// output get it too); false when no output has that head with that mode and format.
-    func adopt(_ e: EarlyFrame) -> Bool {
+    /// Continues the early frame: makes it the front buffer of the display showing its head
+    /// (clone heads of that display get it too); false when no display has that head with that
+    /// mode and format.
+    func continueEarlyFrame(_ e: EarlyFrame) -> Bool {
         guard let o = drmDisplays.first(where: { o in o.heads.contains { $0.connector.id == e.connectorID && $0.crtc == e.crtcID } }),
               o.mode == e.mode, o.preferredFormat == e.format,
               let surface = try? Surface(base: e.memory, width: e.mode.width, height: e.mode.height, stride: e.buffer.pitch, format: e.format)

@@ -125,7 +125,7 @@ public final class FBDevScreen: Screen, Display {
         case 16 where v.red.offset == 11 && v.red.length == 5 && v.green.offset == 5 && v.green.length == 6 && v.blue.offset == 0:
             return .rgb565
         default:
-            throw DisplayError.unsupported("\(path): \(v.bits_per_pixel) bpp with red@\(v.red.offset) green@\(v.green.offset) blue@\(v.blue.offset) " +
+            throw ScreenError.unsupported("\(path): \(v.bits_per_pixel) bpp with red@\(v.red.offset) green@\(v.green.offset) blue@\(v.blue.offset) " +
                                            "is not XRGB8888 or RGB565")
         }
     }

@@ -135,8 +135,8 @@ extension DRMScreen: FrameCacheSource {
     /// The frame cache of this screen: its first display's first head (`FrameCache.save`).
     public var frameCache: FrameCacheSource? { self }
 
-    /// The early frame's hash when it was taken over (`tookOverEarlyFrame`), else nil.
-    public var earlyFrameHash: UInt64? { tookOverEarlyFrame ? options.earlyFrame?.frameHash : nil }
+    /// The early frame's hash when it was continued (`continuedEarlyFrame`), else nil.
+    public var earlyFrameHash: UInt64? { continuedEarlyFrame ? options.earlyFrame?.frameHash : nil }
 
     /// `FrameCache.save` through the card's kernel, with `filesIfPresent` that exist added to
     /// `files`, and `earlyFrameHash` as the hash the file holds.

@@ -3,7 +3,7 @@ import Glibc
 import KioskSys
 
 /// A display device, named by its driver and its path, not by its number alone: card numbers
-/// are not stable across a takeover (on a Pi simpledrm is card0 until vc4 arrives and it
+/// are not stable across the display switch (on a Pi simpledrm is card0 until vc4 arrives and it
 /// vanishes; the new driver's card may get the same number or the next).
 public struct ScreenDevice: Equatable, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable { case drm, fbdev }

@@ -93,7 +93,7 @@ public final class SwitchingScreen: Screen {
                 open: @escaping (ScreenDevice) throws -> Screen) throws {
         self.kernel = kernel; self.options = options; self.open = open
         var devices = ScreenDevice.scan(kernel: kernel, log: options.log)
-        if requireDisplay && devices.isEmpty { throw DisplayError.noCard("no DRM device (/dev/dri/card*)") }
+        if requireDisplay && devices.isEmpty { throw ScreenError.noCard("no DRM device (/dev/dri/card*)") }
         if options.rule == .waitReal && !devices.contains(where: \.isReal) {
             waitingForReal = true
             log("display: no real DRM card yet (\(devices.map(\.description).joined(separator: ", ")));" +
@@ -113,7 +113,7 @@ public final class SwitchingScreen: Screen {
                 devices.removeAll { $0 == d }
             }
         }
-        if requireDisplay { throw firstError ?? DisplayError.noCard("no DRM device (/dev/dri/card*)") }
+        if requireDisplay { throw firstError ?? ScreenError.noCard("no DRM device (/dev/dri/card*)") }
         log("display: none yet; following the kernel's uevents")
     }
 
@@ -131,9 +131,9 @@ public final class SwitchingScreen: Screen {
     /// The device's screen's innermost; itself without a device.
     public var innermost: Screen { current?.screen.innermost ?? self }
     public var isDeviceAlive: Bool { current?.screen.isDeviceAlive ?? true }
-    public var tookOverEarlyFrame: Bool { current?.screen.tookOverEarlyFrame ?? false }
+    public var continuedEarlyFrame: Bool { current?.screen.continuedEarlyFrame ?? false }
     public var frameCache: FrameCacheSource? { current?.screen.frameCache }
-    public var handoff: ScreenHandoffSource? { current?.screen.handoff }
+    public var carryOver: ScreenCarryOverSource? { current?.screen.carryOver }
     public var summary: String {
         (current.map { "\($0.screen.summary) " } ?? "") + "display=\(current.map { "\($0.device)" } ?? "none") display_switches=\(switches.count)"
     }
@@ -339,7 +339,7 @@ public final class SwitchingScreen: Screen {
         guard let t = trial else { return }
         trial = nil
         if let p = previous {
-            handOverVT(from: p.screen, to: s)
+            passOnVT(from: p.screen, to: s)
             release(p.screen)
         }
         previous = nil
@@ -381,7 +381,7 @@ extension SwitchingScreen {
     /// one's saved mode — the console's — is what must come back at the end, and the old one
     /// must not put it back now. From an fbdev to a card the VT leaves graphics mode (DRM master
     /// keeps the console off the screen).
-    func handOverVT(from old: Screen, to new: Screen) {
+    func passOnVT(from old: Screen, to new: Screen) {
         guard let held = old.vtHold, new.vtHold != nil, new.adoptVT(held) else { return }
         old.forgetVT()
     }

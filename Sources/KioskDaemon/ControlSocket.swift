@@ -56,7 +56,7 @@ public struct ControlSocket {
     }
 
     /// The socket a previous program image of this process listened on, with its lock (the
-    /// initramfs's daemon carried on after switch-root: docs/initramfs.md).
+    /// initramfs's daemon carried over after switch-root: docs/initramfs.md).
     public static func resumed(fd: Int32, path: String?, lock: Int32?, kernel: Kernel = LinuxKernel()) -> ControlSocket {
         ControlSocket(fd: fd, path: path, lock: lock, kernel: kernel)
     }

@@ -139,11 +139,11 @@ public final class Daemon {
         if newLogo { session.setLogo(logo) }
         if p.timing != settings.profile.timing { session.update(timing: p.timing) }
         if p.motion.reduceMotion != settings.profile.motion.reduceMotion { session.tiltTracker?.config.reduceMotion = p.motion.reduceMotion }
-        if p.underlayColor != settings.profile.underlayColor || next.underlay != settings.underlay || p.underlayFit != settings.profile.underlayFit {
+        if p.underlayColor != settings.profile.underlayColor || next.underlayImage != settings.underlayImage || p.underlayFit != settings.profile.underlayFit {
             // A new colour under the same picture keeps the picture as read: reading it again
             // cost a decode and a freed picture per request.
-            var picture: Bitmap? = next.underlay == settings.underlay ? session.configuration.underlay : nil
-            if picture == nil, let u = next.underlay {
+            var picture: Bitmap? = next.underlayImage == settings.underlayImage ? session.configuration.underlay : nil
+            if picture == nil, let u = next.underlayImage {
                 do { picture = try self.picture(u, for: "underlay_image") } catch { throw RequestError("underlay_image \(error)") }
             }
             session.setUnderlay(color: p.underlayColor, image: picture, fit: p.underlayFit)

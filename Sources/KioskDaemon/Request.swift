@@ -37,8 +37,8 @@ public enum DaemonRequest {
     case quit(retain: Bool)
     /// The initramfs's daemon: the real root is mounted at this path (switch-root comes next).
     case newRoot(String)
-    /// The real root's kiosk-hud.service takes the initramfs's daemon over: it carries on as the
-    /// new root's program, the same process (docs/initramfs.md).
+    /// The real root's kiosk-hud.service takes the initramfs's daemon over: it is carried over
+    /// as the new root's program, the same process (docs/initramfs.md).
     case adopt
 
     /// The ops, as clients name them (`DaemonOp`'s raw values).

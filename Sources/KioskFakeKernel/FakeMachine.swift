@@ -4,7 +4,7 @@ import KioskSys
 
 /// A machine whose display devices come and go, as at boot: the firmware's framebuffer (efifb
 /// as /dev/fb0, or simpledrm as a card) is there first, the real driver (vc4, bochs, …) loads
-/// later, takes the hardware over and the firmware's device is unplugged. Each device is a
+/// later, claims the hardware and the firmware's device is unplugged (the display switch). Each device is a
 /// `FakeKernel` of its own (its card or fbdev, its master, its buffers); the machine routes
 /// each call to the device a path or descriptor belongs to, and broadcasts the kernel's uevents
 /// for what is added and removed to every uevent socket opened (as NETLINK_KOBJECT_UEVENT does).

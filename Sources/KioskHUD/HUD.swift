@@ -57,7 +57,7 @@ public final class HUD {
         progressAnimator.set(content.progress, animated: false, at: clock.now)
     }
 
-    /// Takes over what `other` (the HUD of a display that went away) was in the middle of: shown
+    /// Continues what `other` (the HUD of a display that went away) was in the middle of: shown
     /// or hidden and its animation, the activity count, the progress and its easing, the
     /// spinner's clock (it keeps turning from where it was) and the tilt. Its content and style
     /// are the session's, which made this one. The next tick draws the whole picture.

@@ -84,12 +84,12 @@ struct InputTranslator {
     }
 }
 
-/// Whether a device's events are for the output `ours`: an explicit binding decides first, then
+/// Whether a device's events are for the connector `ours`: an explicit binding decides first, then
 /// the device's `WL_OUTPUT` udev property; unbound devices (and any device when `ours` is nil)
-/// belong to every output.
+/// belong to every connector.
 func deviceBelongs(name: String, sysname: String, wlOutput: String?, bindings: [TouchBinding], ours: String?) -> Bool {
     guard let ours else { return true }
-    if let b = bindings.first(where: { $0.device.matches(name: name, sysname: sysname) }) { return b.output == ours }
+    if let b = bindings.first(where: { $0.device.matches(name: name, sysname: sysname) }) { return b.connector == ours }
     if let wl = wlOutput, !wl.isEmpty { return wl == ours }
     return true
 }

@@ -30,9 +30,9 @@
 //   udev's LIBINPUT_CALIBRATION_MATRIX (hwdb or a udev rule) — libinput applies it by itself;
 //   the real-kernel test checks this (Tests/KioskInputTests/VMTouchTests.swift). Presets for a
 //   sensor mounted 90/180/270° clockwise are libinput.h's documented matrices.
-// * Several outputs: the source serves one output (`LibinputOptions.output`); a touch device
+// * Several connectors: the source serves one (`LibinputOptions.connector`); a touch device
 //   bound to another (`TouchBinding`, `--bind-touch DEVICE=OUTPUT`, DEVICE = sysname or name
-//   substring; else udev's WL_OUTPUT) is ignored, unbound devices count for every output.
+//   substring; else udev's WL_OUTPUT) is ignored, unbound devices count for every connector.
 // * `InputTranslator` is the pure part (tested without devices): rotation, pointer
 //   accumulation, slot ownership; a device removed mid-touch gets its touches cancelled if
 //   libinput did not release them itself.

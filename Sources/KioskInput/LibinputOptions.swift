@@ -40,27 +40,38 @@ public struct DeviceMatch: Sendable, Equatable, CustomStringConvertible {
     public var description: String { pattern }
 }
 
-/// "This touch screen belongs to that output": with several outputs, a touch device bound to an
-/// output other than the source's own (`LibinputOptions.output`) is ignored, so a finger on
+/// "This touch screen belongs to that connector": with several connectors lit, a touch device
+/// bound to a connector other than the source's own (`LibinputOptions.connector`) is ignored, so a finger on
 /// the second panel does not press the first panel's button. Without a binding, libinput's own
 /// udev property `WL_OUTPUT` (libinput_device_get_output_name) binds a device the same way;
-/// devices bound by neither belong to every output.
+/// devices bound by neither belong to every connector. (Wayland and libinput call a connector an
+/// output, as `WL_OUTPUT` and `--bind-touch DEVICE=OUTPUT`'s words still do.)
 public struct TouchBinding: Sendable, Equatable, CustomStringConvertible {
     public var device: DeviceMatch
-    /// An output (connector) name, e.g. "HDMI-A-1", "DSI-1".
-    public var output: String
+    /// A connector name, e.g. "HDMI-A-1", "DSI-1".
+    public var connector: String
 
-    public init(device: DeviceMatch, output: String) { self.device = device; self.output = output }
+    public init(device: DeviceMatch, connector: String) { self.device = device; self.connector = connector }
+
+    /// `init(device:connector:)`'s earlier form.
+    @available(*, deprecated, renamed: "init(device:connector:)")
+    public init(device: DeviceMatch, output: String) { self.init(device: device, connector: output) }
+    /// `connector`'s earlier name.
+    @available(*, deprecated, renamed: "connector")
+    public var output: String {
+        get { connector }
+        set { connector = newValue }
+    }
 
     /// Parses "DEVICE=OUTPUT" (`--bind-touch`); DEVICE as in `DeviceMatch`.
     public init(parsing text: String) throws(LibinputError) {
         guard let eq = text.lastIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
             throw LibinputError(call: "touch binding", target: text, reason: "expected DEVICE=OUTPUT, e.g. ILITEK=DSI-1 or event5=HDMI-A-1")
         }
-        self.init(device: DeviceMatch(String(text[..<eq])), output: String(text[text.index(after: eq)...]))
+        self.init(device: DeviceMatch(String(text[..<eq])), connector: String(text[text.index(after: eq)...]))
     }
 
-    public var description: String { "\(device)=\(output)" }
+    public var description: String { "\(device)=\(connector)" }
 }
 
 /// How to set up a `LibinputSource`.
@@ -71,14 +82,20 @@ public struct LibinputOptions {
     /// panel size, then rotated into picture coordinates. Can be changed later
     /// (`LibinputSource.transform`).
     public var transform: DisplayTransform
-    /// The name of the output the picture is on, for `bindings` and `WL_OUTPUT`; nil: bindings
-    /// are not consulted and every device counts (one output).
-    public var output: String?
+    /// The name of the connector the picture is on, for `bindings` and `WL_OUTPUT`; nil:
+    /// bindings are not consulted and every device counts (one connector).
+    public var connector: String?
+    /// `connector`'s earlier name.
+    @available(*, deprecated, renamed: "connector")
+    public var output: String? {
+        get { connector }
+        set { connector = newValue }
+    }
     /// Set on every touch device as it is added (libinput_device_config_calibration_set_matrix),
     /// replacing udev's LIBINPUT_CALIBRATION_MATRIX for it. nil: leave libinput's default, which
     /// already *is* udev's LIBINPUT_CALIBRATION_MATRIX when the device has one.
     public var calibration: CalibrationMatrix?
-    /// Touch devices that belong to particular outputs.
+    /// Touch devices that belong to particular connectors.
     public var bindings: [TouchBinding] = []
     /// The clock the caller's `events(until:)` times are on; event times are put on it
     /// (`LibinputSource.align(to:)`). nil: CLOCK_MONOTONIC seconds (KioskSys.monotonicSeconds).

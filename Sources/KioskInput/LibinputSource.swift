@@ -11,7 +11,7 @@ public struct InputDeviceInfo: Sendable, Equatable {
     public var isTouch: Bool, isPointer: Bool, isKeyboard: Bool
     /// udev's WL_OUTPUT for it, if any.
     public var wlOutput: String?
-    /// False when the device is bound to another output (its events are dropped).
+    /// False when the device is bound to another connector (its events are dropped).
     public var isUsed: Bool
     /// The calibration matrix in effect (touch devices; nil when libinput has none for it).
     public var calibration: CalibrationMatrix?
@@ -46,7 +46,7 @@ public final class LibinputSource: InputSource {
     /// Added to every event time (seconds); 0: CLOCK_MONOTONIC as it is.
     public var timeOffset: Seconds = 0
 
-    /// How panel coordinates become picture coordinates; set it when the output's mode or
+    /// How panel coordinates become picture coordinates; set it when the display's mode or
     /// rotation changes.
     public var transform: DisplayTransform {
         get { translator.transform }
@@ -227,7 +227,7 @@ public final class LibinputSource: InputSource {
         let name = String(cString: kiosk_libinput_device_get_name(dev))
         let sysname = String(cString: kiosk_libinput_device_get_sysname(dev))
         let wl = kiosk_libinput_device_get_output_name(dev).map { String(cString: $0) }
-        let used = deviceBelongs(name: name, sysname: sysname, wlOutput: wl, bindings: options.bindings, ours: options.output)
+        let used = deviceBelongs(name: name, sysname: sysname, wlOutput: wl, bindings: options.bindings, ours: options.connector)
         var info = InputDeviceInfo(
             name: name, sysname: sysname,
             isTouch: kiosk_libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_TOUCH) != 0,
@@ -241,7 +241,7 @@ public final class LibinputSource: InputSource {
             kiosk_libinput_device_config_calibration_get_matrix(dev, &m)
             info.calibration = CalibrationMatrix(m)
         }
-        if !used { notes.append("ignored: bound to another output than \(options.output ?? "-")") }
+        if !used { notes.append("ignored: bound to another connector than \(options.connector ?? "-")") }
         let caps = [info.isTouch ? "touch" : nil, info.isPointer ? "pointer" : nil, info.isKeyboard ? "keyboard" : nil].compactMap { $0 }
         options.log("input: added \(sysname) \"\(name)\" (\(caps.joined(separator: ", ")))"
                     + notes.map { "; " + $0 }.joined())

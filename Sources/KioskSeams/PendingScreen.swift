@@ -32,9 +32,9 @@ public final class PendingScreen: Screen {
     /// The screen behind this one's innermost; itself while waiting.
     public var innermost: Screen { inner?.innermost ?? self }
     public var isDeviceAlive: Bool { inner?.isDeviceAlive ?? true }
-    public var tookOverEarlyFrame: Bool { inner?.tookOverEarlyFrame ?? false }
+    public var continuedEarlyFrame: Bool { inner?.continuedEarlyFrame ?? false }
     public var frameCache: FrameCacheSource? { inner?.frameCache }
-    public var handoff: ScreenHandoffSource? { inner?.handoff }
+    public var carryOver: ScreenCarryOverSource? { inner?.carryOver }
 
     public func attach(to loop: EventLoop, _ handler: @escaping (ScreenEvent) -> Void) throws {
         self.loop = loop

@@ -3,7 +3,7 @@
 // event loop (flip events, hotplug, VT switches) and tells its owner what changed.
 //
 // The contract is whole: what the session and the commands need of a screen — the displays and
-// their presents, suspend and resume, the hand-off to the next program image, the virtual
+// their presents, suspend and resume, the carry-over to the next program image, the virtual
 // terminal passed from one screen to the next, the early frame and the frame cache, whether the
 // device is still there — is a requirement here, with a default answer for a backend that has no
 // such thing. A new backend joins by conforming to `Screen` alone and takes the defaults it has
@@ -69,7 +69,7 @@ public protocol Screen: AnyObject {
     /// This screen's hold on its virtual terminal (VT_PROCESS mode, the mode to put back at the
     /// end); nil without VT switching. Default: nil.
     var vtHold: VirtualTerminalHold? { get }
-    /// Takes over `hold` from the screen that showed before this one on the same VT (the display
+    /// Takes `hold` from the screen that showed before this one on the same VT (the display
     /// switch): its own hold is closed without putting the VT's mode back, as the mode to put back
     /// at the end is the one `hold` saved (the console's). True when taken; false when this screen
     /// has no hold to replace, or cannot use this one (it keeps its own). Default: false.
@@ -78,15 +78,15 @@ public protocol Screen: AnyObject {
     /// took the hold over (`adoptVT`). Default: nothing.
     func forgetVT()
     /// Whether the first frame on screen is the frame cache's picture (the early frame, shown
-    /// before the program ran), taken over by this screen. Default: false.
-    var tookOverEarlyFrame: Bool { get }
+    /// before the program ran), continued by this screen. Default: false.
+    var continuedEarlyFrame: Bool { get }
     /// The frame cache's side of this screen, where it applies (a DRM card); nil without one.
     /// Default: nil.
     var frameCache: FrameCacheSource? { get }
-    /// The hand-off to the next program image in the same process, where it applies (a DRM card,
+    /// The carry-over to the next program image in the same process, where it applies (a DRM card,
     /// whose master and picture stay with the descriptor across execve); nil without one.
     /// Default: nil.
-    var handoff: ScreenHandoffSource? { get }
+    var carryOver: ScreenCarryOverSource? { get }
 }
 
 extension Screen {
@@ -98,9 +98,16 @@ extension Screen {
     public var vtHold: VirtualTerminalHold? { nil }
     public func adoptVT(_ hold: VirtualTerminalHold) -> Bool { false }
     public func forgetVT() {}
-    public var tookOverEarlyFrame: Bool { false }
+    public var continuedEarlyFrame: Bool { false }
     public var frameCache: FrameCacheSource? { nil }
-    public var handoff: ScreenHandoffSource? { nil }
+    public var carryOver: ScreenCarryOverSource? { nil }
+
+    /// `continuedEarlyFrame`'s earlier name.
+    @available(*, deprecated, renamed: "continuedEarlyFrame")
+    public var tookOverEarlyFrame: Bool { continuedEarlyFrame }
+    /// `carryOver`'s earlier name.
+    @available(*, deprecated, renamed: "carryOver")
+    public var handoff: ScreenCarryOverSource? { carryOver }
 }
 
 /// A screen's hold on its virtual terminal: the active VT in VT_PROCESS mode (the kernel asks

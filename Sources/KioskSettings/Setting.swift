@@ -37,17 +37,22 @@ public struct Setting<Root>: Sendable {
     /// still accepted, deprecated (each use gives a one-line note naming `key`; both names at
     /// once are an error); nil: none.
     public let formerKey: String?
+    /// Its earlier command-line option (without dashes): still taken, deprecated (a note on
+    /// stderr naming `option`); nil: none.
+    public let formerOption: String?
     /// Writes a checked value.
     public let set: @Sendable (inout Root, SettingValue) -> Void
     /// The value in effect (nil: unset).
     public let get: @Sendable (Root) -> SettingValue?
 
     public init(_ key: String, section: String?, option: String? = nil, _ rule: ValueRule, default defaultValue: SettingValue? = nil,
-                example: String? = nil, alias: (section: String, key: String)? = nil, formerKey: String? = nil, group: String,
+                example: String? = nil, alias: (section: String, key: String)? = nil, formerKey: String? = nil,
+                formerOption: String? = nil, group: String,
                 live: Bool = false, content: Bool = false, help: String, set: @escaping @Sendable (inout Root, SettingValue) -> Void,
                 get: @escaping @Sendable (Root) -> SettingValue?) {
         self.key = key; self.section = section; self.option = option; self.rule = rule
         self.defaultValue = defaultValue; self.example = example; self.alias = alias; self.formerKey = formerKey
+        self.formerOption = formerOption
         self.group = group; self.role = content ? .content : live ? .look : .fixed
         self.help = help; self.set = set; self.get = get
     }

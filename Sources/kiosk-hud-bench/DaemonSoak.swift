@@ -120,7 +120,7 @@ func runDaemonSoak(minutes: Double, width: Int, height: Int, requestsPerSecond: 
     // so the start counts the frames those keep, and the end puts the same look back: what stays
     // above the start is what the requests left behind.
     let words = [kioskHUD, "daemon", "--offscreen", dir, "--size", "\(width)x\(height)", "--no-input",
-                 "--socket", dir + "/c.sock", "--label", "Soak", "--underlay", dir + "/under.png", "--background", "gradient"]
+                 "--socket", dir + "/c.sock", "--label", "Soak", "--underlay-image", dir + "/under.png", "--background", "gradient"]
     let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var actions = posix_spawn_file_actions_t()

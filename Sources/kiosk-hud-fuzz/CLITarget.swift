@@ -141,7 +141,7 @@ final class CLITarget: SpawnTarget {
         }.map { s in OptionMaker(setting: s) }
     }
 
-    static let pathOptions: Set<String> = ["board", "image", "underlay", "logo", "out", "fbdev", "card", "input", "iio-root", "offscreen", "glyph-cache"]
+    static let pathOptions: Set<String> = ["board", "image", "underlay-image", "logo", "out", "fbdev", "card", "input", "iio-root", "offscreen", "glyph-cache"]
 
     let renderPool: [OptionMaker] =
         [OptionMaker(path: "board")]
@@ -270,7 +270,7 @@ struct CaseFiles {
     mutating func path(for option: String, _ rng: inout Rng) -> [UInt8] {
         switch option {
         case "board": return board(&rng)
-        case "image", "underlay", "logo": return picture(&rng)
+        case "image", "underlay-image", "logo": return picture(&rng)
         case "out": return output(&rng)
         case "iio-root": return iioRoot(&rng)
         case "offscreen": return offscreen(&rng)

@@ -23,9 +23,9 @@
 //   dbus (DBusTarget.swift) D-Bus messages for `daemon --rauc`: a RaucFollower connected to a bus
 //                           the worker plays, sd-bus, the daemon's walker (DBusMessageReader),
 //                           RaucDecoding and RaucMachine, in process;
-//   handover (HandoverTarget.swift) the state `adopt` hands to the next program image (the
+//   carryover (CarryOverTarget.swift) the state `adopt` carries over to the next program image (the
 //                           variable and the memory file's bytes) read as that image reads it
-//                           (decodeHandover), in process;
+//                           (decodeCarriedOverState), in process;
 //   soak (SoakTarget.swift) a spinner HUDSession on the embedded loop for 10^5 frames: RSS
 //                           (its anonymous part) after 10^3 frames must equal RSS at the end,
 //                           within two pages.
@@ -36,13 +36,13 @@
 //   target's own (an invalid TOML document refused, a decoded PNG within the limit, a tilt
 //   sampler that says what it did, SWUpdate's decoded text within its fields and a refusal as
 //   the last word, the RAUC follower's log lines bounded and its walker's depth limit held, a
-//   valid hand-over state never refused).
+//   valid carried-over state never refused).
 // - The binary runs as a child of this small process (Spawn.swift): posix_spawn in its own
 //   process group and a directory of generated files (relative paths, clean environment, HOME
 //   and caches inside it), SIGCHLD waited for with sigtimedwait, SIGKILL to the group at 2 s,
 //   peak RSS from wait4. A spawned child's ru_maxrss starts at its parent's high-water mark, so
 //   the harness keeps its own memory small (no big inputs held).
-// - In-process cases (toml, png, swupdate, dbus, handover) run in forked workers (Worker.swift): a trap or a
+// - In-process cases (toml, png, swupdate, dbus, carryover) run in forked workers (Worker.swift): a trap or a
 //   stack overflow kills the worker, not the run; the parent watches a shared page (which case,
 //   since when), kills a worker whose case passes 2 s, records the case, and forks a new worker
 //   after it. A worker whose peak RSS passes the budget records the case and is replaced too (a
@@ -74,7 +74,7 @@ struct FuzzOptions {
     static let usage = """
         usage: kiosk-hud-fuzz TARGET [--seed N] [--count N | --long] [--save DIR] [--binary PATH] [--jobs N]
                               [--case I] [--input FILE] [--skip KIND,…] [--boards DIR] [--toml-suite DIR]
-        TARGET: cli, iio, toml, png, swupdate, dbus, handover, soak, or all (each in turn).
+        TARGET: cli, iio, toml, png, swupdate, dbus, carryover, soak, or all (each in turn).
           --seed N        the run's seed (default 1); case i of seed N is always the same input
           --count N       inputs per target (soak: frames); default: the short mode CI runs
           --long          10^5 inputs per target (10^5 frames for the soak)
@@ -82,7 +82,7 @@ struct FuzzOptions {
           --binary PATH   kiosk-hud to run (cli, iio); default: next to this program
           --jobs N        cases at once (children or workers); default: the number of CPUs (iio: 8 times that)
           --case I        run case I only (reproduce a failure; with --save, its input is saved even if it passes)
-          --input FILE    run this file as the input (toml, png, swupdate, dbus, handover)
+          --input FILE    run this file as the input (toml, png, swupdate, dbus, carryover)
           --skip KIND,…   leave out inputs that fail for a reason already reported: \(KnownFailures.kinds.keys.sorted().joined(separator: ", "))
           --boards DIR    board profiles to mutate (default: the package's Boards/)
           --toml-suite DIR  toml-test's tests/ (default: Debian's golang-github-burntsushi-toml-dev)
@@ -91,7 +91,7 @@ struct FuzzOptions {
         """
 
     /// Short mode: what CI runs on every change (debug build, 2 cores, well under a minute).
-    static let shortCounts = ["cli": 60, "iio": 120, "toml": 400, "png": 300, "swupdate": 2000, "dbus": 1500, "handover": 600, "soak": 600]
+    static let shortCounts = ["cli": 60, "iio": 120, "toml": 400, "png": 300, "swupdate": 2000, "dbus": 1500, "carryover": 600, "soak": 600]
     static let longCount = 100_000
 
     init(_ args: [String]) {
@@ -131,8 +131,11 @@ struct FuzzOptions {
             }
             i += 1
         }
-        guard ["cli", "iio", "toml", "png", "swupdate", "dbus", "handover", "soak", "all"].contains(target) else {
-            fail("which target? cli, iio, toml, png, swupdate, dbus, handover, soak or all")
+        // `handover`, the earlier name of this target (the handover is the screen
+        // given to another program): still taken, with a note.
+        if target == "handover" { warn("the target handover is now carryover"); target = "carryover" }
+        guard ["cli", "iio", "toml", "png", "swupdate", "dbus", "carryover", "soak", "all"].contains(target) else {
+            fail("which target? cli, iio, toml, png, swupdate, dbus, carryover, soak or all")
         }
     }
 
@@ -172,7 +175,7 @@ enum KioskHUDFuzz {
         // Our own high-water mark from now (a parent that spawned us big does not count).
         let reset = open("/proc/self/clear_refs", O_WRONLY)
         if reset >= 0 { _ = write(reset, "5", 1); close(reset) }
-        let targets = o.target == "all" ? ["cli", "iio", "toml", "png", "swupdate", "dbus", "handover", "soak"] : [o.target]
+        let targets = o.target == "all" ? ["cli", "iio", "toml", "png", "swupdate", "dbus", "carryover", "soak"] : [o.target]
         if let dir = o.save { makeDirectories(dir) }
         var failed = false
         var summaries: [String] = []
@@ -209,13 +212,13 @@ enum KioskHUDFuzz {
                 makeDirectories(caseDir)
                 save(i, Failure(index: i, violation: Violation(kind: "none", detail: "passed", key: ""), input: ""), caseDir)
             }
-        case "toml", "png", "swupdate", "dbus", "handover":
+        case "toml", "png", "swupdate", "dbus", "carryover":
             let target: InProcessTarget
             switch t {
             case "toml": target = tomlTarget(o, tally)
             case "png": target = PNGTarget()
             case "swupdate": target = SWUpdateTarget()
-            case "handover": target = HandoverTarget()
+            case "carryover": target = CarryOverTarget()
             default:
                 let dbus = DBusTarget()
                 // The bus played still reaches the walker, and its depth limit holds (before any case).

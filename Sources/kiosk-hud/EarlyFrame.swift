@@ -3,9 +3,9 @@ import KioskCommands
 import KioskDRM
 
 // The early frame the C constructor showed (CKioskEarlyFrame, linked into kiosk-hud only), handed
-// to the display commands (KioskCommands' `ShowCommand.takeEarlyFrame`) to take over.
+// to the display commands (KioskCommands' `ShowCommand.takeEarlyFrame`) to continue.
 
-/// The early frame, when the constructor put one on screen (then it is ours to take over or
+/// The early frame, when the constructor put one on screen (then it is ours to continue or
 /// release); a log line when a cache file was there but could not be shown.
 func takeEarlyFrame() -> EarlyFrame? {
     // Once: a display waited for (--wait-display) is opened again at each attempt.
@@ -18,7 +18,7 @@ func takeEarlyFrame() -> EarlyFrame? {
     return EarlyFrame(taking: e)
 }
 
-/// Whether the constructor's frame is on screen (not yet taken over or released).
+/// Whether the constructor's frame is on screen (not yet continued or released).
 func earlyFrameShown() -> Bool {
     !EarlyFrameTaken.done && kiosk_early_frame()!.pointee.state == Int32(KIOSK_EARLY_SHOWN.rawValue)
 }

@@ -25,7 +25,7 @@ import Testing
         "reduce-motion": ["--no-reduce-motion"], "plymouth-status": ["--plymouth-status", "details"],
         "display-switch": ["--display-switch", "wait-real"],
         "wait-real-timeout": ["--wait-real-timeout", "12"], "language": ["--language", "ja"],
-        "underlay-fit": ["--underlay-fit", "stretch"], "underlay": ["--underlay", "/tmp/other-background.png"], "logo": ["--logo", "/tmp/other-logo.png"],
+        "underlay-fit": ["--underlay-fit", "stretch"], "underlay-image": ["--underlay-image", "/tmp/other-background.png"], "logo": ["--logo", "/tmp/other-logo.png"],
         "logo-placement": ["--logo-placement", "none"], "logo-size": ["--logo-size", "40"],
     ].merging(PlymouthMode.allCases.flatMap { m in
         [("plymouth-\(m.rawValue)-label", ["--plymouth-\(m.rawValue)-label", "Hold on"]),

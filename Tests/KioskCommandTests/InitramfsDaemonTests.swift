@@ -1,7 +1,7 @@
-// The initramfs's daemon carried on (docs/initramfs.md), offscreen, on this machine: started with
+// The initramfs's daemon carried over (docs/initramfs.md), offscreen, on this machine: started with
 // --initramfs, told a new root (here "/", root only: chroot), taken over by a second `kiosk-hud
-// daemon` — the same process carries on as the program file, its state kept. The DRM side (the
-// buffer on screen handed over, no modeset) is VMBootTests.bootFromTheInitramfs's.
+// daemon` — the same process is carried over as the program file, its state kept. The DRM side (the
+// buffer on screen carried over, no modeset) is VMBootTests.bootFromTheInitramfs's.
 import Glibc
 import KioskBoards
 import KioskDaemon

@@ -2,7 +2,7 @@
 // (the root found before a display driver that probes late, as on a Raspberry Pi): the start
 // stays the unit's main process, not ready, until that daemon shows (docs/initramfs.md), as a
 // daemon it started itself would. On this machine the display is a card path that never appears
-// (`--card`, so a real display is never touched): the carried-on daemon's wait runs out and it
+// (`--card`, so a real display is never touched): the carried-over daemon's wait runs out and it
 // ends, and the start fails as that daemon's own start would. A daemon started hidden opens no
 // display: its takeover does not wait. VMBootTests.bootFromTheInitramfsWithTheDriverLate has the
 // display that comes.

@@ -121,7 +121,7 @@ extension InProcessCommandTests {
         var turns = 0
         var firstBeforeEnd = false
         try ShowCommand(a).run {
-            DisplayLoop(loop: loop, kernel: LinuxKernel(), clock: loop.clock) {
+            ScreenLoop(loop: loop, kernel: LinuxKernel(), clock: loop.clock) {
                 turns += 1
                 firstBeforeEnd = Proc.readFile(dir + "/first.png") != nil && Proc.readFile(dir + "/last.png") == nil
                 loop.advance(by: 1.5)

@@ -119,7 +119,7 @@ import Testing
         #expect(k.leaks.isEmpty, "\(k.leaks)")
         let k2 = FakeKernel.card()
         k2.dumbCapable = false
-        #expect(throws: DisplayError.self) { try openScreen(k2) }
+        #expect(throws: ScreenError.self) { try openScreen(k2) }
         #expect(k2.leaks.isEmpty)
     }
 

@@ -142,7 +142,7 @@ import Testing
     @Test func noConnectedConnector() throws {
         let k = FakeKernel.card()
         k.connectors[0].connected = false
-        #expect(throws: DisplayError.self) { try openScreen(k) }
+        #expect(throws: ScreenError.self) { try openScreen(k) }
         #expect(k.leaks.isEmpty)
     }
 }

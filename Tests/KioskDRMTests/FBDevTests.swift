@@ -101,7 +101,7 @@ import Testing
         let k = FakeKernel()
         k.addFBDev(width: 8, height: 8, bpp: 32)
         k.fbVar.red.offset = 0; k.fbVar.blue.offset = 16   // BGR
-        #expect(throws: DisplayError.self) { try open(k) }
+        #expect(throws: ScreenError.self) { try open(k) }
         #expect(k.leaks.isEmpty)
     }
 

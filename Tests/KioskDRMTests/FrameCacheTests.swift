@@ -11,7 +11,7 @@ import Testing
 
 /// The frame cache: the file the Swift side writes after the first frame is what the C reader
 /// (the early frame's constructor) accepts for exactly the same arguments and files, and only
-/// then; the early frame on screen is taken over (the next frame flips from it, quitting
+/// then; the early frame on screen is continued (the next frame flips from it, quitting
 /// restores what was there before it) or released without leaks.
 @Suite struct FrameCacheTests {
     static let args = ["show", "--label", "Updating", "--mode", "annular"]
@@ -212,14 +212,14 @@ import Testing
         return (e, c)
     }
 
-    @Test func takenOverTheNextFrameFlipsAndQuittingRestoresTheConsole() throws {
+    @Test func continuedTheNextFrameFlipsAndQuittingRestoresTheConsole() throws {
         let k = FakeKernel.card()
         let pic = try Picture(width: 64, height: 48)
         let (e, c) = try earlyFrame(k, pic: pic)
         defer { withExtendedLifetime(c) {} }
         let setCRTCs = k.setCRTCs
         let s = try openScreen(k) { $0.earlyFrame = e; $0.checkScanout = true }
-        #expect(s.earlyFrameUse == .takenOver)
+        #expect(s.earlyFrameUse == .continued)
         let o = try #require(s.drmDisplays.first)
         #expect(o.firstFrameTime == 1.5)
         #expect(s.card.fd == e.fd)
@@ -321,7 +321,7 @@ import Testing
         let e = try #require(EarlyFrame(taking: &early))
         #expect(EarlyFrame(taking: &early) == nil, "handed out twice")
         let s = try openScreen(k) { $0.earlyFrame = e }
-        #expect(s.earlyFrameUse == .takenOver)
+        #expect(s.earlyFrameUse == .continued)
         let o = s.drmDisplays[0]
         try o.present(pic.surface, damage: .region(pic.next()))
         try settle(s)
@@ -350,7 +350,7 @@ import Testing
         #expect(scanoutShows(k, crtc: 30, pic.surface, rotation: .none), "the cached frame is not on screen")
         let e = try #require(EarlyFrame(taking: &early))
         let s = try openScreen(k) { $0.earlyFrame = e }
-        #expect(s.earlyFrameUse == .takenOver)
+        #expect(s.earlyFrameUse == .continued)
         s.close(retain: false)
         #expect(k.consoleRestored && k.leaks.isEmpty, "\(k.leaks)")
     }

@@ -1,7 +1,7 @@
 // The Screen contract (KioskSeams' Screen.swift): a backend that conforms with the basic
 // requirements alone takes the defaults; the screens in front of another (PendingScreen,
 // SwitchingScreen) forward to the one behind; DRMScreen answers for the frame cache, the
-// hand-off and the device; a card held by another program is told apart by its error's type.
+// carry-over and the device; a card held by another program is told apart by its error's type.
 import Glibc
 import KioskSeams
 @testable import KioskDRM
@@ -29,8 +29,8 @@ private final class BareScreen: Screen {
     @Test func aBackendConformingAloneTakesTheDefaults() {
         let s = BareScreen()
         #expect(s.innermost === s)
-        #expect(s.isDeviceAlive && !s.tookOverEarlyFrame && !s.hasActiveVT)
-        #expect(s.vtHold == nil && s.frameCache == nil && s.handoff == nil)
+        #expect(s.isDeviceAlive && !s.continuedEarlyFrame && !s.hasActiveVT)
+        #expect(s.vtHold == nil && s.frameCache == nil && s.carryOver == nil)
         #expect(s.frameInterval == 1.0 / 60)
         s.abandon()
         #expect(s.closes == [false], "abandon is close(retain: false) by default")
@@ -38,32 +38,32 @@ private final class BareScreen: Screen {
 
     @Test func thePendingScreenForwardsToTheOneBehindIt() throws {
         let pending = PendingScreen()
-        #expect(pending.innermost === pending && pending.frameCache == nil && pending.handoff == nil && pending.isDeviceAlive)
+        #expect(pending.innermost === pending && pending.frameCache == nil && pending.carryOver == nil && pending.isDeviceAlive)
         let k = FakeKernel.card()
         let drm = try openScreen(k)
         try pending.adopt(drm)
         #expect(pending.innermost === drm)
         #expect(pending.frameCache === drm)
-        #expect(pending.handoff != nil && !pending.tookOverEarlyFrame && pending.isDeviceAlive)
-        // Nothing on screen yet: the hand-off says so through the protocol as DRMScreen does.
-        #expect(pending.handoff?.handoffRefusal?.transient == true)
-        #expect(pending.handoff?.handoffRefusal?.description == drm.handoffRefusal?.description)
+        #expect(pending.carryOver != nil && !pending.continuedEarlyFrame && pending.isDeviceAlive)
+        // Nothing on screen yet: the carry-over says so through the protocol as DRMScreen does.
+        #expect(pending.carryOver?.carryOverRefusal?.transient == true)
+        #expect(pending.carryOver?.carryOverRefusal?.description == drm.carryOverRefusal?.description)
         pending.release(retain: false)
         #expect(pending.innermost === pending && pending.frameCache == nil)
     }
 
-    @Test func theOffscreenScreenHasNoFrameCacheNorHandoff() throws {
+    @Test func theOffscreenScreenHasNoFrameCacheNorCarryOver() throws {
         let s = OffscreenScreen(try OffscreenDisplay(width: 8, height: 8))
-        #expect(s.innermost === s && s.frameCache == nil && s.handoff == nil && !s.tookOverEarlyFrame)
+        #expect(s.innermost === s && s.frameCache == nil && s.carryOver == nil && !s.continuedEarlyFrame)
     }
 
-    @Test func theHandoffThroughTheProtocolIsTheDRMScreens() throws {
+    @Test func theCarryOverThroughTheProtocolIsTheDRMScreens() throws {
         let k = FakeKernel.card()
         let (s, _, _) = try presentedTwice(k)
-        let source = try #require(s.handoff)
-        #expect(source.handoffRefusal == nil)
-        let record = try source.handOff(landingWithin: 0.5)
-        let h = try #require(record as? ScreenHandoff)
+        let source = try #require(s.carryOver)
+        #expect(source.carryOverRefusal == nil)
+        let record = try source.carryOverRecord(landingWithin: 0.5)
+        let h = try #require(record as? ScreenCarryOver)
         #expect(h.descriptor == s.card.fd && h.card == s.card.path)
         s.close(retain: false)
     }

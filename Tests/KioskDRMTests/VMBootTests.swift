@@ -75,13 +75,13 @@ import Testing
         /// No display at all until bochs-drm is loaded, 1 s after the daemon said it waits.
         case driverLate
         /// An initramfs made by the host's mkinitramfs with kiosk-hud's hook (Tests/VM/initramfs):
-        /// the daemon starts at init-top and carries on after switch-root.
+        /// the daemon starts at init-top and is carried over after switch-root.
         case initramfs
         /// The same initramfs made without kiosk-hud's hook: the boot as before.
         case initramfsWithoutHook
         /// That initramfs as a Raspberry Pi has it: the root found at once, the display's driver
         /// late (held: `--hold bochs`), so switch-root and the takeover come while the daemon
-        /// still waits for its display; bochs-drm loaded once the carried-on daemon says it waits.
+        /// still waits for its display; bochs-drm loaded once the carried-over daemon says it waits.
         case initramfsDriverLate
         /// That initramfs with the logo its settings name emptied (make.sh --unreadable): the
         /// initramfs's daemon cannot start, and the real root's splash and socket must not care.
@@ -142,7 +142,7 @@ import Testing
     /// kiosk-hud's hook (dist/initramfs-tools; Tests/VM/initramfs/make.sh), the host's root over
     /// 9p as the root file system. Held before the root is mounted: the HUD is on screen (a
     /// screendump, the daemon's status); after switch-root kiosk-hud.service takes the same
-    /// process over (the same pid carries on as the real root's /usr/bin/kiosk-hud); the rest of
+    /// process over (the same pid, carried over, runs the real root's /usr/bin/kiosk-hud); the rest of
     /// the boot — PID 1's units on the details line, the handover to the app — as above.
     @Test(.timeLimit(.minutes(60)))
     func bootFromTheInitramfs() async throws { try await boot(.initramfs) }
@@ -161,7 +161,7 @@ import Testing
     /// hold before the root waiting for the daemon's marker only: the root is mounted, `new_root`
     /// and switch-root come while the daemon waits for its display (its status then names none,
     /// its log before the takeover shows nothing drawn), and kiosk-hud.service takes that waiting
-    /// daemon over (the same pid). The carried-on daemon says it waits (the journal), bochs-drm is
+    /// daemon over (the same pid). The carried-over daemon says it waits (the journal), bochs-drm is
     /// loaded then (setup.sh's `waiting`), and the same pid shows the HUD on the late card; every
     /// screendump equals `kiosk-hud render` of what it reported (no black frame once shown), and
     /// the handover to the app is as above.
@@ -203,7 +203,7 @@ import Testing
         // The initramfs's boot has a logo ([style] logo's picture, named by --logo in
         // /etc/default/kiosk-hud): the hook must put it in the initramfs, whose first frame shows
         // it (a daemon that cannot read it would not start). The real root's frames, the same
-        // process carried on, show it too. The boot whose initramfs's daemon fails has the same
+        // process carried over, show it too. The boot whose initramfs's daemon fails has the same
         // logo, emptied in its initramfs: the real root's own daemon shows it.
         let logo = out + "/logo.png"
         let look = display.hasLogo ? ["--logo", logo] : []
@@ -283,7 +283,7 @@ import Testing
                 Issue.record("no screendump from the initramfs (initramfs.ppm)"); clean = false
             }
             print("[boot-initramfs] the initramfs held at \(t("initramfs-hold")), the HUD's first frame there by \(t("initramfs-frame")); " +
-                  "the real root's first frame (the carried-on daemon) at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
+                  "the real root's first frame (the carried-over daemon) at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
         }
         if display.madeByMkinitramfs, let ff = m.times["first-frame"] {
             // The test's own set-up (setup.sh) runs in the initramfs, after its hold: not part of a boot.
@@ -293,8 +293,8 @@ import Testing
         }
         if display == .initramfsDriverLate {
             print("[\(tag)] the initramfs's hold at \(t("initramfs-hold")), its daemon's status (no display) by \(t("initramfs-status")); " +
-                  "systemd at \(t("systemd")), kiosk-hud.service (the takeover) started at \(t("daemon-start")), ready (the carried-on daemon on screen) at \(t("daemon-ready")); " +
-                  "bochs-drm loaded by \(t("late-drm-loaded")), the carried-on daemon's first frame on its card at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
+                  "systemd at \(t("systemd")), kiosk-hud.service (the takeover) started at \(t("daemon-start")), ready (the carried-over daemon on screen) at \(t("daemon-ready")); " +
+                  "bochs-drm loaded by \(t("late-drm-loaded")), the carried-over daemon's first frame on its card at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
         }
         if display == .initramfsDaemonFails {
             print("[\(tag)] systemd at \(t("systemd")), kiosk-hud.socket listening at \(t("socket-listening")), kiosk-hud.service exec at \(t("daemon-exec")), " +

@@ -163,7 +163,7 @@ func askOnce(_ path: String, _ line: String, running run: (Double, () -> Bool) t
         var o = DRMOptions()
         o.vt = false
         o.ignoredDrivers = ["simpledrm"]
-        #expect(throws: DisplayError.noCard("no usable DRM card: /dev/dri/card0: simpledrm passed over")) {
+        #expect(throws: ScreenError.noCard("no usable DRM card: /dev/dri/card0: simpledrm passed over")) {
             _ = try DRMScreen(options: o, kernel: rig.kernel)
         }
     }

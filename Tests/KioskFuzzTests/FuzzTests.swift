@@ -42,6 +42,6 @@ let knownFailures = [
     @Test func pngFiles() { short("png", seed: 1) }
     @Test func swupdateRecords() { short("swupdate", seed: 1) }
     @Test func raucBusMessages() { short("dbus", seed: 1) }
-    @Test func handoverStates() { short("handover", seed: 1) }
+    @Test func carriedOverStates() { short("carryover", seed: 1) }
     @Test func soak() { short("soak", seed: 1) }
 }

@@ -1,6 +1,6 @@
 // The frame cache: the first frame `kiosk-hud show` put on screen, in scanout format, with what
 // it was drawn from. The next `show` with the same arguments shows it from a C constructor,
-// before the Swift runtime starts (CKioskEarlyFrame), and the Swift side takes the buffer over.
+// before the Swift runtime starts (CKioskEarlyFrame), and the Swift side continues it from its buffer.
 // This header is the file format and its checks, shared by the writer (KioskDRM), that reader
 // and the tests.
 //
@@ -112,7 +112,7 @@ enum kiosk_early_frame_state {
     KIOSK_EARLY_FAILED = 2,   /* a cache file was there but could not be shown: `why` */
 };
 
-/// The early frame on screen, for the Swift side to take over (KioskDRM's `EarlyFrame`).
+/// The early frame on screen, for the Swift side to continue (KioskDRM's `EarlyFrame`).
 struct kiosk_early_frame {
     int state;
     char why[200];

@@ -1,8 +1,8 @@
 import KioskCommands
 import KioskProtocol
 
-/// `handover`: the state the initramfs's daemon hands to its next program image (`adopt`), read
-/// as that image reads it (`decodeHandover`): $KIOSK_HUD_RESUME's value — the descriptors, the
+/// `carryover`: the state the initramfs's daemon carries over to its next program image (`adopt`), read
+/// as that image reads it (`decodeCarriedOverState`): $KIOSK_HUD_RESUME's value — the descriptors, the
 /// screen, the state's descriptor — and the memory file's bytes, the HUD's status and each
 /// picture's rights. A previous image of the same process wrote them, but a client set every
 /// text in them, so they are parsed as a peer's bytes. An input is the variable's value, a
@@ -15,8 +15,8 @@ import KioskProtocol
 /// parser's depth, numbers out of every range. The check: a decoded state or a typed refusal,
 /// never a trap; at most three requests (`style`, `update`, `hide`); at most as many picture
 /// rights as the state names; and a valid pair is never refused.
-final class HandoverTarget: InProcessTarget {
-    let name = "handover"
+final class CarryOverTarget: InProcessTarget {
+    let name = "carryover"
     let fileExtension = "txt"
     var canvasBytes: Int { 800 * 480 * 4 }
 
@@ -43,7 +43,7 @@ final class HandoverTarget: InProcessTarget {
         let environment = String(decoding: input[..<newline], as: UTF8.self)
         let state = newline < input.endIndex ? Array(input[(newline + 1)...]) : []
         do {
-            let (requests, rights) = try decodeHandover(environment: environment, state: state)
+            let (requests, rights) = try decodeCarriedOverState(environment: environment, state: state)
             if requests.count > 3 {
                 return Violation(kind: "requests", detail: "\(requests.count) requests from one state", key: "more than three requests")
             }
