@@ -26,7 +26,7 @@ import Testing
         """
         set -e; cd '\(root)'; mkdir -p etc/systemd/system usr/bin usr/local/bin usr/lib/systemd; ln -s usr/bin bin
         cp -a /usr/lib/systemd/system usr/lib/systemd/
-        cp '\(Proc.kioskHUD)' usr/bin/kiosk-hud; cp "$(command -v systemctl)" usr/bin/systemctl
+        cp '\(Proc.kioskHUD)' usr/bin/kiosk-hud; cp "$(command -v systemctl)" usr/bin/systemctl; cp "$(command -v sh)" usr/bin/sh
         printf '#!/bin/sh\\n' > usr/local/bin/kiosk-app; chmod +x usr/local/bin/kiosk-app
         """
     }
@@ -42,7 +42,7 @@ import Testing
     /// `systemd-analyze verify` passes on every unit: exit 0 and nothing printed — verify exits 0
     /// on unknown keys, bad values and ordering cycles too, and only says so.
     ///
-    /// How it runs (systemd 252): verify checks that each Exec*= program exists and loads every
+    /// How it runs (systemd 252): verify checks that each Exec*= program exists (sh too, for a condition) and loads every
     /// unit a unit pulls in, so it runs with --root on a temporary root that is an installed
     /// system in small: the units as they are in /etc/systemd/system, kiosk-hud (the one this
     /// test run built) in /usr/bin as the README installs it, systemctl, a stand-in

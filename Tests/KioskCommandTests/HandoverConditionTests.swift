@@ -14,8 +14,8 @@ import Testing
     /// The ExecCondition's shell text as /bin/sh gets it, its paths under `dir`.
     static func condition(runDir: String) throws -> String {
         let unit = try #require(Proc.readFile(Proc.root + "/dist/systemd/kiosk-hud-quit.service"))
-        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecCondition=/bin/sh -c '") })
-        var text = String(line.dropFirst("ExecCondition=/bin/sh -c '".count))
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecCondition=sh -c '") })
+        var text = String(line.dropFirst("ExecCondition=sh -c '".count))
         #expect(text.hasSuffix("'"))
         text = String(text.dropLast())
         #expect(!text.contains("'"), "the shell text is one single-quoted word")
