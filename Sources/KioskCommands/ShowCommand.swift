@@ -185,7 +185,7 @@ public struct ShowCommand {
         } catch {
             failure = error
         }
-        if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay { try? writePNG(o.screen, to: dir + "/last.png") }
+        if let dir = offscreen, dir != "-", let picture = screen.innermost.presentedPicture { try? writePNG(picture, to: dir + "/last.png") }
         start.wait?.cancel()
         devices.stop()
         screen.close(retain: extras?.detach() ?? a.flag(.retain))

@@ -14,8 +14,8 @@ extension ShowCommand {
         logFirstFrame(at: t, fonts: fonts, early: screen.continuedEarlyFrame)
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         if let cache = screen.frameCache { saveFrameCache(cache, fonts: fonts) }
-        if let dir = offscreen, dir != "-", let o = screen.displays.first as? OffscreenDisplay {
-            do { try writePNG(o.screen, to: dir + "/first.png") } catch { showLog("\(error)") }
+        if let dir = offscreen, dir != "-", let picture = screen.presentedPicture {
+            do { try writePNG(picture, to: dir + "/first.png") } catch { showLog("\(error)") }
         }
     }
 

@@ -106,4 +106,7 @@ public final class OffscreenScreen: Screen {
     }
 
     public var summary: String { "presents=\(display.presentCount)" }
+
+    /// The display's picture as presented, when it keeps one (`OffscreenDisplay.keepsPicture`).
+    public var presentedPicture: Bitmap? { display.keepsPicture ? display.screen : nil }
 }

@@ -1,3 +1,5 @@
+import KioskRaster
+
 // A screen: everything one display backend (a DRM card, an fbdev device, the offscreen stand-in)
 // shows, as one or more displays, each a picture the HUD draws. The backend takes part in the
 // event loop (flip events, hotplug, VT switches) and tells its owner what changed.
@@ -87,6 +89,10 @@ public protocol Screen: AnyObject {
     /// whose master and picture stay with the descriptor across execve); nil without one.
     /// Default: nil.
     var carryOver: ScreenCarryOverSource? { get }
+    /// The picture as presented, for a screen that keeps one in ordinary memory (the offscreen
+    /// screen: `--offscreen DIR` writes it as first.png and last.png); nil for a device, whose
+    /// picture is the panel's. Default: nil.
+    var presentedPicture: Bitmap? { get }
 }
 
 extension Screen {
@@ -101,6 +107,7 @@ extension Screen {
     public var continuedEarlyFrame: Bool { false }
     public var frameCache: FrameCacheSource? { nil }
     public var carryOver: ScreenCarryOverSource? { nil }
+    public var presentedPicture: Bitmap? { nil }
 
     /// `continuedEarlyFrame`'s earlier name.
     @available(*, deprecated, renamed: "continuedEarlyFrame")

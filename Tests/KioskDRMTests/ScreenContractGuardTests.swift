@@ -1,6 +1,7 @@
 // The Screen contract stays whole: no source outside KioskDRM (the backends and the display
-// switch) and KioskTestDoubles (which defines the offscreen screen) casts a screen to a concrete
-// type — DRMScreen, FBDevScreen, SwitchingScreen, PendingScreen, OffscreenScreen — with `as?`,
+// switch), KioskOffscreen (the offscreen screen) and KioskTestDoubles casts a screen or its
+// display to a concrete type — DRMScreen, FBDevScreen, SwitchingScreen, PendingScreen,
+// OffscreenScreen, DRMDisplay, OffscreenDisplay — with `as?`,
 // `as!`, `as` (a `catch`/`case` pattern) or `is`. What the session and the commands need of a
 // screen is a requirement of `Screen` (KioskSeams' Screen.swift), answered by every backend,
 // so that a new backend joins by conforming to `Screen` alone.
@@ -17,8 +18,9 @@ import Testing
 
     /// The folders under Sources that define the concrete screens (and may look at their own).
     static let exempt: Set<String> = ["KioskDRM", "KioskOffscreen", "KioskTestDoubles"]
-    /// The concrete screens.
-    static let concrete = ["DRMScreen", "FBDevScreen", "SwitchingScreen", "PendingScreen", "OffscreenScreen"]
+    /// The concrete screens, and their displays (a display is asked of its screen too:
+    /// `presentedPicture`, not a cast to the offscreen display).
+    static let concrete = ["DRMScreen", "FBDevScreen", "SwitchingScreen", "PendingScreen", "OffscreenScreen", "DRMDisplay", "OffscreenDisplay"]
     /// The casts.
     static let casts = ["as?", "as!", "as", "is"]
 
@@ -112,6 +114,7 @@ import Testing
         #expect(Self.violations(in: "let pending: PendingScreen").isEmpty)
         #expect(Self.violations(in: "// if let d = s as? DRMScreen").isEmpty)
         #expect(Self.violations(in: "let x = y as? DRMScreenOptions").isEmpty)
-        #expect(Self.violations(in: "let d = s.displays.first as? OffscreenDisplay").isEmpty)
+        #expect(Self.violations(in: "let d = s.displays.first as? OffscreenDisplay") == ["as? OffscreenDisplay"])
+        #expect(Self.violations(in: "let d = OffscreenDisplay(width: 1, height: 1)").isEmpty)
     }
 }
