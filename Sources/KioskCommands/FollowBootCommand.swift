@@ -36,8 +36,8 @@ public enum FollowBootCommand {
         shows progress; at 1.0 (the boot finished) it sends 1.0 and exits. It also exits 0 when the \
         daemon ends (the handover to the kiosk app). Run by kiosk-hud-progress.service.
 
-        Exit codes: 0 the boot finished, or the daemon ended; 1 the daemon did not answer a \
-        request within 10 s (stopped, or stuck); 2 the daemon refused a request; \
+        Exit codes: 0 the boot finished, the daemon ended, or it did not answer a request within \
+        60 s (stopped, or stuck: following it stops, with a line saying so); 2 the daemon refused a request; \
         64 bad options; 69 no daemon at the socket; 70 the daemon answered something that is not \
         the protocol; 72 no systemd manager to follow (libsystemd.so.0 missing, or nothing at --bus: \
         not booted with systemd; or the manager unreachable for 5 s); 77 permission denied (the \
@@ -46,8 +46,11 @@ public enum FollowBootCommand {
         groups: [OptionGroup([socket, interval, bus])])
 
     /// How long a request waits for the daemon's reply: one that does not answer (stopped, or
-    /// stuck) ends follow-boot (exit 1) instead of holding kiosk-hud-progress.service for ever.
-    static let replyTimeout = 10.0
+    /// stuck) ends the following (exit 0, with a line) instead of holding kiosk-hud-progress.service
+    /// for ever. 60 s: a busy boot delays a daemon's reply by seconds (under QEMU's emulation,
+    /// during the display's switch from efifb to its driver, more than 10 s), and the bar is the
+    /// boot's ornament, not worth failing a unit (a degraded system) for.
+    static let replyTimeout = 60.0
 
     /// Follows the boot on `client`'s daemon until the boot is finished or the daemon ends.
     public static func run(_ client: DaemonClient, _ a: ParsedArguments) throws {
@@ -99,7 +102,7 @@ public enum FollowBootCommand {
     }
 
     /// One `update` with progress `p` (and mode bar when the HUD's mode does not show
-    /// progress). False when the daemon has gone.
+    /// progress). False when the daemon has gone, or did not answer within `replyTimeout`.
     static func send(_ p: Double, _ client: DaemonClient) throws(DaemonClient.Failure) -> Bool {
         do {
             let mode = try client.request(.status, [], timeout: replyTimeout)["content"]?["mode"]?.string ?? ""
@@ -109,6 +112,10 @@ public enum FollowBootCommand {
             return true
         } catch {
             if gone(error) { return false }
+            if case .timedOut = error {
+                writeLine("follow-boot: the daemon did not answer within \(Int(replyTimeout)) s; no longer following", to: 1)
+                return false
+            }
             throw error
         }
     }

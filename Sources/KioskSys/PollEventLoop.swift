@@ -198,9 +198,10 @@ public final class PollEventLoop: EventLoop {
         if let next = nextTimerTime { wait = min(wait ?? .infinity, max(0, next - now)) }
         pollSet.removeAll(keepingCapacity: true)
         pollIDs.removeAll(keepingCapacity: true)
-        for w in watches {
-            pollSet.append(pollfd(fd: w.watch.fd, events: w.watch.events.rawValue, revents: 0))
-            pollIDs.append(w.id)
+        // By index: an iterator over the (id, watch) pairs boxes each in a debug build.
+        for i in watches.indices {
+            pollSet.append(pollfd(fd: watches[i].watch.fd, events: watches[i].watch.events.rawValue, revents: 0))
+            pollIDs.append(watches[i].id)
         }
         // Round up: waking before a timer is due would spin.
         let ms: Int32 = wait.map { Int32(min(3_600_000, ($0 * 1000).rounded(.up))) } ?? -1

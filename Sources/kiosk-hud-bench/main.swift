@@ -33,6 +33,7 @@ var loadClients = 32
 var runMegabytes: Int?
 var soakMinutes: Double?
 var soakRate = 20.0
+var loopIdleTurns: Int?
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -40,6 +41,7 @@ while let a = args.popFirst() {
     case "--daemon-soak": soakMinutes = Double(args.popFirst() ?? "") ?? 60
     case "--rate": soakRate = Double(args.popFirst() ?? "") ?? soakRate
     case "--run-passthrough": runMegabytes = Int(args.popFirst() ?? "") ?? 100
+    case "--loop-idle": loopIdleTurns = Int(args.popFirst() ?? "") ?? 1000
     case "--clients": loadClients = Int(args.popFirst() ?? "") ?? loadClients
     case "--seconds": targetSeconds = Double(args.popFirst() ?? "") ?? targetSeconds
     case "--peer": peerDir = args.popFirst()
@@ -55,6 +57,7 @@ while let a = args.popFirst() {
         print("       kiosk-hud-bench --daemon-load SECONDS [--clients N]   (the daemon under N clients sending updates)")
         print("       kiosk-hud-bench --daemon-soak MINUTES [--sizes WxH,…] [--rate N]   (kiosk-hud daemon under mixed requests; RSS each minute)")
         print("       kiosk-hud-bench --run-passthrough MB   (kiosk-hud run passing MB of output through, against cat)")
+        print("       kiosk-hud-bench --loop-idle TURNS   (the event loop's idle turns between mtrace() and muntrace())")
         exit(0)
     default:
         print("kiosk-hud-bench: unknown argument \(a)"); exit(2)
@@ -66,6 +69,8 @@ if let minutes = soakMinutes {
     for (w, h) in sizes { ok = runDaemonSoak(minutes: minutes, width: w, height: h, requestsPerSecond: soakRate) && ok }
     exit(ok ? 0 : 1)
 }
+
+if let turns = loopIdleTurns { exit(runLoopIdle(turns: turns) ? 0 : 1) }
 
 if let mb = runMegabytes { exit(runPassThrough(megabytes: mb) ? 0 : 1) }
 
