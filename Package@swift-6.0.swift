@@ -153,7 +153,7 @@ let package = Package(
         ]),
 
         // Helpers for the test suites only (waiting for QEMU guests off the cooperative pool).
-        .target(name: "KioskTestSupport", dependencies: ["KioskSys"], path: "Tests/KioskTestSupport"),
+        .target(name: "KioskTestSupport", dependencies: ["KioskSys", "KioskProtocol"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskRasterTests", dependencies: ["KioskRaster", "KioskPNG", "KioskTestSupport"]),
         .testTarget(name: "KioskTextTests", dependencies: ["KioskTestSupport", "KioskText", "KioskPNG", "KioskSys", "KioskFakeKernel"]),

@@ -179,19 +179,7 @@ private final class InFlightRig {
 
     /// One request line and its reply, on a connection of its own, the loop turning meanwhile.
     func ask(_ line: String) throws -> JSONObject? {
-        let fd = try unixConnection(socket).rawValue
-        defer { Glibc.close(fd) }
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        _ = Array((line + "\n").utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var got: [UInt8] = []
-        try run(2) {
-            var b = [UInt8](repeating: 0, count: 65536)
-            let n = Glibc.read(fd, &b, b.count)
-            if n > 0 { got += b[..<n] }
-            return got.contains(0x0A)
-        }
-        guard let nl = got.firstIndex(of: 0x0A), case let .object(o)? = try? JSON.parse(got[..<nl]) else { return nil }
-        return o
+        try askOnce(socket, line) { try run($0, until: $1) }
     }
 
     func status() throws -> JSONObject? { try ask(#"{"v":1,"op":"status"}"#) }
