@@ -81,6 +81,11 @@ static int xioctl(const struct kiosk_card_ops *ops, int fd, unsigned long reques
 #define FAIL(...) do { snprintf(early->why, sizeof early->why, __VA_ARGS__); goto undo; } while (0)
 
 int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_ops *ops, struct kiosk_early_frame *early) {
+    return kiosk_early_frame_show_on(argc, argv, NULL, ops, early);
+}
+
+int kiosk_early_frame_show_on(int argc, char *const *argv, const char *only, const struct kiosk_card_ops *ops,
+                              struct kiosk_early_frame *early) {
     memset(early, 0, sizeof *early);
     early->fd = -1;
     struct kiosk_frame_cache_location where;
@@ -98,6 +103,7 @@ int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_
     uint32_t fb_id = 0;
     early->state = KIOSK_EARLY_FAILED;
     if (kiosk_frame_cache_check(file, argc, argv, &h, early->why, sizeof early->why) != 0) goto undo;
+    if (only && strcmp(h.card, only) != 0) FAIL("the frame is for %s, not %s", h.card, only);
 
     card = ops->open(ops->context, h.card, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (card < 0) FAIL("open %s: %s", h.card, strerror(errno));

@@ -2,6 +2,7 @@
    before the Swift runtime, in CKioskEarlyFrame. */
 #include "CKioskFrameCache.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,17 +44,68 @@ uint64_t kiosk_frame_hash(const void *bytes, size_t size) {
     return h ^ (h >> 32);
 }
 
+/* The ELF build ID, by hand: a page of code over pread, where libelf would be one more library
+   loaded before the first frame (this runs in the constructor). Only the program headers' notes
+   are read: the linker puts .note.gnu.build-id in a PT_NOTE segment, which strip keeps. */
+static uint64_t elf_word(const unsigned char *p, int size, int big) {
+    uint64_t v = 0;
+    for (int i = 0; i < size; i++) v |= (uint64_t)p[big ? size - 1 - i : i] << (8 * i);
+    return v;
+}
+
+uint64_t kiosk_elf_build_id(int fd) {
+    unsigned char e[64];
+    if (kiosk_read_full(fd, e, 52, 0) != 0 || memcmp(e, "\177ELF", 4) != 0) return 0;
+    int wide = e[4] == 2, big = e[5] == 2;
+    if ((e[4] != 1 && e[4] != 2) || (e[5] != 1 && e[5] != 2)) return 0;
+    if (wide && kiosk_read_full(fd, e, 64, 0) != 0) return 0;
+    uint64_t phoff = wide ? elf_word(e + 32, 8, big) : elf_word(e + 28, 4, big);
+    uint64_t phentsize = elf_word(e + (wide ? 54 : 42), 2, big), phnum = elf_word(e + (wide ? 56 : 44), 2, big);
+    if (phentsize < (wide ? 56u : 32u) || phnum > 64) return 0;
+    for (uint64_t i = 0; i < phnum; i++) {
+        unsigned char ph[56];
+        if (kiosk_read_full(fd, ph, wide ? 56 : 32, (off_t)(phoff + i * phentsize)) != 0) return 0;
+        if (elf_word(ph, 4, big) != 4) continue;   /* PT_NOTE */
+        uint64_t off = wide ? elf_word(ph + 8, 8, big) : elf_word(ph + 4, 4, big);
+        uint64_t size = wide ? elf_word(ph + 32, 8, big) : elf_word(ph + 16, 4, big);
+        unsigned char notes[1024];
+        if (size > sizeof notes) size = sizeof notes;
+        if (kiosk_read_full(fd, notes, (size_t)size, (off_t)off) != 0) continue;
+        for (uint64_t at = 0; at + 12 <= size;) {
+            uint64_t namesz = elf_word(notes + at, 4, big), descsz = elf_word(notes + at + 4, 4, big);
+            uint64_t type = elf_word(notes + at + 8, 4, big);
+            uint64_t name = at + 12, desc = name + ((namesz + 3) & ~3ull), end = desc + ((descsz + 3) & ~3ull);
+            if (end > size || desc + descsz > size) break;
+            if (type == 3 && namesz == 4 && memcmp(notes + name, "GNU", 4) == 0 && descsz > 0) {   /* NT_GNU_BUILD_ID */
+                uint64_t h = 0xcbf29ce484222325ull;
+                for (uint64_t k = 0; k < descsz; k++) h = (h ^ notes[desc + k]) * 0x100000001b3ull;
+                return h ? h : 1;
+            }
+            at = end;
+        }
+    }
+    return 0;
+}
+
 int kiosk_file_identity_of(const char *path, struct kiosk_file_identity *out) {
     struct stat st;
     size_t n = strlen(path);
     if (n >= sizeof out->path || stat(path, &st) != 0) return -1;
     memset(out, 0, sizeof *out);
-    out->device = (uint64_t)st.st_dev;
-    out->inode = (uint64_t)st.st_ino;
     out->size = (uint64_t)st.st_size;
-    out->modified_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
+    out->modified_s = (uint64_t)st.st_mtim.tv_sec;
+    out->modified_ns = (uint64_t)st.st_mtim.tv_nsec;
+    if (S_ISREG(st.st_mode)) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) { out->build_id = kiosk_elf_build_id(fd); close(fd); }
+    }
     memcpy(out->path, path, n + 1);
     return 0;
+}
+
+int kiosk_file_identity_same(const struct kiosk_file_identity *then, const struct kiosk_file_identity *now) {
+    return then->size == now->size && then->build_id == now->build_id && then->modified_s == now->modified_s &&
+           (then->modified_ns == now->modified_ns || then->modified_ns == 0 || now->modified_ns == 0);
 }
 
 static int kiosk_writable_directory(const char *path) { return access(path, W_OK | X_OK) == 0; }
@@ -176,9 +228,7 @@ int kiosk_frame_cache_check(int fd, int argc, char *const *argv, struct kiosk_fr
         struct kiosk_file_identity now;
         h->files[i].path[KIOSK_FRAME_CACHE_PATH_MAX - 1] = 0;
         if (kiosk_file_identity_of(h->files[i].path, &now) != 0) WHY("%s: gone", h->files[i].path);
-        if (now.device != h->files[i].device || now.inode != h->files[i].inode || now.size != h->files[i].size ||
-            now.modified_ns != h->files[i].modified_ns)
-            WHY("%s: changed", h->files[i].path);
+        if (!kiosk_file_identity_same(&h->files[i], &now)) WHY("%s: changed", h->files[i].path);
     }
     h->card[sizeof h->card - 1] = 0;
     /* The only path the reader opens (read/write, as root at boot): a DRM card, nothing else. */

@@ -43,6 +43,9 @@ final class DaemonParts: ShowExtras {
     let startMode: PlymouthMode?
     /// `--idle-after-first-frame` (nil without it).
     let idle: IdleAfterFirstFrame?
+    /// Where the first frame goes: the initramfs's daemon's to /run, the carried-over one's none
+    /// of its own (FrameCacheSupport.swift).
+    let frameKeeping: FrameKeeping
 
     /// Checks the options and takes the control socket — before the display is touched, so a
     /// second daemon on the same socket refuses without disturbing the screen.
@@ -51,6 +54,7 @@ final class DaemonParts: ShowExtras {
         self.kernel = kernel
         self.resume = resume
         self.idle = idle
+        frameKeeping = resume != nil ? .carriedOver : a.flag(.initramfs) ? .initramfs : .cache
         // Started on systemd's socket after the boot's handover (a later client activated it):
         // hidden, as with --hidden, so a `ctl status` never puts the splash over the app.
         let afterHandover = BootHandover.isDaemonAfterHandover(CommandLine.arguments)

@@ -52,6 +52,8 @@ public struct ShowCommand {
     let givenLoop: ScreenLoop?
     /// The board profile followed (detected again when a display appears: ShowBoard.swift).
     let board = BoardFollow()
+    /// What the run has done of its first frame.
+    let firstFrame = FirstFrameMark()
     init(_ a: ParsedArguments, extras: ShowExtras?, loop: ScreenLoop? = nil) { arguments = a; self.extras = extras; givenLoop = loop }
     /// `show` with the parsed options.
     public init(_ a: ParsedArguments) { self.init(a, extras: nil) }
@@ -114,16 +116,7 @@ public struct ShowCommand {
                 showLog("board: \(error); keeping the pictures of the profile chosen at start")
             }
         }
-        // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
-        let buttonAction = action(a.string(.onButton).flatMap(ButtonChoice.init) ?? (content.showsButton && extras == nil ? .exit : .none), exitCode: 10)
-        let tapAction = action(a.string(.onTapOutside).flatMap(ButtonChoice.init) ?? (profile.touch.tapOutside ? .exit : .none), exitCode: 11)
-        var configuration = SessionConfiguration(
-            style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
-            scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside).flatMap(ButtonChoice.init) == .exit,
-            onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
-            startHidden: extras?.startHidden ?? false)
-        configuration.underlayFit = profile.underlayFit
-        configuration.logo = logo
+        var configuration = sessionConfiguration(profile: profile, content: content, underlay: underlay, logo: logo, scale: scale)
         logo = nil
         let session = HUDSession(loop: loop, screen: screen, fonts: fonts, clock: clock, configuration: configuration, log: showLog)
         configuration.logo = nil; configuration.underlay = nil   // the session holds its own
@@ -191,6 +184,7 @@ public struct ShowCommand {
         screen.close(retain: extras?.detach() ?? a.flag(.retain))
         extras?.screenClosed()
         for problem in fonts.saveGlyphCache() { showLog(problem) }
+        keepInitramfsFrame()
         let code: Int32? = { if !timedOut, case let .exit(c) = session.ended { return c } else { return nil } }()
         showLog("done " + screen.summary + (code.map { " exit=\($0)" } ?? ""))
         if case let .failed(why) = session.ended { failure = failure ?? ShowError(why) }
@@ -204,6 +198,23 @@ public struct ShowCommand {
     /// `--glyph-cache`, else /var/cache/kiosk-hud where it can be written (root, the boot case),
     /// else the user's cache directory; nil for 'none' or when there is no place. The C
     /// constructor's rule (the early frame looks there before this code runs).
+    /// The session's configuration: the profile's look, timing and keys, the content and
+    /// pictures, the options' actions (`run`'s, and the frame cache's renewal's).
+    func sessionConfiguration(profile: BoardProfile, content: HUDContent, underlay: Bitmap?, logo: Bitmap?, scale: Double?) -> SessionConfiguration {
+        let a = arguments
+        // show ends when the button is pressed (unless told otherwise); a daemon tells its clients.
+        let buttonAction = action(a.string(.onButton).flatMap(ButtonChoice.init) ?? (content.showsButton && extras == nil ? .exit : .none), exitCode: 10)
+        let tapAction = action(a.string(.onTapOutside).flatMap(ButtonChoice.init) ?? (profile.touch.tapOutside ? .exit : .none), exitCode: 11)
+        var configuration = SessionConfiguration(
+            style: profile.style, content: content, timing: profile.timing, underlayColor: profile.underlayColor, underlay: underlay,
+            scale: scale, buttonKeys: profile.touch.keys, tapOutside: profile.touch.tapOutside || a.string(.onTapOutside).flatMap(ButtonChoice.init) == .exit,
+            onButton: buttonAction, onTapOutside: tapAction, animateIn: a.flag(.animate), quitSignals: extras?.quitsOnSignals == false ? [] : ShowCommand.quitSignals,
+            startHidden: extras?.startHidden ?? false)
+        configuration.underlayFit = profile.underlayFit
+        configuration.logo = logo
+        return configuration
+    }
+
     func glyphCacheDirectory() -> String? { FrameCache.cacheDirectory(CommandLine.arguments) }
 }
 

@@ -91,11 +91,14 @@ protocol ShowExtras: AnyObject {
     var runsWithoutDisplay: Bool { get }
     /// The first frame is on screen (its caches written, systemd told): called once, on the loop.
     func firstFrameShown()
+    /// Where the first frame is kept for the next start (FrameCacheSupport.swift).
+    var frameKeeping: FrameKeeping { get }
 }
 
 extension ShowExtras {
     var quitsOnSignals: Bool { true }
     var runsWithoutDisplay: Bool { false }
+    var frameKeeping: FrameKeeping { .cache }
     func screenClosed() {}
     func firstFrameShown() {}
 }

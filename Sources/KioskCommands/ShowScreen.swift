@@ -43,7 +43,7 @@ extension ShowCommand {
         o.vt = !arguments.flag(.noVt)
         o.checkScanout = arguments.flag(.checkScanout)
         o.log = showLog
-        o.earlyFrame = ShowCommand.takeEarlyFrame()
+        o.earlyFrame = ShowCommand.takeEarlyFrame() ?? cachedFrame(on: card, firmware: firmware)
         let s = try DRMScreen(options: o)
         // With the card open (its connectors probed), a profile that waited for the display
         // may match now: then this card is opened again as that profile says, before anything
@@ -57,6 +57,16 @@ extension ShowCommand {
         for out in s.drmDisplays { showLog("output " + s.describe(out)) }
         if let use = s.earlyFrameUse { showLog("frame cache: the early frame was \(use)") }
         return s
+    }
+
+    /// The frame cache's picture put on `card` as it opens, when the constructor could not at
+    /// exec (no card yet: the initramfs) and nothing is on screen: not on the firmware's
+    /// framebuffer (the frame is for the board's driver), not after a first frame (it would go
+    /// back to the start), not while the board profile may still change with this card (it would
+    /// be let go at once), not in a daemon carried over (its picture is the boot's middle).
+    func cachedFrame(on card: String, firmware: Bool) -> EarlyFrame? {
+        guard !firmware, !firstFrame.shown, !board.awaitsDisplay, extras?.frameKeeping != .carriedOver else { return nil }
+        return ShowCommand.showCachedFrame(card)
     }
 
     func openFBDev(_ path: String, rotation: Rotation?, scale: Double?) throws -> Screen {

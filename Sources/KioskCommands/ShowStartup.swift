@@ -11,6 +11,7 @@ extension ShowCommand {
         // The screen that draws: behind a pending screen (`--wait-display`) and a switching one,
         // the device's own.
         let screen = outer.innermost
+        firstFrame.shown = true
         logFirstFrame(at: t, fonts: fonts, early: screen.continuedEarlyFrame)
         for problem in fonts.saveGlyphCache() { showLog(problem) }
         if let cache = screen.frameCache { saveFrameCache(cache, fonts: fonts) }

@@ -102,3 +102,32 @@ extension DRMScreen {
         try? card.destroyDumb(e.buffer.handle)
     }
 }
+
+/// What `EarlyFrame.show(arguments:on:ops:)` did.
+public enum CachedFrameShow {
+    /// On screen, for a `DRMScreen` to continue (`DRMOptions.earlyFrame`).
+    case shown(EarlyFrame)
+    /// No cache file for these arguments, or a command line the cache does not serve.
+    case none
+    /// A cache file was there but is not on screen: why (its frame for another card, a file it
+    /// was drawn from changed, a call that failed — each step undone).
+    case failed(cacheFile: String, why: String)
+}
+
+extension EarlyFrame {
+    /// The frame cache's picture put on `card` now, as kiosk-hud's C constructor does at exec
+    /// (`kiosk_early_frame_show_on`: the same checks, the same calls through `ops`), for a run
+    /// whose card was not there at exec: the initramfs's daemon, started before udev, whose card
+    /// appears while it waits (--wait-display). Nothing is chosen here either: the file says the
+    /// card, connector, CRTC and mode, and a frame for another card is left alone.
+    public static func show(arguments: [String], on card: String, ops: kiosk_card_ops = kiosk_linux_card_ops) -> CachedFrameShow {
+        var c = kiosk_early_frame()
+        var ops = ops
+        let state = arguments.withCArgv { argc, argv in kiosk_early_frame_show_on(argc, argv, card, &ops, &c) }
+        if state == Int32(KIOSK_EARLY_FAILED.rawValue) {
+            func text<T>(_ t: T) -> String { withUnsafeBytes(of: t) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+            return .failed(cacheFile: text(c.cache_path), why: text(c.why))
+        }
+        return withUnsafeMutablePointer(to: &c) { EarlyFrame(taking: $0) }.map { .shown($0) } ?? .none
+    }
+}

@@ -86,15 +86,15 @@ public enum FrameCache {
         header.height = UInt32(h)
         header.pitch = UInt32(pitch)
         header.frame_size = UInt64(frameSize)
+        header.rotation = UInt32(o.transform.rotation.rawValue)
+        header.scale = o.scale
 
         // The picture as the scanout buffer holds it (rotated, converted), built in ordinary memory.
         let headerSize = MemoryLayout<kiosk_frame_cache_header>.size
         var bytes = [UInt8](repeating: 0, count: headerSize + args.count + frameSize)
         let hash: UInt64 = bytes.withUnsafeMutableBytes { all -> UInt64 in
             let base = all.baseAddress!.advanced(by: headerSize + args.count)
-            guard let target = try? Surface(base: base, width: w, height: h, stride: pitch, format: o.preferredFormat) else { return 0 }
-            ScanoutCopy.copy(frame, rect: IntRect(x: 0, y: 0, width: o.width, height: o.height), to: target, rotation: o.transform.rotation)
-            return kiosk_frame_hash(base, frameSize)
+            return scanout(frame, into: base, width: w, height: h, pitch: pitch, format: o.preferredFormat, rotation: o.transform.rotation)
         }
         if previousHash == hash { return .unchanged }
         header.frame_hash = hash
@@ -112,6 +112,16 @@ public enum FrameCache {
         }
         if let directory { prune(directory, keeping: path, kernel: kernel) }
         return .written
+    }
+
+    /// Copies `frame` (the picture as drawn, before rotation) into `base` as the scanout buffer
+    /// holds it — `width`×`height` (the mode), rows `pitch` bytes apart, in `format`, rotated —
+    /// and returns its `kiosk_frame_hash` (0 when the geometry cannot hold it).
+    static func scanout(_ frame: Surface, into base: UnsafeMutableRawPointer, width: Int, height: Int, pitch: Int,
+                        format: PixelFormat, rotation: Rotation) -> UInt64 {
+        guard let target = try? Surface(base: base, width: width, height: height, stride: pitch, format: format) else { return 0 }
+        ScanoutCopy.copy(frame, rect: IntRect(x: 0, y: 0, width: frame.width, height: frame.height), to: target, rotation: rotation)
+        return kiosk_frame_hash(base, pitch * height)
     }
 
     /// How many frame files a cache directory keeps: a script that shows a different label at

@@ -55,7 +55,8 @@
 //   scanout buffer holds it (rotated, in the buffer's format and pitch) to the cache directory,
 //   one file per argument list, with the card, connector, CRTC and mode it used and the
 //   identities of the files it was drawn from — the binary, the board profile, the underlay,
-//   the fonts (`FrameCache`, CKioskFrameCache.h; the 4 newest files are kept). The next `show`
+//   the fonts: size, modification time and the ELF build ID, not the inode, so that the
+//   initramfs's copies match (`FrameCache`, CKioskFrameCache.h; the 4 newest files are kept). The next `show`
 //   with the same arguments finds it from a C constructor that runs before the Swift runtime's
 //   (CKioskEarlyFrame, in kiosk-hud only). If the arguments match byte for byte, each file is
 //   unchanged, the connector is connected with that mode and the calls succeed, that constructor
@@ -70,6 +71,8 @@
 //   is on screen for one frame at most. Only decisions the Swift side made are replayed: the C
 //   side chooses nothing. Its card calls go through `kiosk_card_ops`, so FrameCacheTests plays
 //   the kernel for it too (each call failing in turn, EINTR), and Tests/VM runs it on real KMS.
+//   A run whose card appears after exec (the initramfs's daemon, started before udev) makes the
+//   same call when the card opens (`EarlyFrame.show(arguments:on:ops:)`, for that card only).
 // * Waiting for the display (`ScreenWait`, `--wait-display`): at early boot the card may not
 //   exist yet. The run goes on on a `PendingScreen` (KioskSeams) while the kernel's uevent
 //   socket (the same `Kernel.ueventDescriptor()` hotplug uses) is watched by the loop; each batch

@@ -15,6 +15,18 @@ public struct FileIdentity: Equatable, Hashable, Sendable {
         self.device = device; self.inode = inode; self.size = size; self.modified = modified
     }
 
+    /// Whether `other` (the file's identity now) is the file this identity was taken of, as the
+    /// caches match it: the same size and modification second, and the same nanoseconds unless
+    /// either side has none — not the same device and inode, so that a copy made with its times
+    /// (the initramfs-tools hook's `cp -p`, unpacked from a cpio archive that keeps whole
+    /// seconds) is the same file. The frame cache's C reader has the same rule
+    /// (`kiosk_file_identity_same`, with a program's build ID besides).
+    public func isSame(as other: FileIdentity) -> Bool {
+        let (s1, n1) = modified.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (s2, n2) = other.modified.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return size == other.size && s1 == s2 && (n1 == n2 || n1 == 0 || n2 == 0)
+    }
+
     /// The identity `status` describes (its device, inode, size and modification time).
     public init(_ status: FileStatus) {
         self.init(device: status.device, inode: status.inode, size: UInt64(max(0, status.size)), modified: status.modified)

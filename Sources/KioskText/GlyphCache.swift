@@ -20,8 +20,9 @@ struct GlyphCacheRecord {
 /// Layout (little-endian): "KHGC", format version, pixel size; each font path of the chain with
 /// its `FileIdentity` (zeros when the file is missing); the path and identity of the
 /// libfreetype that rendered the glyphs; the record; "KHGC" again. A file is used only when all
-/// of it reads back and every identity still matches, so a font or FreeType upgrade, a
-/// truncated write or any other damage just means rendering again (and rewriting the file).
+/// of it reads back and every identity still matches (`FileIdentity.isSame(as:)`: size and time,
+/// so the initramfs's copies of the fonts and of libfreetype match too), so a font or FreeType
+/// upgrade, a truncated write or any other damage just means rendering again (and rewriting the file).
 enum GlyphCacheFile {
     static let magic: UInt32 = 0x4347_484B  // "KHGC"
     static let version: UInt32 = 1
@@ -72,10 +73,10 @@ enum GlyphCacheFile {
         guard r.u32() == magic, r.u32() == version, r.u32() == UInt32(clamping: spec.pixelSize),
               r.u32() == UInt32(spec.paths.count) else { return nil }
         for (n, path) in spec.paths.enumerated() {
-            guard r.string() == path, let id = r.identity(), id == (kernel.fileIdentity(path) ?? Self.missing),
+            guard r.string() == path, let id = r.identity(), id.isSame(as: kernel.fileIdentity(path) ?? Self.missing),
                   n > 0 || id != Self.missing else { return nil }
         }
-        guard let freetype = r.string(), let ftID = r.identity(), let now = kernel.fileIdentity(freetype), now == ftID,
+        guard let freetype = r.string(), let ftID = r.identity(), let now = kernel.fileIdentity(freetype), ftID.isSame(as: now),
               let ascender = r.i32(), let descender = r.i32(), let faces = r.u32(), Int(faces) == spec.paths.count else { return nil }
         var faceKerning: [Int] = []
         for _ in 0..<faces {

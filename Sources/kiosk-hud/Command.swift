@@ -19,9 +19,11 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "boards": subcommands = [BoardsCommand.spec]
     case "doctor": subcommands = [DoctorCommand.spec]
     case "theme": subcommands = [ThemeCommand.spec]
+    case "frame-cache": subcommands = [FrameCacheCommand.spec]
     default:
         subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
-                       TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec, DoctorCommand.spec, ThemeCommand.spec]
+                       TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec, DoctorCommand.spec, ThemeCommand.spec,
+                       FrameCacheCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud", abstract: KioskHUDCommandLine.abstract,
@@ -38,6 +40,7 @@ enum KioskHUDMain {
         StartMarks.mark(.runtime)
         ShowCommand.takeEarlyFrame = takeEarlyFrame
         ShowCommand.earlyFrameShown = earlyFrameShown
+        ShowCommand.showCachedFrame = showCachedFrame(on:)
         var arguments = Array(CommandLine.arguments.dropFirst())
         if CommandLine.arguments.first?.split(separator: "/").last == "plymouth" { arguments.insert("plymouth", at: 0) }
         // `kiosk-hud --version`: "kiosk-hud VERSION" (KioskCLI's kioskHUDVersion).
@@ -73,6 +76,7 @@ enum KioskHUDMain {
                 case "boards" where command.count == 3: try BoardsCommand.run(command[2], values)
                 case "doctor": try DoctorCommand.run(values)
                 case "theme": try ThemeCommand.run(values)
+                case "frame-cache" where command.count == 3: try FrameCacheCommand.run(command[2], values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }

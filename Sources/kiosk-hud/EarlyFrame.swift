@@ -23,6 +23,21 @@ func earlyFrameShown() -> Bool {
     !EarlyFrameTaken.done && kiosk_early_frame()!.pointee.state == Int32(KIOSK_EARLY_SHOWN.rawValue)
 }
 
+/// The frame cache's picture on `card`, which appeared after exec (the constructor found no card:
+/// the initramfs's daemon): `EarlyFrame.show` with this process's arguments, a line when a
+/// cache file was there but is not shown.
+func showCachedFrame(on card: String) -> EarlyFrame? {
+    switch EarlyFrame.show(arguments: CommandLine.arguments, on: card) {
+    case let .shown(e):
+        showLog("frame cache: shown on \(card) as it appeared")
+        return e
+    case .none: return nil
+    case let .failed(file, why):
+        showLog("frame cache: \(file) not shown on \(card): \(why)")
+        return nil
+    }
+}
+
 private enum EarlyFrameTaken { nonisolated(unsafe) static var done = false }
 
 private func cString<T>(_ tuple: T) -> String {

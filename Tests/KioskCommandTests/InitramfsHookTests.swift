@@ -50,4 +50,39 @@ import Testing
                 "the profile's module cirrus is not in the image")
         #expect(files.contains("etc/default/kiosk-hud"))
     }
+
+    /// The caches (make.sh --cache: the hook's KIOSK_HUD_CACHE): the glyphs, and the initramfs's
+    /// first frame kept by the last carried-over daemon (initramfs-frame-KEY.bin), go where the
+    /// initramfs's daemon looks — /var/cache/kiosk-hud, or --glyph-cache's directory — the frame
+    /// as frame-KEY.bin; --glyph-cache none: neither.
+    @Test(arguments: ["", "--glyph-cache /var/lib/kiosk-cache", "--glyph-cache none"])
+    func theCachesGoWhereTheDaemonLooks(_ option: String) throws {
+        guard getuid() == 0, Proc.executable("unshare") else { print("InitramfsHookTests: not root, skipped"); return }
+        guard Proc.executable("mkinitramfs"), Proc.executable("lsinitramfs") else {
+            if let issue = VMGate.cannotRun("INITRAMFS HOOK TESTS", "missing mkinitramfs (apt-get install initramfs-tools)") { Issue.record(Comment(rawValue: issue)) }
+            return
+        }
+        let dir = Proc.makeTempDir("kiosk-initramfs-cache")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let setup = """
+            set -e
+            mkdir -p "$0/cache"
+            echo glyphs > "$0/cache/glyphs-0123.bin"
+            echo frame > "$0/cache/initramfs-frame-00000000deadbeef.bin"
+            echo other > "$0/cache/frame-0000000000000001.bin"
+            echo "KIOSK_HUD_ARGS=\\"--mode bar $1\\"" > "$0/defaults"
+            """
+        #expect(Proc.run(["sh", "-c", setup, dir, option]).status == 0)
+        let made = Proc.run([Proc.root + "/Tests/VM/initramfs/make.sh", Proc.kioskHUD, dir + "/defaults", dir + "/initrd.img", "--cache", dir + "/cache"])
+        #expect(made.status == 0, "make.sh: \(made.err)")
+        guard made.status == 0 else { return }
+        let files = Set(Proc.run(["lsinitramfs", dir + "/initrd.img"]).out.split(separator: "\n").map(String.init))
+        let place = option.hasSuffix("none") ? nil : option.isEmpty ? "var/cache/kiosk-hud" : "var/lib/kiosk-cache"
+        let cached = files.filter { $0.contains("glyphs-0123.bin") || $0.contains("frame-") }.sorted()
+        if let place {
+            #expect(cached == [place + "/frame-00000000deadbeef.bin", place + "/glyphs-0123.bin"], "\(cached)")
+        } else {
+            #expect(cached.isEmpty, "\(cached)")
+        }
+    }
 }

@@ -46,7 +46,7 @@ import Testing
         "state-kiosk-hud.socket", "state-kiosk-hud.service", "state-kiosk-hud-progress.service",
         "state-kiosk-hud-quit.service", "state-kiosk-app.service",
         "handover-ran", "started-by-sysinit", "follower-by-sysinit", "first-frame-before-sysinit", "journal-clean", "journal-no-failed",
-        "daemon-first-frame", "daemon-done", "follower-started", "keeper-exited",
+        "daemon-first-frame", "daemon-done", "follower-started", "keeper-exited", "frame-cache-renewed",
     ]
     /// The HUD's options in /etc/default/kiosk-hud (setup.sh), as `render` takes them.
     static let label = "Starting up"
@@ -86,29 +86,34 @@ import Testing
         /// That initramfs with the logo its settings name emptied (make.sh --unreadable): the
         /// initramfs's daemon cannot start, and the real root's splash and socket must not care.
         case initramfsDaemonFails
+        /// The plain initramfs boot again, its initramfs made with the first boot's kept frame.
+        case initramfsFromTheFrameCache
 
         var tag: String { [.driverInInitramfs: "boot", .firmwareFramebuffer: "boot-efi", .driverLate: "boot-late", .initramfs: "boot-initramfs",
                         .initramfsWithoutHook: "boot-initramfs-without", .initramfsDriverLate: "boot-initramfs-late",
-                        .initramfsDaemonFails: "boot-initramfs-fails"][self]! }
-        var madeByMkinitramfs: Bool { [.initramfs, .initramfsWithoutHook, .initramfsDriverLate, .initramfsDaemonFails].contains(self) }
+                        .initramfsDaemonFails: "boot-initramfs-fails", .initramfsFromTheFrameCache: "boot-initramfs-cached"][self]! }
+        var madeByMkinitramfs: Bool { [.initramfs, .initramfsWithoutHook, .initramfsDriverLate, .initramfsDaemonFails, .initramfsFromTheFrameCache].contains(self) }
         /// The HUD's settings name a logo (in /etc/default/kiosk-hud, the initramfs's too).
-        var hasLogo: Bool { self == .initramfs || self == .initramfsDaemonFails }
+        var hasLogo: Bool { [.initramfs, .initramfsDaemonFails, .initramfsFromTheFrameCache].contains(self) }
+        /// The plain initramfs boot, the first or the cached (its first frame held before the root).
+        var initramfsHeld: Bool { self == .initramfs || self == .initramfsFromTheFrameCache }
         var harness: [String] {
             [.driverInInitramfs: [], .firmwareFramebuffer: ["--efi", "--hold", "bochs"], .driverLate: ["--hold", "bochs"], .initramfs: [], .initramfsWithoutHook: [],
-             .initramfsDriverLate: ["--hold", "bochs"], .initramfsDaemonFails: []][self]!
+             .initramfsDriverLate: ["--hold", "bochs"], .initramfsDaemonFails: [], .initramfsFromTheFrameCache: []][self]!
         }
         /// setup.sh's WORK_STEPS WORK_SECONDS LATE_DRM LATE_WHEN APP_AS. The firmware
         /// framebuffer's boot (a Pi's, simpledrm then vc4) has its app as a display manager, as
         /// Raspberry Pi OS desktop's lightdm: ordered by the package's drop-in alone.
         var setup: [String] {
             [.driverInInitramfs: [], .firmwareFramebuffer: ["6", "1.5", "bochs", "frame", "display-manager"], .driverLate: ["6", "1.5", "bochs", "waiting"], .initramfs: [], .initramfsWithoutHook: [],
-             .initramfsDriverLate: ["6", "1.5", "bochs", "waiting"], .initramfsDaemonFails: []][self]!
+             .initramfsDriverLate: ["6", "1.5", "bochs", "waiting"], .initramfsDaemonFails: [], .initramfsFromTheFrameCache: []][self]!
         }
         var checks: [String] {
             [.driverInInitramfs: [], .firmwareFramebuffer: ["started-on-efifb", "switched-to-card"],
              .driverLate: ["waited-for-display", "shown-on-late-card", "board-detected-at-display"], .initramfs: ["initramfs-hud-before-root", "initramfs-carried-over"], .initramfsWithoutHook: [],
              .initramfsDriverLate: ["initramfs-waiting-at-root", "initramfs-carried-over", "waited-for-display", "shown-on-late-card", "late-card-by-initramfs-daemon", "board-detected-at-display"],
-             .initramfsDaemonFails: ["initramfs-daemon-failed", "initramfs-marker-gone", "root-daemon-on-socket", "socket-after-handover"]][self]!
+             .initramfsDaemonFails: ["initramfs-daemon-failed", "initramfs-marker-gone", "root-daemon-on-socket", "socket-after-handover"],
+             .initramfsFromTheFrameCache: ["initramfs-hud-before-root", "initramfs-carried-over"]][self]!
         }
     }
 
@@ -144,8 +149,19 @@ import Testing
     /// screendump, the daemon's status); after switch-root kiosk-hud.service takes the same
     /// process over (the same pid, carried over, runs the real root's /usr/bin/kiosk-hud); the rest of
     /// the boot — PID 1's units on the details line, the handover to the app — as above.
+    ///
+    /// Then the next boot from an initramfs made again with what that boot kept (make.sh --cache:
+    /// the initramfs's first frame, which its carried-over daemon copied from /run into the
+    /// cache directory as initramfs-frame-KEY.bin): the initramfs's daemon, started before any
+    /// card exists, puts that frame on card0 the moment it appears ("frame cache: shown on
+    /// /dev/dri/card0 as it appeared", first-frame source=frame-cache), and its picture is
+    /// still `kiosk-hud render`'s with the logo; the rest of the boot as the first.
     @Test(.timeLimit(.minutes(60)))
-    func bootFromTheInitramfs() async throws { try await boot(.initramfs) }
+    func bootFromTheInitramfs() async throws {
+        guard let first = try await boot(.initramfs) else { return }
+        let second = try await boot(.initramfsFromTheFrameCache, after: first)
+        if first.clean && second?.clean == true { _ = Proc.run(["rm", "-rf", first.out, second!.out]) }
+    }
 
     /// The same initramfs-tools boot with an initramfs made without kiosk-hud's hook: the splash
     /// starts in the real root as before (the socket unit listens, the service starts the daemon),
@@ -178,26 +194,39 @@ import Testing
     @Test(.timeLimit(.minutes(60)))
     func bootFromTheInitramfsWhoseDaemonFails() async throws { try await boot(.initramfsDaemonFails) }
 
-    func boot(_ display: Display) async throws {
+    /// A boot's files, for a later boot that goes on from it (the same package, logo and options).
+    struct Booted {
+        var out, deb, logo, defaults: String
+        /// Every check passed (its files may go).
+        var clean: Bool
+    }
+
+    /// Boots as `display` says and checks; nil when it could not run. `previous`: the boot this
+    /// one goes on from (its package, logo and options; its kept frame cache). The plain
+    /// initramfs boots leave their files for the caller (`bootFromTheInitramfs`); the others
+    /// remove them when clean.
+    @discardableResult
+    func boot(_ display: Display, after previous: Booted? = nil) async throws -> Booted? {
         let tag = display.tag
         if display.madeByMkinitramfs && !Proc.executable("mkinitramfs") {
             if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing mkinitramfs (apt-get install initramfs-tools)") { Issue.record(Comment(rawValue: issue)) }
-            return
+            return nil
         }
         if let p = Self.problem {
             if let issue = VMGate.cannotRun("VM BOOT TESTS", "missing \(p)") { Issue.record(Comment(rawValue: issue)) }
-            return
+            return nil
         }
         // Not under /tmp: the booted guest's systemd-tmpfiles empties /tmp.
         let out = Self.makeDirectory("/var/tmp/kiosk-vm-boot.XXXXXX")
-        guard let app = Self.kioskApp(in: out, suite: "VM BOOT TESTS") else { return }
+        guard let app = Self.kioskApp(in: out, suite: "VM BOOT TESTS") else { return nil }
 
         // The package, as a board installs it (gzip: xz takes 20 s on a debug binary).
-        let made = Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", "1.0.0", "--out", out, "--compress", "gzip"])
+        let made = previous.map { (status: Int32(0), out: $0.deb, err: "") } ??
+            Proc.run([Proc.root + "/Tools/make-deb.sh", "--binary", Proc.kioskHUD, "--version", "1.0.0", "--out", out, "--compress", "gzip"])
         let deb = String(made.out.split(separator: "\n").last ?? "")
         guard made.status == 0, Proc.exists(deb) else {
             Issue.record("Tools/make-deb.sh failed (\(made.status)): \(made.err)")
-            return
+            return nil
         }
         var harness = display.harness
         // The initramfs's boot has a logo ([style] logo's picture, named by --logo in
@@ -205,13 +234,14 @@ import Testing
         // it (a daemon that cannot read it would not start). The real root's frames, the same
         // process carried over, show it too. The boot whose initramfs's daemon fails has the same
         // logo, emptied in its initramfs: the real root's own daemon shows it.
-        let logo = out + "/logo.png"
+        let logo = previous?.logo ?? out + "/logo.png"
         let look = display.hasLogo ? ["--logo", logo] : []
-        if display.hasLogo {
+        if display.hasLogo && previous == nil {
             guard Proc.run(["cp", Proc.root + "/Tests/KioskHUDTests/Goldens/logo-alone-480x800.png", logo]).status == 0 else {
-                Issue.record("cannot copy the logo to \(logo)"); return
+                Issue.record("cannot copy the logo to \(logo)"); return nil
             }
         }
+        var defaults = ""
         if display.madeByMkinitramfs {
             // The same options as setup.sh writes into the guest's /etc/default/kiosk-hud, and a
             // longer wait for the display: under TCG on a busy host the initramfs loaded
@@ -219,15 +249,23 @@ import Testing
             // the default 8 s, where a board's DRM driver is there in a second or two. With the
             // driver late the initramfs's daemon waits through the test's set-up too (3-35 s, run
             // in the initramfs before switch-root, as no board's boot has it): 120 s.
-            let defaults = out + "/kiosk-hud.default"
+            defaults = previous?.defaults ?? out + "/kiosk-hud.default"
             let wait = display == .initramfsDriverLate ? 120 : 60
-            _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1 --wait-display \(wait)\(look.isEmpty ? "" : " --logo " + logo)\\\"\" " +
-                          "\"KIOSK_HUD_PLYMOUTH=\\\"--plymouth --plymouth-boot-duration none\\\"\" > '\(defaults)'"])
+            if previous == nil { _ = Proc.run(["sh", "-c", "printf '%s\\n' \"KIOSK_HUD_ARGS=\\\"--mode bar --label 'Starting up' --scale 1 --wait-display \(wait)\(look.isEmpty ? "" : " --logo " + logo)\\\"\" " +
+                          "\"KIOSK_HUD_PLYMOUTH=\\\"--plymouth --plymouth-boot-duration none\\\"\" > '\(defaults)'"]) }
             // The image booted, and (the plain initramfs boot) the one without the hook for its size.
             let images: [(String, [String])] = [
                 .initramfs: [("with", []), ("without", ["--without-hook"])], .initramfsWithoutHook: [("without", ["--without-hook"]), ("with", [])],
                 .initramfsDriverLate: [("with", [])], .initramfsDaemonFails: [("unreadable-logo", ["--unreadable", logo])],
+                .initramfsFromTheFrameCache: [("cached", ["--cache", (previous?.out ?? out) + "/frame-cache"])],
             ][display]!
+            if display == .initramfsFromTheFrameCache {
+                let kept = Proc.run(["sh", "-c", "ls \"$0\"/frame-cache/initramfs-frame-*.bin", previous?.out ?? out])
+                guard kept.status == 0 else {
+                    Issue.record("the first boot's carried-over daemon kept no initramfs frame (initramfs-frame-*.bin in its cache directory)")
+                    return nil
+                }
+            }
             let sizes = images.map { (name, extra) -> Int in
                 // kiosk-hud's part from the package (its hook, scripts and program, where dpkg
                 // puts them and its trigger's update-initramfs finds them), not from dist/.
@@ -236,7 +274,7 @@ import Testing
                 if r.status != 0 { Issue.record("Tests/VM/initramfs/make.sh \(extra.joined(separator: " ")) failed (\(r.status)): \(r.err)") }
                 return Int(r.out.split(separator: "\n").last ?? "") ?? 0
             }
-            guard sizes.allSatisfy({ $0 > 0 }) else { return }
+            guard sizes.allSatisfy({ $0 > 0 }) else { return nil }
             if sizes.count == 2 {
                 let (with, without) = images[0].0 == "with" ? (sizes[0], sizes[1]) : (sizes[1], sizes[0])
                 print("[boot-initramfs] mkinitramfs (gzip): \(without) bytes without kiosk-hud, \(with) with it: +\(with - without) bytes")
@@ -251,8 +289,17 @@ import Testing
         let wall = monotonicSeconds() - t0
         print("[\(tag)] VM run took \(Int(wall)) s (prepare.sh's cache, boot, checks), exit \(status); files in \(out)")
         let checks = Self.checks + display.checks
-        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM BOOT TESTS", tag: tag, checks: checks) else { return }
+        guard let verdict = guestVerdict((status, stdout, stderr), suite: "VM BOOT TESTS", tag: tag, checks: checks) else { return nil }
         var clean = verdict
+        // The daemon's kept frame (and the initramfs's) drawn again offscreen by an "upgraded"
+        // program (end.sh's frame-cache-renewed): the same picture as on the card. (The cached
+        // initramfs boot keeps none of its own: its frame was the kept one, unchanged, and the
+        // guest's /var/cache starts empty at each boot.)
+        if display == .driverInInitramfs || display == .initramfs {
+            let renewed = (stdout + stderr).contains("renewed (the same picture)")
+            #expect(renewed, "no kept frame was renewed (end.sh's frame-cache-renew lines)")
+            if !renewed { clean = false }
+        }
         // The app's markers on the serial console (run-in-vm.sh --console prints it).
         for marker in ["kiosk-app: master at_open=", "kiosk-app: drawn "] {
             #expect(stderr.contains(marker), "the serial console has no '\(marker)'")
@@ -264,7 +311,7 @@ import Testing
         if try !checkShots(m, out: out, look: look) { clean = false }
         logTimes(m, harness: stderr)
         func t(_ k: String) -> String { m.times[k].map { String(format: "%.2f s", $0) } ?? "?" }
-        if display == .initramfs {
+        if display.initramfsHeld {
             // The HUD held on screen before the root was mounted: not a black screen.
             if let ppm = PPM(path: out + "/initramfs.ppm") {
                 var lit = 0
@@ -282,14 +329,25 @@ import Testing
             } else {
                 Issue.record("no screendump from the initramfs (initramfs.ppm)"); clean = false
             }
-            print("[boot-initramfs] the initramfs held at \(t("initramfs-hold")), the HUD's first frame there by \(t("initramfs-frame")); " +
+            let initramfsLog = Proc.readFile(out + "/journal-initramfs.txt") ?? ""
+            if display == .initramfsFromTheFrameCache {
+                // Shown from the cache the moment card0 appeared (the constructor ran before it).
+                let shown = initramfsLog.contains("frame cache: shown on /dev/dri/card0 as it appeared") &&
+                    initramfsLog.contains("source=frame-cache")
+                #expect(shown, "the initramfs's first frame is not the kept one: \(initramfsLog.split(separator: "\n").filter { $0.contains("frame cache") || $0.contains("first-frame") })")
+                if !shown { clean = false }
+            } else {
+                #expect(initramfsLog.contains("frame cache: written /run/kiosk-hud/frame-cache/frame-"),
+                        "the initramfs's daemon wrote no frame to /run: \(initramfsLog.split(separator: "\n").filter { $0.contains("frame cache") })")
+            }
+            print("[\(tag)] the initramfs held at \(t("initramfs-hold")), the HUD's first frame there by \(t("initramfs-frame")); " +
                   "the real root's first frame (the carried-over daemon) at \(t("first-frame")), sysinit.target at \(t("sysinit-target"))")
         }
         if display.madeByMkinitramfs, let ff = m.times["first-frame"] {
             // The test's own set-up (setup.sh) runs in the initramfs, after its hold: not part of a boot.
             let setup = (m.times["cmd-end"] ?? 0) - (m.times["cmd-start"] ?? 0)
             print("[\(tag)] kernel start → the HUD's first frame: " +
-                  (display == .initramfs ? "\(t("initramfs-first-frame")) in the initramfs (the daemon's at_s)" : String(format: "%.2f s in the real root (%.2f s less the test's set-up)", ff, ff - setup)))
+                  (display.initramfsHeld ? "\(t("initramfs-first-frame")) in the initramfs (the daemon's at_s)" : String(format: "%.2f s in the real root (%.2f s less the test's set-up)", ff, ff - setup)))
         }
         if display == .initramfsDriverLate {
             print("[\(tag)] the initramfs's hold at \(t("initramfs-hold")), its daemon's status (no display) by \(t("initramfs-status")); " +
@@ -316,7 +374,8 @@ import Testing
         } else {
             Issue.record("no first-frame or sysinit-target time in the manifest"); clean = false
         }
-        if clean { _ = Proc.run(["rm", "-rf", out]) } else { print("[\(tag)] kept \(out) for inspection") }
+        if !clean { print("[\(tag)] kept \(out) for inspection") } else if !display.initramfsHeld { _ = Proc.run(["rm", "-rf", out]) }
+        return Booted(out: out, deb: deb, logo: logo, defaults: defaults, clean: clean)
     }
 
     /// The screendumps: those of the boot against renders of the progress the daemon reported,

@@ -75,6 +75,28 @@ import Testing
         #expect(second.usedFreeType)
     }
 
+    /// The initramfs's copy of a font (the hook's `cp -p`: another inode, the same time; the
+    /// cpio archive keeps whole seconds) is the same font: its glyphs come from the cache.
+    @Test func aCopyOfTheFontWithItsTimeUsesTheCache() throws {
+        let dir = TempDir()
+        let fontPath = dir.path + "/font.ttf"
+        try copyFile(Fonts.bold, to: fontPath)
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 250_000_000), timespec(tv_sec: 1_700_000_000, tv_nsec: 250_000_000)]
+        #expect(utimensat(AT_FDCWD, fontPath, &times, 0) == 0)
+        let spec = FontSpec(paths: [fontPath], pixelSize: 16)
+        let first = try FontLibrary(glyphCache: dir.path + "/cache")
+        let reference = Self.fingerprint(try first.font(spec).layout("Copied"))
+        first.saveGlyphCache()
+
+        #expect(unlink(fontPath) == 0)
+        try copyFile(Fonts.bold, to: fontPath)
+        times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, fontPath, &times, 0) == 0)
+        let second = try FontLibrary(glyphCache: dir.path + "/cache")
+        #expect(Self.fingerprint(try second.font(spec).layout("Copied")) == reference)
+        #expect(!second.usedFreeType, "the copy's glyphs were rendered again")
+    }
+
     @Test func aDamagedCacheFileIsIgnoredAndRewritten() throws {
         let dir = TempDir()
         let first = try FontLibrary(glyphCache: dir.path)

@@ -14,17 +14,22 @@
 #include <sys/types.h>
 #include <libdrm/drm_mode.h>
 
-#define KIOSK_FRAME_CACHE_VERSION 1u
+#define KIOSK_FRAME_CACHE_VERSION 2u
 #define KIOSK_FRAME_CACHE_MAX_FILES 12
 #define KIOSK_FRAME_CACHE_PATH_MAX 256
 #define KIOSK_FRAME_CACHE_ARGS_MAX 16384u
 /* Frames larger than this (e.g. 4K at 4 bytes a pixel is 33 MB) are not cached. */
 #define KIOSK_FRAME_CACHE_FRAME_MAX (16u << 20)
 
-/// A file the frame was drawn from (the binary, the board profile, fonts …): device, inode,
-/// size and modification time (ns), as stat(2) gives them, symbolic links followed.
+/// A file the frame was drawn from (the binary, the board profile, fonts …), symbolic links
+/// followed: its size and modification time, and for a program its ELF build ID. Not its device
+/// and inode (version 1 had them): the initramfs's copies of the same files (the hook copies
+/// with their times, `cp -p`) are other inodes on another filesystem, and must match.
+/// A cpio archive keeps whole seconds, so the nanoseconds count only when both sides have them.
 struct kiosk_file_identity {
-    uint64_t device, inode, size, modified_ns;
+    uint64_t size;
+    uint64_t modified_s, modified_ns; /* st_mtim: seconds, and the nanoseconds within them */
+    uint64_t build_id;                /* FNV-1a of the NT_GNU_BUILD_ID note's bytes; 0 when none (not ELF) */
     char path[KIOSK_FRAME_CACHE_PATH_MAX];
 };
 
@@ -41,9 +46,12 @@ struct kiosk_frame_cache_header {
     struct drm_mode_modeinfo mode;
     uint32_t fourcc, bpp;          /* DRM_FORMAT_XRGB8888 / RGB565; 32 / 16 */
     uint32_t width, height, pitch; /* the mode's size; the dumb buffer's pitch */
-    uint32_t reserved;
+    uint32_t rotation;             /* the display's rotation, degrees clockwise (0, 90, 180, 270) */
     uint64_t frame_size;           /* pitch * height */
     uint64_t frame_hash;           /* kiosk_frame_hash of the frame */
+    double scale;                  /* the HUD's scale on the display */
+    /* The rotation and the scale, with the mode and format, are what a new program needs to draw
+       the same picture again (`kiosk-hud frame-cache renew`, after a package upgrade). */
 };
 
 /// FNV-1a (64 bit) of argv[1 ..< argc], each with its NUL, then of each of LC_ALL, LC_MESSAGES
@@ -60,6 +68,16 @@ int kiosk_read_full(int fd, void *buffer, size_t size, off_t offset);
 
 /// Fills `out` with the identity of `path` (`out->path` too); -1 when it cannot be stat'ed.
 int kiosk_file_identity_of(const char *path, struct kiosk_file_identity *out);
+
+/// Whether a file's identity now (`now`) is the one recorded (`then`): the same size, build ID
+/// and modification second, and the same nanoseconds unless either side has none (a file
+/// unpacked from a cpio archive). 1 or 0.
+int kiosk_file_identity_same(const struct kiosk_file_identity *then, const struct kiosk_file_identity *now);
+
+/// FNV-1a (64 bit, never 0) of the GNU build ID note of the ELF file open at `fd` (64- or 32-bit,
+/// either byte order as the file says); 0 when it is not ELF or has no such note. Reads the
+/// header, the program headers and the notes (a few hundred bytes).
+uint64_t kiosk_elf_build_id(int fd);
 
 /// The directory for the glyph and frame caches when no --glyph-cache is given: /var/cache/kiosk-hud
 /// when it (or /var/cache) can be written, else $XDG_CACHE_HOME/kiosk-hud, else
@@ -152,5 +170,12 @@ extern const struct kiosk_card_ops kiosk_linux_card_ops;
 /// result in `out` (KIOSK_EARLY_SHOWN). Otherwise every step that succeeded is undone and
 /// `out->state` says NONE or FAILED (with `why`, naming the call). Returns `out->state`.
 int kiosk_early_frame_show(int argc, char *const *argv, const struct kiosk_card_ops *ops, struct kiosk_early_frame *out);
+
+/// `kiosk_early_frame_show` when the file's frame is for `card` (a path, e.g. /dev/dri/card0)
+/// only: a frame for another card is FAILED before that card is opened. NULL: any card. The
+/// Swift side calls it when a card a display waited for has appeared (the initramfs, where the
+/// constructor ran before any card was there).
+int kiosk_early_frame_show_on(int argc, char *const *argv, const char *card, const struct kiosk_card_ops *ops,
+                              struct kiosk_early_frame *out);
 
 #endif

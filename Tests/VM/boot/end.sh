@@ -104,6 +104,12 @@ elif [ -e "$KIOSK_VM_CTL/initramfs-pid" ] && [ "$(cat "$KIOSK_VM_CTL/initramfs-p
   grep -q "initramfs: its daemon carries on as /usr/bin/kiosk-hud (pid $ipid)" "$VM_OUT/journal-units.txt" && ok initramfs-carried-over ||
     fail initramfs-carried-over "initramfs pid $ipid; journal: $(grep 'initramfs:' "$VM_OUT/journal-units.txt" | tr '\n' '|')"
   grep -h 'kiosk-hud: initramfs:' "$VM_OUT/journal-units.txt" | sed 's/^/info journal: /'
+  # The initramfs's first frame, kept by the carried-over daemon for the next initramfs
+  # (initramfs-frame-KEY.bin): the next boot's make.sh --cache puts it in.
+  grep -h 'frame cache:' "$IJ" "$VM_OUT/journal-units.txt" | sed 's/^/info frame-cache: /'
+  if ls /var/cache/kiosk-hud/initramfs-frame-*.bin >/dev/null 2>&1; then
+    mkdir -p "$VM_OUT/frame-cache" && cp /var/cache/kiosk-hud/initramfs-frame-*.bin "$VM_OUT/frame-cache/"
+  fi
   # The late card shown by that same process, carried on.
   if [ -n "$HELD" ]; then
     grep -q "kiosk-hud\[$ipid\]: kiosk-hud: output card=/dev/dri/card0 driver=bochs-drm" "$VM_OUT/journal-units.txt" && ok late-card-by-initramfs-daemon ||
@@ -205,6 +211,22 @@ if [ -e "$KIOSK_VM_CTL/initramfs-unreadable" ]; then
      [ "${now_pid:-0}" != 0 ] && [ "$now_pid" != "$boot_pid" ]; then ok socket-after-handover
   else fail socket-after-handover "ctl status exit $rc: $(echo "$reply" | head -c 300); kiosk-hud.service pid $now_pid, the boot's $boot_pid"; fi
   journalctl -b -o short-monotonic --no-pager -u kiosk-hud.service -u kiosk-hud.socket --since "-2min" 2>/dev/null | tail -8 | sed 's/^/info journal-after-handover: /'
+fi
+
+# --- the frame cache across an upgrade --------------------------------------------------------------------
+# The package's postinst as dpkg runs it on an upgrade (`configure OLD-VERSION`), kiosk-hud's file
+# changed as an upgrade changes it (its time: to the kept frames, another program):
+# `kiosk-hud frame-cache renew` draws each kept frame again, offscreen, from what its file records,
+# and finds the picture drawn on the card (the daemon's, the initramfs's): each is this program's
+# now. (Last: it rewrites the kept files; the initramfs's was copied out above. No kept frame at
+# all — the firmware framebuffer's boot draws its first frame on fbdev — is no failure.)
+touch -d 2001-01-01 /usr/bin/kiosk-hud
+renew=$(DPKG_MAINTSCRIPT_PACKAGE=kiosk-hud DPKG_MAINTSCRIPT_NAME=postinst /var/lib/dpkg/info/kiosk-hud.postinst configure 0.9.0 2>&1)
+printf '%s\n' "$renew" | sed 's/^/info frame-cache-renew: /'
+if ! printf '%s\n' "$renew" | grep '\.bin: ' | grep -qv 'renewed (the same picture)\|left (the first frame of `run`'; then
+  ok frame-cache-renewed
+else
+  fail frame-cache-renewed "$(printf '%s' "$renew" | tr '\n' '|')"
 fi
 
 echo end >> "$M"

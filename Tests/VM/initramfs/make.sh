@@ -1,5 +1,5 @@
 #!/bin/bash
-# make.sh KIOSK_HUD DEFAULTS OUT [--deb DEB] [--without-hook | --unreadable PATH] — the test guest's initramfs,
+# make.sh KIOSK_HUD DEFAULTS OUT [--deb DEB] [--cache DIR] [--without-hook | --unreadable PATH] — the test guest's initramfs,
 # made by the host's own mkinitramfs (initramfs-tools) for the guest's kernel (prepare.sh's cache),
 # with kiosk-hud's hook and scripts from dist/initramfs-tools (KIOSK_HUD installed at
 # /usr/bin/kiosk-hud in it, DEFAULTS as its /etc/default/kiosk-hud) and the guest's plumbing (this
@@ -11,6 +11,8 @@
 # root's reads it. --deb DEB: kiosk-hud's hook, scripts and program as the package installs them
 # (/usr/share/initramfs-tools, /usr/bin/kiosk-hud: what its dpkg trigger's update-initramfs
 # runs; the package must ask for that trigger) instead of dist/'s and KIOSK_HUD.
+# --cache DIR: the hook's KIOSK_HUD_CACHE (the glyphs and the initramfs's first frame kept by an
+# earlier boot's daemon; default: the host's /var/cache/kiosk-hud).
 # Prints OUT's size in bytes.
 # Root only: the kernel's modules are bind-mounted at /lib/modules/KVER in a mount namespace of
 # its own (the host's /lib/modules is not touched).
@@ -18,12 +20,13 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 CACHE=${KIOSK_VM_CACHE:-$REPO/.build-vm}
-BIN=$1 DEFAULTS=$2 OUT=$3 HOOK=yes UNREADABLE= DEB=
+BIN=$1 DEFAULTS=$2 OUT=$3 HOOK=yes UNREADABLE= DEB= CACHE_DIR=
 shift 3
 while [ $# -gt 0 ]; do
   case $1 in
     --without-hook) HOOK=no ;;
     --deb) [ $# -ge 2 ] || { echo "make.sh: --deb needs a package" >&2; exit 2; }; DEB=$2; shift ;;
+    --cache) [ $# -ge 2 ] || { echo "make.sh: --cache needs a directory" >&2; exit 2; }; CACHE_DIR=$2; shift ;;
     --unreadable) [ $# -ge 2 ] || { echo "make.sh: --unreadable needs a path" >&2; exit 2; }; UNREADABLE=$2; shift ;;
     *) echo "make.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -60,7 +63,8 @@ else
   echo bochs >> "$conf/modules"
 fi
 export KIOSK_HUD_INITRAMFS_CONF=$conf/kiosk-hud.conf
-{ cat "$HERE/kiosk-hud.conf"; printf 'KIOSK_HUD_BINARY=%q\nKIOSK_HUD_PATH=/usr/bin/kiosk-hud\nKIOSK_HUD_DEFAULTS=%q\n' "$BIN" "$DEFAULTS"; } > "$KIOSK_HUD_INITRAMFS_CONF"
+{ cat "$HERE/kiosk-hud.conf"; printf 'KIOSK_HUD_BINARY=%q\nKIOSK_HUD_PATH=/usr/bin/kiosk-hud\nKIOSK_HUD_DEFAULTS=%q\n' "$BIN" "$DEFAULTS"
+  [ -z "$CACHE_DIR" ] || printf 'KIOSK_HUD_CACHE=%q\n' "$CACHE_DIR"; } > "$KIOSK_HUD_INITRAMFS_CONF"
 # (A container may have no /lib/modules at all: an empty one is what a kernel package makes.)
 [ -d /lib/modules ] || mkdir -p /lib/modules
 unshare -m sh -ec '
