@@ -34,11 +34,17 @@ extension ShowCommand {
 
     /// After the first frame: keep it for the next start with these arguments (unless the file
     /// already holds this picture), where `FrameKeeping` says. Logs what it did.
-    func saveFrameCache(_ cache: FrameCacheSource, fonts: FontLibrary) {
+    /// `asStarted`: the frame shows what the options say; one a client had changed before it is
+    /// not kept (the next start would show last time's progress and lines until it drew its own).
+    func saveFrameCache(_ cache: FrameCacheSource, fonts: FontLibrary, asStarted: Bool = true) {
         let keeping = extras?.frameKeeping ?? .cache
         // Carried over from the initramfs, the picture now is the boot's middle (its progress, a
         // unit's line), not a first frame: the initramfs's own goes into the cache instead.
         if keeping == .carriedOver { keepInitramfsFrame(); return }
+        guard asStarted else {
+            showLog("frame cache: not written (the content changed before the first frame: not what these options show)")
+            return
+        }
         guard var location = FrameCache.locate(CommandLine.arguments) else { return }
         if keeping == .initramfs, let name = location.path.split(separator: "/").last {
             location.path = InitramfsFrame.directory + "/" + name

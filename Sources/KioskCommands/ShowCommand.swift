@@ -118,6 +118,10 @@ public struct ShowCommand {
         }
         var configuration = sessionConfiguration(profile: profile, content: content, underlay: underlay, logo: logo, scale: scale)
         logo = nil
+        // What the options show (its picture aside, which the frame cache's files cover): a first
+        // frame of anything else is no frame for the next start with these options.
+        var startContent = configuration.content
+        startContent.image = nil
         let session = HUDSession(loop: loop, screen: screen, fonts: fonts, clock: clock, configuration: configuration, log: showLog)
         configuration.logo = nil; configuration.underlay = nil   // the session holds its own
         (content, underlay) = (HUDContent(), nil)   // not `consume`: Swift 6.0.3's checker crashes on it
@@ -156,7 +160,9 @@ public struct ShowCommand {
             if case .screen(.deactivated) = event { start.notifyReady("Another program has the screen") }
             guard case let .firstFrame(t) = event else { return }
             let real = start.realScreen(screen)
-            self.firstFrameShown(at: t, screen: real, fonts: fonts)
+            var shown = session.configuration.content
+            shown.image = nil
+            self.firstFrameShown(at: t, screen: real, fonts: fonts, asStarted: shown == startContent)
             start.notifyReady("On screen")
             self.extras?.firstFrameShown()
             // Off the path to the first frame: input and the tilt.

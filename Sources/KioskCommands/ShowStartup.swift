@@ -7,14 +7,17 @@ import KioskText
 // What `show` does once its first frame is on screen: the start-up log lines, the caches, the
 // offscreen first.png.
 extension ShowCommand {
-    func firstFrameShown(at t: Double, screen outer: Screen, fonts: FontLibrary) {
+    /// `asStarted`: the first frame shows what the options say (no client changed the content
+    /// before it: a daemon that waited for its display may have had its progress and a unit's
+    /// line by then) — only such a frame is kept for the next start.
+    func firstFrameShown(at t: Double, screen outer: Screen, fonts: FontLibrary, asStarted: Bool = true) {
         // The screen that draws: behind a pending screen (`--wait-display`) and a switching one,
         // the device's own.
         let screen = outer.innermost
         firstFrame.shown = true
         logFirstFrame(at: t, fonts: fonts, early: screen.continuedEarlyFrame)
         for problem in fonts.saveGlyphCache() { showLog(problem) }
-        if let cache = screen.frameCache { saveFrameCache(cache, fonts: fonts) }
+        if let cache = screen.frameCache { saveFrameCache(cache, fonts: fonts, asStarted: asStarted) }
         if let dir = offscreen, dir != "-", let picture = screen.presentedPicture {
             do { try writePNG(picture, to: dir + "/first.png") } catch { showLog("\(error)") }
         }

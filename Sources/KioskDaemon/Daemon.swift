@@ -91,8 +91,7 @@ public final class Daemon {
     /// Changes content settings named by their keys (a front end's update: psplash's, Plymouth's),
     /// as an `update` request would, but with the progress as given (no `progressFilter`).
     public func apply(_ content: [(String, SettingValue)], animated: Bool = false) throws(RequestError) {
-        guard case let .update(fields, _) = try DaemonRequest.update(content) else { return }
-        try update(fields, animated: animated, filtered: false)
+        try update(try DaemonRequest.contentFields(content), animated: animated, filtered: false)
     }
 
     private func update(_ fields: [(Setting<HUDSettings>, SettingValue)], animated: Bool, filtered: Bool) throws(RequestError) {

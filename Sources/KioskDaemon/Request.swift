@@ -51,6 +51,12 @@ public enum DaemonRequest {
     /// as a client's is: a front end's own request (psplash's, Plymouth's), made without JSON
     /// between.
     public static func update(_ content: [(String, SettingValue)], animated: Bool = false) throws(RequestError) -> DaemonRequest {
+        .update(try contentFields(content), animated: animated)
+    }
+
+    /// `update`'s fields, each a content setting checked by its rule (the request's and the
+    /// daemon's own updates alike: `Daemon.apply`).
+    static func contentFields(_ content: [(String, SettingValue)]) throws(RequestError) -> [(Setting<HUDSettings>, SettingValue)] {
         var fields: [(Setting<HUDSettings>, SettingValue)] = []
         for (key, v) in content {
             guard let s = HUDSettings.table.setting(key: key), contentKeys.contains(key) else {
@@ -58,7 +64,7 @@ public enum DaemonRequest {
             }
             do throws(RuleError) { fields.append((s, try s.rule.check(v.json))) } catch { throw RequestError.bad("\(key): expected \(error.expected)") }
         }
-        return .update(fields, animated: animated)
+        return fields
     }
 
     /// Reads a request object. Throws `RequestError` with a message for the client.

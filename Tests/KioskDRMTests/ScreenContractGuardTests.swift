@@ -6,6 +6,8 @@
 // screen is a requirement of `Screen` (KioskSeams' Screen.swift), answered by every backend,
 // so that a new backend joins by conforming to `Screen` alone.
 import Glibc
+import KioskSys
+import KioskTestSupport
 import Testing
 
 @Suite struct ScreenContractGuardTests {
@@ -25,38 +27,12 @@ import Testing
     static let casts = ["as?", "as!", "as", "is"]
 
     /// The names in a directory (nil: not a directory), without "." and "..".
-    static func names(_ dir: String) -> [String]? {
-        guard let d = opendir(dir) else { return nil }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { out.append(name) }
-        }
-        return out
-    }
+    static func names(_ dir: String) -> [String]? { listDirectory(dir) }
 
     /// Every .swift file under `dir`.
-    static func swiftFiles(_ dir: String) -> [String] {
-        (names(dir) ?? []).flatMap { name -> [String] in
-            let path = dir + "/" + name
-            if names(path) != nil { return swiftFiles(path) }
-            return name.hasSuffix(".swift") ? [path] : []
-        }
-    }
+    static func swiftFiles(_ dir: String) -> [String] { Proc.swiftFiles(dir) }
 
-    static func read(_ path: String) -> String? {
-        guard let f = fopen(path, "r") else { return nil }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            bytes += chunk[..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func read(_ path: String) -> String? { Proc.readFile(path) }
 
     static func isIdentifier(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 

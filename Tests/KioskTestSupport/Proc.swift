@@ -102,6 +102,17 @@ public enum Proc {
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Every .swift file under `dir` (the guard tests' walk over Sources), in no set order.
+    public static func swiftFiles(_ dir: String) -> [String] {
+        guard let names = listDirectory(dir) else { return [] }
+        return names.flatMap { name -> [String] in
+            let path = dir + "/" + name
+            guard let st = try? fileStatus(path) else { return [] }
+            if st.kind == .directory { return swiftFiles(path) }
+            return name.hasSuffix(".swift") ? [path] : []
+        }
+    }
     public static func executable(_ name: String) -> Bool {
         if name.hasPrefix("/") { return access(name, X_OK) == 0 }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
