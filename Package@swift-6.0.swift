@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "KioskCommandTests", dependencies: ["KioskTestSupport", "KioskSys", "KioskPNG", "KioskCommands", "KioskCLI", "KioskDaemon",
                                                              "KioskSession", "KioskTestDoubles", "KioskSeams", "KioskHUD", "KioskText",
                                                              "KioskBoards", "KioskFakeKernel"]),
-        .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskSeams", "KioskFakeKernel"]),
+        .testTarget(name: "KioskSysTests", dependencies: ["KioskSys", "KioskSeams", "KioskFakeKernel", "KioskTestSupport"]),
         .testTarget(name: "KioskSessionTests", dependencies: ["KioskSession", "KioskTestDoubles", "KioskHUD", "KioskText", "KioskSeams",
                                                              "KioskRaster", "KioskPresentation"]),
         .testTarget(name: "KioskDRMTests", dependencies: ["KioskTestSupport", "KioskDRM", "KioskSys", "CKioskSys", "KioskSeams", "KioskRaster", "KioskPNG", "KioskFakeKernel", "KioskTestDoubles"]),

@@ -9,12 +9,19 @@ import KioskTestSupport
 import Testing
 
 @Suite(.serialized) struct InitramfsHookTests {
-    @Test func thePicturesAndTheProfilesModulesAreInTheImage() throws {
-        guard getuid() == 0, Proc.executable("unshare") else { print("InitramfsHookTests: not root, skipped"); return }
+    /// Whether mkinitramfs can run here (root, unshare, initramfs-tools); a missing
+    /// initramfs-tools is recorded as the VM suites record what they miss.
+    static func canMakeInitramfs() -> Bool {
+        guard getuid() == 0, Proc.executable("unshare") else { print("InitramfsHookTests: not root, skipped"); return false }
         guard Proc.executable("mkinitramfs"), Proc.executable("lsinitramfs") else {
             if let issue = VMGate.cannotRun("INITRAMFS HOOK TESTS", "missing mkinitramfs (apt-get install initramfs-tools)") { Issue.record(Comment(rawValue: issue)) }
-            return
+            return false
         }
+        return true
+    }
+
+    @Test func thePicturesAndTheProfilesModulesAreInTheImage() throws {
+        guard Self.canMakeInitramfs() else { return }
         let dir = Proc.makeTempDir("kiosk-initramfs-hook")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         let logo = dir + "/etc/logo.png", missing = dir + "/etc/no-such-underlay.png", board = dir + "/etc/board.toml"
@@ -57,11 +64,7 @@ import Testing
     /// as frame-KEY.bin; --glyph-cache none: neither.
     @Test(arguments: ["", "--glyph-cache /var/lib/kiosk-cache", "--glyph-cache none"])
     func theCachesGoWhereTheDaemonLooks(_ option: String) throws {
-        guard getuid() == 0, Proc.executable("unshare") else { print("InitramfsHookTests: not root, skipped"); return }
-        guard Proc.executable("mkinitramfs"), Proc.executable("lsinitramfs") else {
-            if let issue = VMGate.cannotRun("INITRAMFS HOOK TESTS", "missing mkinitramfs (apt-get install initramfs-tools)") { Issue.record(Comment(rawValue: issue)) }
-            return
-        }
+        guard Self.canMakeInitramfs() else { return }
         let dir = Proc.makeTempDir("kiosk-initramfs-cache")
         defer { _ = Proc.run(["rm", "-rf", dir]) }
         let setup = """

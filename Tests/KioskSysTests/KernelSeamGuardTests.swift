@@ -4,6 +4,7 @@
 // sd_notify, its own pid) instead of a `Kernel` — the executable included, which only wires
 // (KioskCommands holds the commands).
 import KioskSys
+import KioskTestSupport
 import Testing
 
 @Suite struct KernelSeamGuardTests {
@@ -51,15 +52,7 @@ import Testing
     ]
 
     /// Every .swift file under `dir`.
-    static func swiftFiles(_ dir: String) -> [String] {
-        guard let names = listDirectory(dir) else { return [] }
-        return names.flatMap { name -> [String] in
-            let path = dir + "/" + name
-            guard let st = try? fileStatus(path) else { return [] }
-            if st.kind == .directory { return swiftFiles(path) }
-            return name.hasSuffix(".swift") ? [path] : []
-        }
-    }
+    static func swiftFiles(_ dir: String) -> [String] { Proc.swiftFiles(dir) }
 
     static func isIdentifier(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 
