@@ -45,6 +45,8 @@ public final class HUDSession {
     private var lastTick = -Double.infinity
     private var hiding = false
     private var firstFrameSeen = false
+    /// Whether the first frame is on a display (the `.firstFrame` event has been sent).
+    public var firstFrameShown: Bool { firstFrameSeen }
     private var signalTokens: [LoopToken] = []
     /// Frames drawn (ticks of every HUD), for measurements.
     public private(set) var frames = 0
