@@ -118,8 +118,10 @@ public struct ShowCommand {
         }
         var configuration = sessionConfiguration(profile: profile, content: content, underlay: underlay, logo: logo, scale: scale)
         logo = nil
-        // What the options show (its picture aside, which the frame cache's files cover): a first
-        // frame of anything else is no frame for the next start with these options.
+        // What the options show (its picture aside, which the frame cache's files cover), as the
+        // extras set it from them too (the daemon's --plymouth-mode: the reboot screen's words),
+        // taken once they are attached: a first frame of anything a client sent after that is no
+        // frame for the next start with these options.
         var startContent = configuration.content
         startContent.image = nil
         let session = HUDSession(loop: loop, screen: screen, fonts: fonts, clock: clock, configuration: configuration, log: showLog)
@@ -176,6 +178,8 @@ public struct ShowCommand {
         var failure: Error?
         do {
             try extras?.attach(session: session, loop: loop, kernel: runner.kernel, screen: screen, settings: settings)
+            startContent = session.configuration.content
+            startContent.image = nil
             try session.start { StartMarks.mark(.layout) }
             try startWaiting(start, session: session, loop: loop, kernel: runner.kernel, profile: profile, rotation: profile.display.rotation, request: request, scale: scale)
             // Nothing to draw (--hidden): up once the socket listens.
