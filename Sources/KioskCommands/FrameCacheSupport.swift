@@ -1,4 +1,3 @@
-import CKioskSys
 import KioskBoards
 import KioskCLI
 import KioskSeams
@@ -112,9 +111,8 @@ enum InitramfsFrame {
         var written: [String] = []
         do throws(SysError) {
             try kernel.makeDirectories(cacheDirectory)
-            let limit = Int(KIOSK_FRAME_CACHE_FRAME_MAX) + Int(KIOSK_FRAME_CACHE_ARGS_MAX) + MemoryLayout<kiosk_frame_cache_header>.size
             for name in frames {
-                let bytes = try kernel.readFileBytes(directory + "/" + name, limit: limit)
+                let bytes = try kernel.readFileBytes(directory + "/" + name, limit: FrameCacheFile.sizeLimit)
                 let target = cacheDirectory + "/" + prefix + name
                 try kernel.replaceFile(target, with: bytes)
                 written.append(target)

@@ -33,10 +33,12 @@ public struct FrameCacheFile {
 
     /// The file at `path` read through `kernel`; nil when it is not a frame cache file of this
     /// version (or cannot be read).
+    /// The largest frame cache file: a header, the arguments and the frame at their limits.
+    public static let sizeLimit = MemoryLayout<kiosk_frame_cache_header>.size + Int(KIOSK_FRAME_CACHE_ARGS_MAX) + Int(KIOSK_FRAME_CACHE_FRAME_MAX)
+
     public init?(path: String, kernel: any KernelFiles & KernelDescriptors) {
         let size = MemoryLayout<kiosk_frame_cache_header>.size
-        let limit = size + Int(KIOSK_FRAME_CACHE_ARGS_MAX) + Int(KIOSK_FRAME_CACHE_FRAME_MAX)
-        guard let bytes = try? kernel.readFileBytes(path, limit: limit), bytes.count >= size else { return nil }
+        guard let bytes = try? kernel.readFileBytes(path, limit: Self.sizeLimit), bytes.count >= size else { return nil }
         let h = bytes.withUnsafeBytes { $0.loadUnaligned(as: kiosk_frame_cache_header.self) }
         let magic = withUnsafeBytes(of: h.magic) { Array($0.prefix(7)) }
         guard magic == Array("KHFRAME".utf8), h.version == KIOSK_FRAME_CACHE_VERSION, h.header_size == UInt32(size),
