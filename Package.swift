@@ -27,7 +27,7 @@ let lean: [SwiftSetting] = [.unsafeFlags([
 let package = Package(
     name: "KioskHUD",
     products: [
-        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskWords", "KioskRaster", "KioskText", "KioskPresentation", "KioskSeams", "KioskTestDoubles", "KioskOffscreen", "KioskEmbedded", "KioskDevices", "KioskBehavior", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun", "KioskCommands"]),
+        .library(name: "KioskHUD", targets: ["KioskHUD", "KioskHUDAsync", "KioskSession", "KioskBoards", "KioskWords", "KioskRaster", "KioskText", "KioskPresentation", "KioskSeams", "KioskTestDoubles", "KioskOffscreen", "KioskEmbedded", "KioskDevices", "KioskBehavior", "KioskPNG", "KioskSys", "KioskFakeKernel", "KioskProtocol", "KioskDaemon", "KioskRun", "KioskCommands", "KioskWayland"]),
         .executable(name: "kiosk-hud", targets: ["kiosk-hud"]),
         .executable(name: "kiosk-hud-bench", targets: ["kiosk-hud-bench"]),
         .executable(name: "kiosk-hud-fuzz", targets: ["kiosk-hud-fuzz"]),
@@ -105,6 +105,10 @@ let package = Package(
         // frame), with its headers from libinput-dev/libudev-dev.
         .target(name: "CKioskInput", dependencies: ["CKioskLoader"]),
         .target(name: "KioskInput", dependencies: ["KioskSys", "CKioskSys", "CKioskInput", "KioskSeams"], swiftSettings: lean),
+        // The HUD over a running compositor: a wlr-layer-shell overlay through libwayland-client,
+        // loaded with dlopen when a Wayland screen opens (CKioskWayland describes the protocol).
+        .target(name: "CKioskWayland", dependencies: ["CKioskLoader"]),
+        .target(name: "KioskWayland", dependencies: ["CKioskWayland", "KioskSeams", "KioskRaster", "KioskSys"], swiftSettings: lean),
         // The tilt: IIO accelerometers from sysfs.
         .target(name: "KioskIIO", dependencies: ["KioskSys", "KioskSeams", "KioskPresentation"], swiftSettings: lean),
 
@@ -121,6 +125,7 @@ let package = Package(
         .target(name: "KioskCommands", dependencies: [
             "KioskCLI", "KioskSettings", "KioskBoards", "KioskHUD", "KioskSession", "KioskDaemon", "KioskRun", "KioskProtocol", "KioskDRM",
             "KioskIIO", "KioskInput", "KioskSys", "KioskRaster", "KioskText", "KioskPNG", "KioskSeams", "KioskOffscreen", "KioskPresentation",
+            "KioskWayland",
         ], swiftSettings: lean),
 
         // The executable only wires: the command line parsed, the command picked, its entry point

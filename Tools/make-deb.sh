@@ -152,7 +152,9 @@ glibc=${glibc#GLIBC_}
 # them): glibc as above; libinput10 and libudev1 for touch,
 # libfreetype6 for text not in the glyph cache, libpng16-16 for pictures, libsystemd0 for
 # `ctl follow-boot`, fonts-dejavu-core for the default font; libdrm2 for the display's device
-# handling as the issue asks (kiosk-hud itself uses only the kernel's DRM ioctls).
+# handling as the issue asks (kiosk-hud itself uses only the kernel's DRM ioctls). Recommended:
+# libwayland-client0 for `--wayland` (the HUD over a running compositor), which a board without
+# one never opens.
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: kiosk-hud
 Version: $version
@@ -160,6 +162,7 @@ Architecture: $arch
 Maintainer: ${DEBFULLNAME:-KioskHUD maintainers} <${DEBEMAIL:-kiosk-hud@localhost}>
 Installed-Size: $size
 Depends: libc6 (>= $glibc), libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, libsystemd0, fonts-dejavu-core
+Recommends: libwayland-client0
 Section: misc
 Priority: optional
 Description: progress HUD and boot splash for kiosk displays, drawn with DRM/KMS

@@ -20,6 +20,7 @@ public struct RenderCommand {
                 OptionSpec(.out, short: "o", rule: .path, help: "Output PNG (required)."),
                 .flag(.pressed, help: "Draw the button pressed (tests: what show draws while a finger is on it)."),
                 OptionSpec(.motionOffset, value: "DX,DY", rule: .point(1_000_000, "pixels"), help: "Bezel moved by the tilt effect, in pixels (tests)."),
+                .flag(.overlay, help: "Draw the HUD as it goes over another program's picture (what `show --wayland` puts on the compositor's overlay layer): nothing under it, a PNG with alpha."),
                 .flag(.printLayout, help: "Print the bezel's and the button's rectangles in pixels on stdout: \"bezel X Y W H\", \"button X Y W H\"."),
             ]),
         ])
@@ -44,12 +45,17 @@ public struct RenderCommand {
         let settings = try SettingOptions.resolve(a)
         let (content, underlay) = try loadPictures(settings, underlayOption: a.written(.underlayImage))
         let p = settings.profile
+        let overlay = a.flag(.overlay)
+        if overlay, let o = ["underlay-image", "underlay-color", "underlay-fit", "format"].first(where: a.given) {
+            throw UsageError("--\(o) does not go with --overlay (nothing is under an overlay's HUD; its format is ARGB8888)")
+        }
         let r: HUDRenderer
         do {
             // One frame: no backdrop bitmap beside the frame (an 8192x8192 frame is 256 MB).
-            r = try HUDRenderer(width: p.width, height: p.height, format: p.format, fonts: fonts, style: p.style, content: content,
-                                keepsBackdrop: false)
+            r = try HUDRenderer(width: p.width, height: p.height, format: overlay ? .argb8888 : p.format, fonts: fonts, style: p.style,
+                                content: content, keepsBackdrop: false)
         } catch { throw UsageError("\(error)") }
+        r.transparentUnderlay = overlay
         r.setUnderlay(color: p.underlayColor, image: underlay, fit: p.underlayFit)
         r.setLogo(try loadLogo(settings))
         var motion = (0.0, 0.0)
@@ -88,6 +94,7 @@ public struct RenderCommand {
 extension OptionKey {
     public static let motionOffset = OptionKey("motion-offset")
     public static let out = OptionKey("out")
+    public static let overlay = OptionKey("overlay")
     public static let phase = OptionKey("phase")
     public static let pressed = OptionKey("pressed")
     public static let printLayout = OptionKey("print-layout")

@@ -16,7 +16,15 @@ struct ShowDevices {
     /// Starts input on the first display's picture and the tilt; each that cannot start is one
     /// log line, and `show` goes on without it.
     mutating func start(_ show: ShowCommand, session: HUDSession, settings: HUDSettings, rotation: Rotation, clock: any Clock & Sendable) {
-        if !show.noInput, let d = session.displays.first?.display {
+        if !show.noInput, let own = session.screen.innermost.input {
+            // The compositor's seat: its devices are the compositor's, not ours to open.
+            do {
+                try session.attachInput(own)
+                showLog("input: the screen's own (the compositor's pointer and touch on the HUD)")
+            } catch {
+                showLog("input: cannot start (\(error)); going on without input")
+            }
+        } else if !show.noInput, let d = session.displays.first?.display {
             do {
                 var opts = try settings.libinputOptions(transform: d.transform, connector: d.name, log: { showLog($0) })
                 opts.clock = clock

@@ -17,6 +17,8 @@ extension ShowCommand {
                 .flag(.retain, help: "On quit, leave the last frame on screen (for the next program) instead of restoring the console."),
                 OptionSpec(.duration, rule: .number(0, 31_536_000, "seconds"), help: "Quit after this many seconds (default: run until Ctrl+C or SIGTERM)."),
                 OptionSpec(.fbdev, rule: .path, help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
+                OptionSpec(.wayland, value: "SOCKET", rule: .path,
+                           help: "Draw over a running Wayland compositor instead of DRM: an overlay surface on each of its outputs (wlr-layer-shell: sway, labwc, wayfire). SOCKET: a name under $XDG_RUNTIME_DIR (wayland-1), an absolute path, or 'auto' for $WAYLAND_DISPLAY. Input comes from the compositor's seat."),
                 OptionSpec(.offscreen, value: "DIR", rule: .path, help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
                 .flag(.animate, help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
                 OptionSpec("glyph-cache", value: "DIR", rule: .path, help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
@@ -36,7 +38,7 @@ extension ShowCommand {
     /// would be ignored), and the ones that change nothing there a warning — never silence.
     func checkBackendOptions() throws {
         let a = arguments
-        let backend = a.given(.offscreen) ? "--offscreen" : a.given(.fbdev) ? "--fbdev" : nil
+        let backend = a.given(.offscreen) ? "--offscreen" : a.given(.fbdev) ? "--fbdev" : a.given(.wayland) ? "--wayland" : nil
         guard let backend else {
             if a.given(.size) { showLog("warning: --size applies to --offscreen only; the display's mode sets the size") }
             return
@@ -44,8 +46,12 @@ extension ShowCommand {
         var wrong = ["card", "connector", "video-mode"]
         var moot = ["no-hotplug", "check-scanout", "no-frame-cache", "wait-display", "display-switch", "wait-real-timeout"]
         if backend == "--offscreen" {
+            wrong += ["fbdev", "wayland"]
+            moot += ["retain", "no-vt", "fractional-scale"]
+        } else if backend == "--wayland" {
             wrong.append("fbdev")
             moot += ["retain", "no-vt", "fractional-scale"]
+            if a.given(.size) { showLog("warning: --size applies to --offscreen only; the compositor sizes each output's surface") }
         } else if a.given(.size) {
             showLog("warning: --size applies to --offscreen only; the framebuffer's size is used")
         }
@@ -118,6 +124,7 @@ extension OptionKey {
     public static let noInput = OptionKey("no-input")
     public static let noVt = OptionKey("no-vt")
     public static let offscreen = OptionKey("offscreen")
+    public static let wayland = OptionKey("wayland")
     public static let onButton = OptionKey("on-button")
     public static let onTapOutside = OptionKey("on-tap-outside")
 }

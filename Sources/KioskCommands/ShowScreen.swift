@@ -4,6 +4,7 @@ import KioskDRM
 import KioskOffscreen
 import KioskRaster
 import KioskSys
+import KioskWayland
 
 // `show`'s screen: offscreen (PNGs), an fbdev device, a named DRM card, or — the default — the
 // display followed from the firmware's framebuffer to the board's driver (ShowSwitch.swift).
@@ -20,6 +21,7 @@ extension ShowCommand {
             return OffscreenScreen(d)
         }
         if let path = arguments.string(.fbdev) { return try openFBDev(path, rotation: rotation, scale: scale) }
+        if let socket = arguments.string(.wayland) { return try openWayland(socket, scale: scale) }
         guard let card = profile.display.card else {
             return try openSwitching(profile: profile, rotation: rotation, request: request, scale: scale)
         }
@@ -67,6 +69,15 @@ extension ShowCommand {
     func cachedFrame(on card: String, firmware: Bool) -> EarlyFrame? {
         guard !firmware, !firstFrame.shown, !board.awaitsDisplay, extras?.frameKeeping != .carriedOver else { return nil }
         return ShowCommand.showCachedFrame(card)
+    }
+
+    /// The overlay over a running compositor (KioskWayland): `socket` "auto" is $WAYLAND_DISPLAY.
+    func openWayland(_ socket: String, scale: Double?) throws -> Screen {
+        var o = WaylandOptions(socket: socket == "auto" ? nil : socket, scale: scale)
+        o.log = { showLog($0) }
+        let s = try WaylandScreen(options: o, timeSource: monotonicSeconds)
+        showLog("output wayland socket=\(socket) outputs=\(s.waylandDisplays.map { "\($0.name):\($0.width)x\($0.height)" }.joined(separator: ","))")
+        return s
     }
 
     func openFBDev(_ path: String, rotation: Rotation?, scale: Double?) throws -> Screen {

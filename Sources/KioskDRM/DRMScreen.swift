@@ -68,6 +68,7 @@ public final class DRMHead {
 /// two dumb buffers each, page flips paced by the kernel's flip events, DRM master held only
 /// while showing, hotplug, VT switching, and a clean way out (restore, or retain the last frame).
 public final class DRMScreen: Screen, DRMDisplayOwner {
+    public var backend: ScreenBackend { .drm }
     public let card: DRMCard
     /// What the displays change too: the driver's answers, the summary's counters.
     let shared: DRMSharedState

@@ -22,6 +22,7 @@ public struct FBDevOptions {
 /// pans), two buffers: draw into the hidden half, FBIOPAN_DISPLAY to it, FBIO_WAITFORVSYNC.
 /// Otherwise the one buffer is drawn into directly (said so in the log: it may tear).
 public final class FBDevScreen: Screen, Display {
+    public var backend: ScreenBackend { .fbdev }
     let kernel: Kernel
     let options: FBDevOptions
     let fd: Int32

@@ -267,7 +267,8 @@ public final class Daemon {
                                 ("rotation", .number(Double(d.transform.rotation.rawValue))), ("scale", .number(d.scale))]))
         }
         return [("visible", .bool(session.isVisible)), ("content", .object(JSONObject(content))), ("style", .object(JSONObject(look))),
-                ("displays", .array(displays)), ("first_frame", .bool(session.firstFrameShown)), ("active", .bool(session.screen.isActive))] + statusExtras()
+                ("displays", .array(displays)), ("first_frame", .bool(session.firstFrameShown)), ("active", .bool(session.screen.isActive)),
+                ("screen", .string(session.screen.backend.rawValue))] + statusExtras()
     }
 }
 

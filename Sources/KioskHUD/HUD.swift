@@ -39,6 +39,8 @@ public final class HUD {
     private var tracker = ButtonTracker()
     private var observers: [(HUDEvent) -> Void] = []
     private var pointer: (x: Double, y: Double) = (0, 0)
+    /// The input region last given to an overlay display (`followInputRegion`); unset at first.
+    private var inputRegion: [IntRect]?? = .none
 
     /// Timing rules: grace time, minimum show time, animation.
     public var presentationConfig: PresentationConfig {
@@ -52,6 +54,7 @@ public final class HUD {
         self.clock = clock
         renderer = try HUDRenderer(width: display.width, height: display.height, format: display.preferredFormat,
                                    fonts: fonts, style: style, content: content)
+        renderer.transparentUnderlay = display.isOverlay
         presentation = PresentationMachine(config: config)
         spinner = SpinnerClock(origin: clock.now)
         progressAnimator.set(content.progress, animated: false, at: clock.now)
@@ -257,10 +260,29 @@ public final class HUD {
         let state = frameState()
         guard let damage = renderer.render(state, stoppingWhen: stop) else { return (DamageRegion(), nil) }
         if !damage.isEmpty || firstPresent {
+            if display.isOverlay { followInputRegion(state) }
             try display.present(renderer.shadow.surface, damage: firstPresent ? .whole : .region(damage))
             firstPresent = false
         }
         return (damage, nextFrame(after: now, state: state))
+    }
+
+    /// Tells an overlay display where the HUD takes input (`Display.setInputRegion`): nothing
+    /// while hidden, the whole picture while a background covers the program or a tap outside the
+    /// bezel does something, else the bezel's box as drawn.
+    private func followInputRegion(_ state: HUDFrameState) {
+        let region: [IntRect]?
+        if !state.visible || state.opacity <= 0 {
+            region = []
+        } else if buttonConfig.tapOutside || renderer.style.background != .none {
+            region = nil
+        } else {
+            let box = renderer.layout.bezel.offsetBy(dx: state.motionX.rounded(), dy: state.motionY.rounded()).enclosingPixels
+            region = [box]
+        }
+        guard region != inputRegion else { return }
+        inputRegion = region
+        display.setInputRegion(region)
     }
 
     func nextFrame(after now: Seconds, state: HUDFrameState) -> Seconds? {

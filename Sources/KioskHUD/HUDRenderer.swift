@@ -94,9 +94,25 @@ public final class HUDRenderer {
         settledLayout = try engine.layout(content, style: self.style, width: width, height: height)
     }
 
+    /// True for a frame shown over another program's picture (`Display.isOverlay`: a compositor's
+    /// overlay layer): the underlay is transparent whatever `setUnderlay` says, so what the HUD
+    /// does not cover — and what the dim lets through — is the program's. Needs a format with
+    /// alpha (ARGB8888).
+    public var transparentUnderlay = false {
+        didSet {
+            guard transparentUnderlay != oldValue else { return }
+            underlayColor = transparentUnderlay ? .clear : .black
+            underlay = nil
+            backdropOpacity = -1
+            last = nil
+        }
+    }
+
     /// Sets what lies under the HUD: a colour, or a picture over it, scaled as `fit` says (the
-    /// scaled picture is kept: drawn once here, not per frame).
+    /// scaled picture is kept: drawn once here, not per frame). Nothing, with a transparent
+    /// underlay.
     public func setUnderlay(color: Color = .black, image: Bitmap? = nil, fit: UnderlayFit = .fill) {
+        guard !transparentUnderlay else { return }
         underlayColor = Color(r: color.r, g: color.g, b: color.b, a: 1)
         if let image {
             // The frame-sized bitmap is kept from one picture or colour to the next: allocating
@@ -371,7 +387,7 @@ public final class HUDRenderer {
     private func backgroundPlan(opacity: Double) -> BackgroundPlan {
         // One plain colour: the underlay's, with a dim over it (blended by the same SrcOver as
         // everything else, on one pixel).
-        if underlay == nil, drawnLogo == nil, style.background != .gradient, let px = try? Bitmap(width: 1, height: 1, format: shadow.format) {
+        if !transparentUnderlay, underlay == nil, drawnLogo == nil, style.background != .gradient, let px = try? Bitmap(width: 1, height: 1, format: shadow.format) {
             let c = Canvas(px.surface)
             c.clear(to: underlayColor)
             if case let .dim(color) = style.background { c.fill(px.surface.bounds, .solid(color), opacity: opacity) }

@@ -96,12 +96,23 @@ public protocol Display: AnyObject {
     var scale: Double { get }
     /// CLOCK_MONOTONIC seconds when the first frame went on screen (nil before).
     var firstFrameTime: Double? { get }
+    /// Whether the picture is shown over another program's (a compositor's overlay layer): what
+    /// the HUD does not cover — the underlay — is transparent, and the format keeps alpha.
+    var isOverlay: Bool { get }
+    /// Where the HUD takes input on a display over another program's picture (`isOverlay`), in
+    /// picture pixels: the bezel's box when nothing dims the program, `[]` while the HUD is
+    /// hidden (every touch reaches the program), nil for the whole display. Called before a
+    /// present when it changed; effective from that present on. Default: nothing (a display of
+    /// its own takes every touch).
+    func setInputRegion(_ region: [IntRect]?)
 }
 
 extension Display {
     public var name: String { "display" }
     public var scale: Double { 1 }
     public var firstFrameTime: Double? { nil }
+    public var isOverlay: Bool { false }
+    public func setInputRegion(_ region: [IntRect]?) {}
 }
 
 /// A touch, pointer or key event, in picture coordinates (after rotation and calibration).

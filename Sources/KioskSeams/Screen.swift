@@ -93,6 +93,26 @@ public protocol Screen: AnyObject {
     /// screen: `--offscreen DIR` writes it as first.png and last.png); nil for a device, whose
     /// picture is the panel's. Default: nil.
     var presentedPicture: Bitmap? { get }
+    /// Input the screen delivers itself, in the first display's picture coordinates — a
+    /// compositor's seat: its pointer and touch on the HUD's own surfaces — used in place of the
+    /// input devices (which the compositor owns); nil: the devices'. Default: nil (for a screen in front of
+    /// another, the one behind it's).
+    var input: InputSource? { get }
+    /// Which backend draws, as `status` names it: "drm", "fbdev", "wayland", "offscreen".
+    /// Default: "offscreen"; a screen in front of another answers for the one behind it.
+    var backend: ScreenBackend { get }
+}
+
+/// Which kind of backend draws a screen (`Screen.backend`; `status`'s `screen`).
+public enum ScreenBackend: String, Sendable, CaseIterable {
+    /// A DRM/KMS card.
+    case drm
+    /// A framebuffer device (/dev/fbN).
+    case fbdev
+    /// A Wayland compositor's overlay layer.
+    case wayland
+    /// No device: ordinary memory (`render`, `--offscreen`, tests).
+    case offscreen
 }
 
 extension Screen {
@@ -108,6 +128,8 @@ extension Screen {
     public var frameCache: FrameCacheSource? { nil }
     public var carryOver: ScreenCarryOverSource? { nil }
     public var presentedPicture: Bitmap? { nil }
+    public var input: InputSource? { innermost === self ? nil : innermost.input }
+    public var backend: ScreenBackend { innermost === self ? .offscreen : innermost.backend }
 
     /// `continuedEarlyFrame`'s earlier name.
     @available(*, deprecated, renamed: "continuedEarlyFrame")

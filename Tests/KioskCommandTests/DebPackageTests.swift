@@ -25,9 +25,9 @@ import Testing
         guard let deb = Self.build(into: root.dir) else { return }
 
         // What it holds, owned by root.
-        let info = Proc.run(["dpkg-deb", "-f", deb, "Package", "Depends", "Version"])
+        let info = Proc.run(["dpkg-deb", "-f", deb, "Package", "Depends", "Recommends", "Version"])
         #expect(info.out == "Package: kiosk-hud\nDepends: libc6 (>= \(DpkgRoot.glibcNeeded(by: Proc.kioskHUD))), libdrm2, libinput10, libudev1, libfreetype6, libpng16-16, libsystemd0, "
-                + "fonts-dejavu-core\nVersion: 1.2.3\n")
+                + "fonts-dejavu-core\nRecommends: libwayland-client0\nVersion: 1.2.3\n")
         let listing = Proc.run(["dpkg-deb", "-c", deb])
         #expect(listing.status == 0)
         let entries = listing.out.split(separator: "\n").map { line -> (mode: String, owner: String, path: String) in
