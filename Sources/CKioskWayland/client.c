@@ -45,6 +45,8 @@ struct kiosk_wl {
     struct wl_display *display;
     struct wl_proxy *registry, *compositor, *shm, *layer_shell, *seat, *pointer, *touch;
     uint32_t seat_id;
+    uint32_t toplevel_manager_name, toplevel_manager_version;
+    struct wl_proxy *toplevel_manager;
     struct output outputs[MAX_OUTPUTS];
     int output_count;
     struct kiosk_wl_surface *surfaces[MAX_SURFACES];
@@ -272,6 +274,10 @@ static void registry_global(void *data, struct wl_proxy *registry, uint32_t name
         wl->seat = bind(wl, name, &kiosk_wl_seat_interface, version);
         wl->seat_id = name;
         if (wl->seat) kiosk_wl_proxy_add_listener(wl->seat, (void (**)(void))&seat_listener, wl);
+    } else if (!strcmp(interface, "zwlr_foreign_toplevel_manager_v1") && !wl->toplevel_manager_name) {
+        // Bound only when asked (kiosk_wl_watch_windows): binding brings every window.
+        wl->toplevel_manager_name = name;
+        wl->toplevel_manager_version = version;
     } else if (!strcmp(interface, "wl_output") && version >= 2 && wl->output_count < MAX_OUTPUTS) {
         struct output *o = &wl->outputs[wl->output_count];
         memset(o, 0, sizeof *o);
@@ -302,6 +308,76 @@ static const struct {
     void (*global)(void *, struct wl_proxy *, uint32_t, const char *, uint32_t);
     void (*global_remove)(void *, struct wl_proxy *, uint32_t);
 } registry_listener = { registry_global, registry_global_remove };
+
+// MARK: other programs' windows
+
+/// One window being described: its app id until its first `done`.
+struct toplevel {
+    struct kiosk_wl *wl;
+    char app_id[128];
+    int told;
+};
+
+static void toplevel_title(void *d, struct wl_proxy *p, const char *t) { (void)d; (void)p; (void)t; }
+static void toplevel_app_id(void *data, struct wl_proxy *p, const char *app_id) {
+    (void)p;
+    struct toplevel *t = data;
+    snprintf(t->app_id, sizeof t->app_id, "%s", app_id ? app_id : "");
+}
+static void toplevel_output(void *d, struct wl_proxy *p, struct wl_proxy *o) { (void)d; (void)p; (void)o; }
+static void toplevel_state(void *d, struct wl_proxy *p, void *a) { (void)d; (void)p; (void)a; }
+static void toplevel_done(void *data, struct wl_proxy *p) {
+    (void)p;
+    struct toplevel *t = data;
+    if (t->told) return;
+    t->told = 1;
+    struct kiosk_wl_event e = { .kind = KIOSK_WL_WINDOW };
+    snprintf(e.text, sizeof e.text, "%s", t->app_id);
+    push(t->wl, e);
+}
+static void toplevel_closed(void *data, struct wl_proxy *p) {
+    request(p, 7, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);  // destroy
+    free(data);
+}
+static void toplevel_parent(void *d, struct wl_proxy *p, struct wl_proxy *parent) { (void)d; (void)p; (void)parent; }
+static const struct {
+    void (*title)(void *, struct wl_proxy *, const char *);
+    void (*app_id)(void *, struct wl_proxy *, const char *);
+    void (*output_enter)(void *, struct wl_proxy *, struct wl_proxy *);
+    void (*output_leave)(void *, struct wl_proxy *, struct wl_proxy *);
+    void (*state)(void *, struct wl_proxy *, void *);
+    void (*done)(void *, struct wl_proxy *);
+    void (*closed)(void *, struct wl_proxy *);
+    void (*parent)(void *, struct wl_proxy *, struct wl_proxy *);
+} toplevel_listener = { toplevel_title, toplevel_app_id, toplevel_output, toplevel_output, toplevel_state, toplevel_done,
+                        toplevel_closed, toplevel_parent };
+
+static void manager_toplevel(void *data, struct wl_proxy *manager, struct wl_proxy *handle) {
+    (void)manager;
+    struct toplevel *t = calloc(1, sizeof *t);
+    if (!t) { kiosk_wl_proxy_destroy(handle); return; }
+    t->wl = data;
+    kiosk_wl_proxy_add_listener(handle, (void (**)(void))&toplevel_listener, t);
+}
+static void manager_finished(void *data, struct wl_proxy *manager) {
+    struct kiosk_wl *wl = data;
+    kiosk_wl_proxy_destroy(manager);
+    if (wl->toplevel_manager == manager) wl->toplevel_manager = NULL;
+    push(wl, (struct kiosk_wl_event){ .kind = KIOSK_WL_WINDOWS_ENDED });
+}
+static const struct {
+    void (*toplevel)(void *, struct wl_proxy *, struct wl_proxy *);
+    void (*finished)(void *, struct wl_proxy *);
+} manager_listener = { manager_toplevel, manager_finished };
+
+int kiosk_wl_watch_windows(struct kiosk_wl *wl) {
+    if (wl->toplevel_manager) return 0;
+    if (!wl->toplevel_manager_name) return -1;
+    wl->toplevel_manager = bind(wl, wl->toplevel_manager_name, &kiosk_zwlr_foreign_toplevel_manager_v1_interface, wl->toplevel_manager_version);
+    if (!wl->toplevel_manager) return -1;
+    kiosk_wl_proxy_add_listener(wl->toplevel_manager, (void (**)(void))&manager_listener, wl);
+    return 0;
+}
 
 // MARK: connection
 

@@ -123,3 +123,26 @@ static const struct kiosk_wl_interface *layer_shell_get_types[] = {
 static const struct kiosk_wl_message layer_shell_requests[] = {
     { "get_layer_surface", "no?ous", layer_shell_get_types }, { "destroy", "3", none } };
 const struct kiosk_wl_interface kiosk_zwlr_layer_shell_v1_interface = { "zwlr_layer_shell_v1", 4, 2, layer_shell_requests, 0, NULL };
+
+// zwlr_foreign_toplevel_handle_v1 (version 3), from wlr-foreign-toplevel-management-unstable-v1
+// (https://gitlab.freedesktop.org/wlroots/wlr-protocols/-/blob/master/unstable/wlr-foreign-toplevel-management-unstable-v1.xml).
+// Only listened to: its requests are never sent (their object arguments' types left NULL).
+static const struct kiosk_wl_message toplevel_requests[] = {
+    { "set_maximized", "", none }, { "unset_maximized", "", none }, { "set_minimized", "", none },
+    { "unset_minimized", "", none }, { "activate", "o", none }, { "close", "", none },
+    { "set_rectangle", "oiiii", none }, { "destroy", "", none }, { "set_fullscreen", "2?o", none },
+    { "unset_fullscreen", "2", none } };
+extern const struct kiosk_wl_interface kiosk_zwlr_foreign_toplevel_handle_v1_interface;
+static const struct kiosk_wl_interface *toplevel_output_types[] = { &kiosk_wl_output_interface };
+static const struct kiosk_wl_interface *toplevel_parent_types[] = { &kiosk_zwlr_foreign_toplevel_handle_v1_interface };
+static const struct kiosk_wl_message toplevel_events[] = {
+    { "title", "s", none }, { "app_id", "s", none }, { "output_enter", "o", toplevel_output_types },
+    { "output_leave", "o", toplevel_output_types }, { "state", "a", none }, { "done", "", none },
+    { "closed", "", none }, { "parent", "3?o", toplevel_parent_types } };
+IFACE(kiosk_zwlr_foreign_toplevel_handle_v1_interface, "zwlr_foreign_toplevel_handle_v1", 3, toplevel_requests, toplevel_events)
+
+// zwlr_foreign_toplevel_manager_v1 (version 3)
+static const struct kiosk_wl_interface *manager_toplevel_types[] = { &kiosk_zwlr_foreign_toplevel_handle_v1_interface };
+static const struct kiosk_wl_message manager_requests[] = { { "stop", "", none } };
+static const struct kiosk_wl_message manager_events[] = { { "toplevel", "n", manager_toplevel_types }, { "finished", "", none } };
+IFACE(kiosk_zwlr_foreign_toplevel_manager_v1_interface, "zwlr_foreign_toplevel_manager_v1", 3, manager_requests, manager_events)

@@ -178,6 +178,7 @@ public struct ShowCommand {
         var failure: Error?
         do {
             try extras?.attach(session: session, loop: loop, kernel: runner.kernel, screen: screen, settings: settings)
+            if let wanted = a.string(.untilWindow) { try endAtWindow(wanted, screen: screen, session: session) }
             startContent = session.configuration.content
             startContent.image = nil
             try session.start { StartMarks.mark(.layout) }

@@ -19,6 +19,8 @@ extension ShowCommand {
                 OptionSpec(.fbdev, rule: .path, help: "Use this fbdev device (e.g. /dev/fb0) instead of DRM."),
                 OptionSpec(.wayland, value: "SOCKET", rule: .path,
                            help: "Draw over a running Wayland compositor instead of DRM: an overlay surface on each of its outputs (wlr-layer-shell: sway, labwc, wayfire). SOCKET: a name under $XDG_RUNTIME_DIR (wayland-1), an absolute path, or 'auto' for $WAYLAND_DISPLAY. Input comes from the compositor's seat."),
+                OptionSpec(.untilWindow, value: "APP_ID", rule: .text(256, nonEmpty: true),
+                           help: "With --wayland: end (exit 0) once the compositor has a window of APP_ID ('any': any window) — the splash kept over the compositor's start until the kiosk app is on screen (wlr-foreign-toplevel-management)."),
                 OptionSpec(.offscreen, value: "DIR", rule: .path, help: "No display: write the first and last frames as PNGs into DIR (first.png, last.png; '-': none)."),
                 .flag(.animate, help: "Fade the HUD in (the board profile's animation) instead of showing it at once."),
                 OptionSpec("glyph-cache", value: "DIR", rule: .path, help: "Keep rendered glyphs and the first frame here between runs, so a start whose text was shown before does not load FreeType, and a start with the same options shows its first frame before start-up finishes; 'none' to turn both off (default: /var/cache/kiosk-hud when writable, else $XDG_CACHE_HOME/kiosk-hud or ~/.cache/kiosk-hud)."),
@@ -39,6 +41,9 @@ extension ShowCommand {
     func checkBackendOptions() throws {
         let a = arguments
         let backend = a.given(.offscreen) ? "--offscreen" : a.given(.fbdev) ? "--fbdev" : a.given(.wayland) ? "--wayland" : nil
+        if a.given(.untilWindow) && backend != "--wayland" {
+            throw UsageError("--until-window goes with --wayland (a compositor tells its windows)")
+        }
         guard let backend else {
             if a.given(.size) { showLog("warning: --size applies to --offscreen only; the display's mode sets the size") }
             return
@@ -125,6 +130,7 @@ extension OptionKey {
     public static let noVt = OptionKey("no-vt")
     public static let offscreen = OptionKey("offscreen")
     public static let wayland = OptionKey("wayland")
+    public static let untilWindow = OptionKey("until-window")
     public static let onButton = OptionKey("on-button")
     public static let onTapOutside = OptionKey("on-tap-outside")
 }

@@ -1,5 +1,6 @@
 import KioskBoards
 import KioskSeams
+import KioskSession
 import KioskDRM
 import KioskOffscreen
 import KioskRaster
@@ -78,6 +79,17 @@ extension ShowCommand {
         let s = try WaylandScreen(options: o, timeSource: monotonicSeconds)
         showLog("output wayland socket=\(socket) outputs=\(s.waylandDisplays.map { "\($0.name):\($0.width)x\($0.height)" }.joined(separator: ","))")
         return s
+    }
+
+    /// `--until-window`: the run ends (exit 0) once the compositor has a window of `wanted`
+    /// ("any": any window), one already there included.
+    func endAtWindow(_ wanted: String, screen: Screen, session: HUDSession) throws {
+        guard let windows = screen.windows else { throw ShowError("--until-window: this screen cannot tell other programs' windows") }
+        try windows.watchWindows { appID in
+            guard wanted == "any" || appID == wanted else { return }
+            showLog("window \(appID.isEmpty ? "without an app id" : appID) is on screen: the HUD ends")
+            session.end(.exit(0))
+        }
     }
 
     func openFBDev(_ path: String, rotation: Rotation?, scale: Double?) throws -> Screen {

@@ -98,9 +98,21 @@ public protocol Screen: AnyObject {
     /// input devices (which the compositor owns); nil: the devices'. Default: nil (for a screen in front of
     /// another, the one behind it's).
     var input: InputSource? { get }
+    /// Other programs' windows as the screen can tell them (a compositor's foreign toplevels);
+    /// nil where it cannot. Default: nil (for a screen in front of another, the one behind
+    /// it's).
+    var windows: WindowWatchSource? { get }
     /// Which backend draws, as `status` names it: "drm", "fbdev", "wayland", "offscreen".
     /// Default: "offscreen"; a screen in front of another answers for the one behind it.
     var backend: ScreenBackend { get }
+}
+
+/// Other programs' windows on a screen shared with them (`Screen.windows`): what keeps the splash
+/// over a compositor's start until the kiosk app's window is there.
+public protocol WindowWatchSource: AnyObject {
+    /// Calls `handler` with the app id of each window as it is mapped — those already there
+    /// first — until the screen closes. Throws when the compositor does not tell its windows.
+    func watchWindows(_ handler: @escaping (String) -> Void) throws
 }
 
 /// Which kind of backend draws a screen (`Screen.backend`; `status`'s `screen`).
@@ -129,6 +141,7 @@ extension Screen {
     public var carryOver: ScreenCarryOverSource? { nil }
     public var presentedPicture: Bitmap? { nil }
     public var input: InputSource? { innermost === self ? nil : innermost.input }
+    public var windows: WindowWatchSource? { innermost === self ? nil : innermost.windows }
     public var backend: ScreenBackend { innermost === self ? .offscreen : innermost.backend }
 
     /// `continuedEarlyFrame`'s earlier name.

@@ -7,7 +7,7 @@ import KioskSys
 /// following outputs as they come and go, the compositor's frame callbacks as `frameDone`, its
 /// seat's pointer and touch as `input`. The connection's end (the compositor quit or killed)
 /// leaves the screen with no displays and `isDeviceAlive` false.
-public final class WaylandScreen: Screen {
+public final class WaylandScreen: Screen, WindowWatchSource {
     private let options: WaylandOptions
     private let connection: OpaquePointer
     private var handler: ((ScreenEvent) -> Void)?
@@ -82,6 +82,19 @@ public final class WaylandScreen: Screen {
     public var isActive: Bool { !isSuspended && failure == nil && !closed }
     public var backend: ScreenBackend { .wayland }
     public var input: InputSource? { waylandInput }
+    public var windows: WindowWatchSource? { self }
+    private var windowHandler: ((String) -> Void)?
+
+    /// The compositor's windows (wlr-foreign-toplevel-management), each app id as its window is
+    /// described; those already mapped first, at the next read of the connection.
+    public func watchWindows(_ handler: @escaping (String) -> Void) throws {
+        guard failure == nil, !closed else { throw WaylandError(failure ?? "the screen is closed") }
+        if kiosk_wl_watch_windows(connection) != 0 {
+            throw WaylandError("the compositor does not tell its windows (no zwlr_foreign_toplevel_manager_v1)")
+        }
+        windowHandler = handler
+        flush()
+    }
     public var isDeviceAlive: Bool { failure == nil }
     /// Why the connection ended, once it did.
     public var connectionFailure: String? { failure }
@@ -179,6 +192,7 @@ public final class WaylandScreen: Screen {
         var event = kiosk_wl_event()
         var changed = false, frameDone = false
         var input: [TimedInputEvent] = []
+        var mapped: [String] = []
         let now = loop?.now ?? 0
         while kiosk_wl_next_event(connection, &event) == 1 {
             switch Int(event.kind) {
@@ -239,6 +253,11 @@ public final class WaylandScreen: Screen {
                 input.append(TimedInputEvent(time: now, event: .touchFrame))
             case Int(KIOSK_WL_TOUCH_CANCEL.rawValue):
                 for slot in 0..<16 { input.append(TimedInputEvent(time: now, event: .touchCancel(slot: slot))) }
+            case Int(KIOSK_WL_WINDOW.rawValue):
+                let appID = withUnsafeBytes(of: &event.text) { raw in String(cString: raw.bindMemory(to: CChar.self).baseAddress!) }
+                mapped.append(appID)
+            case Int(KIOSK_WL_WINDOWS_ENDED.rawValue):
+                options.log("wayland: the compositor stopped telling its windows")
             case Int(KIOSK_WL_OVERFLOW.rawValue):
                 options.log("wayland: events came faster than they were read; some were dropped")
             default:
@@ -246,6 +265,7 @@ public final class WaylandScreen: Screen {
             }
         }
         waylandInput.add(input)
+        if let h = windowHandler { for w in mapped { h(w) } }
         if changed { tell(.displaysChanged) }
         if frameDone { tell(.frameDone) }
     }

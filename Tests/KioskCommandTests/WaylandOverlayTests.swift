@@ -226,6 +226,44 @@ import Testing
         #expect(hud.exitStatus(within: 15) == 130, "run did not end with 130 on Cancel: \(hud.text)")
     }
 
+    // MARK: From the splash to the app
+
+    @Test func theHUDEndsWhenTheAppsWindowIsMapped() throws {
+        _ = try ready()
+        let sway = try SwayHeadless(outputs: [.init(width: 800, height: 480, scale: 1)])
+        defer { sway.stop() }
+        let waiting = try HUDProcess(sway, ["show", "--wayland", sway.socket, "--glyph-cache", "none", "--until-window", "kiosk-test-app"] + Self.still)
+        let other = try HUDProcess(sway, ["show", "--wayland", sway.socket, "--glyph-cache", "none", "--until-window", "another-app"] + Self.still)
+        defer { _ = waiting.stop(); _ = other.stop() }
+        #expect(waiting.waitForFirstFrame() && other.waitForFirstFrame(), "no first frame: \(waiting.text) \(other.text)")
+        #expect(waiting.exitStatus(within: 0.5) == nil, "the HUD ended with no app: \(waiting.text)")
+        let app = try sway.startApp()
+        #expect(waiting.exitStatus(within: 10) == 0, "the HUD did not end at the app's window: \(waiting.text)")
+        #expect(waiting.text.contains("window kiosk-test-app is on screen: the HUD ends"), "\(waiting.text)")
+        #expect(other.exitStatus(within: 0.5) == nil, "a HUD waiting for another app ended: \(other.text)")
+        #expect(other.stop() == 0)
+        // The HUDs gone, the app's picture is all there is.
+        var wrong = Int.max
+        _ = try waitUntilThrowing(5) {
+            let shot = try PNG.read(path: try sway.screenshot())
+            wrong = 0
+            for y in stride(from: 0, to: shot.height, by: 7) {
+                for x in stride(from: 0, to: shot.width, by: 7) {
+                    let p = TestApp.pixel(x: x, y: y, width: app.width, height: app.height), i = (y * shot.width + x) * 4
+                    if shot.rgba[i] != p.r || shot.rgba[i + 1] != p.g || shot.rgba[i + 2] != p.b { wrong += 1 }
+                }
+            }
+            return wrong == 0
+        }
+        #expect(wrong == 0, "\(wrong) sampled pixels are not the app's")
+    }
+
+    @Test func untilWindowGoesWithWaylandOnly() {
+        let r = Proc.run([Proc.kioskHUD, "show", "--offscreen", "-", "--until-window", "any", "--duration", "0"])
+        #expect(r.status == 64, "\(r.err)")
+        #expect(r.err.contains("--until-window goes with --wayland"), "\(r.err)")
+    }
+
     // MARK: The compositor's end, and who may connect
 
     @Test func theCompositorKilledMidShowEndsNothingElse() throws {

@@ -11,9 +11,9 @@
 // Written by hand where wayland-scanner would generate: the interface tables (wayland.c) are
 // described from the published protocol specifications — the core protocol's wayland.xml
 // (https://gitlab.freedesktop.org/wayland/wayland/-/blob/main/protocol/wayland.xml) and
-// wlr-layer-shell-unstable-v1, version 4
-// (https://gitlab.freedesktop.org/wlroots/wlr-protocols/-/blob/master/unstable/wlr-layer-shell-unstable-v1.xml),
-// which no Debian 12 package ships. The listeners are C because each protocol event is a C
+// wlr-layer-shell-unstable-v1, version 4, and wlr-foreign-toplevel-management-unstable-v1, version
+// 3 (https://gitlab.freedesktop.org/wlroots/wlr-protocols, unstable/), which no Debian 12 package
+// ships. The listeners are C because each protocol event is a C
 // callback; what they learn is queued as `struct kiosk_wl_event`, read by Swift after a dispatch.
 #ifndef CKIOSKWAYLAND_H
 #define CKIOSKWAYLAND_H
@@ -104,6 +104,8 @@ enum kiosk_wl_event_kind {
     KIOSK_WL_TOUCH_FRAME,
     KIOSK_WL_TOUCH_CANCEL,
     KIOSK_WL_OVERFLOW,          /// events were lost (more than the queue holds between two reads)
+    KIOSK_WL_WINDOW,            /// another program's window is mapped, or was at the start (text = its app id)
+    KIOSK_WL_WINDOWS_ENDED,     /// the compositor stopped telling its windows
 };
 struct kiosk_wl_event {
     int kind;
@@ -114,7 +116,13 @@ struct kiosk_wl_event {
     int pressed;
     uint32_t time_ms;
     double x, y;
+    char text[128];
 };
+/// Asks the compositor for its windows (wlr-foreign-toplevel-management): each comes as a
+/// KIOSK_WL_WINDOW event once described, those already mapped first. 0, or -1 when the
+/// compositor does not offer it.
+int kiosk_wl_watch_windows(struct kiosk_wl *wl);
+
 /// The next queued event: 1 and `event` filled, or 0 when none is waiting.
 int kiosk_wl_next_event(struct kiosk_wl *wl, struct kiosk_wl_event *event);
 
