@@ -1,0 +1,103 @@
+// The overlay on labwc, Raspberry Pi OS's compositor (Debian 13 packages 0.8.3): in the Debian 13
+// root (Tools/debian13.sh; labwc and grim installed there on first use), labwc headless (pixman)
+// as an ordinary user, `kiosk-hud show --wayland auto` as that user — its picture, grim's, equal
+// to `render --overlay` blended over the screen before it, pixel for pixel — and
+// `--until-window` ending once the test app's window is mapped. The host's kiosk-hud runs there
+// as it is (it links glibc only), and so does the test app (libwayland-client.so.0, the root's).
+import Glibc
+import KioskPNG
+import KioskTestSupport
+import Testing
+
+@Suite struct LabwcOverlayTests {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// The script run in the root: labwc as nobody, the shots and the HUDs; every process it
+    /// started ended before it returns (the root's runner waits for its output's end).
+    static func script(stage: String, hud: [String]) -> String {
+        let hudArgs = hud.map { "'" + $0 + "'" }.joined(separator: " ")
+        return """
+            set -u
+            S=\(stage); RT=$S/rt
+            dpkg -s labwc grim >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1; apt-get install -y -q --no-install-recommends labwc grim >$S/apt.log 2>&1 || { echo "apt-get install labwc grim failed"; tail -5 $S/apt.log; exit 3; }; }
+            install -d -m 0700 -o 65534 -g 65534 $RT
+            # Words, not a function: `as … &` would fork a subshell, and $! be its pid, not the program's.
+            as="setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin HOME=$RT XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=wayland-0"
+            pids=""
+            trap 'for p in $pids; do kill -9 $p 2>/dev/null; done' EXIT
+            $as env WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 labwc >$RT/labwc.log 2>&1 & pids="$pids $!"
+            i=0; while [ ! -S $RT/wayland-0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            [ -S $RT/wayland-0 ] || { echo "labwc did not start"; tail -20 $RT/labwc.log; exit 4; }
+            sleep 0.5
+            $as grim $RT/before.png || exit 5
+            $as $S/kiosk-hud show --wayland auto --glyph-cache none \(hudArgs) >$S/hud.log 2>&1 & h=$!; pids="$pids $h"
+            i=0; while ! grep -q 'first-frame ' $S/hud.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            for n in 1 2 3 4 5; do sleep 0.3; $as grim $RT/after-$n.png; done
+            kill $h; wait $h; echo "hud exit $?"
+            $as $S/kiosk-hud show --wayland auto --glyph-cache none --until-window kiosk-test-app --label Starting >$S/until.log 2>&1 & u=$!; pids="$pids $u"
+            i=0; while ! grep -q 'first-frame ' $S/until.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            kill -0 $u 2>/dev/null && echo "until running before the app"
+            $as $S/app >$S/app.log 2>&1 & pids="$pids $!"
+            i=0; while kill -0 $u 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            kill -0 $u 2>/dev/null && echo "until still running" || { wait $u; echo "until exit $?"; }
+            """
+    }
+
+    static let still = ["--mode", "annular", "--progress", "0.6", "--label", "Loading…", "--details", "Updating firmware 3 of 7", "--button", "Cancel"]
+
+    @Test func theOverlayOnLabwc() async throws {
+        let result = await onOwnThread { () -> Result<String, Failure> in
+            Debian13.exclusive("labwc's overlay") {
+                let made = Proc.run([Proc.root + "/Tools/debian13.sh", "root"])
+                guard made.status == 0, let root = made.out.split(separator: "\n").last.map(String.init) else {
+                    return .failure(Failure(description: "Tools/debian13.sh root: \(made.err.suffix(2000))"))
+                }
+                let inRoot = "/tmp/kiosk-labwc-\(getpid())"
+                let stage = root + inRoot
+                _ = Proc.run(["rm", "-rf", stage])
+                guard Proc.run(["mkdir", "-p", stage]).status == 0, Proc.run(["cp", Proc.kioskHUD, stage + "/kiosk-hud"]).status == 0 else {
+                    return .failure(Failure(description: "cannot stage in \(stage)"))
+                }
+                let gcc = Proc.run(["gcc", "-O2", "-std=c11", "-o", stage + "/app", Proc.root + "/Tests/Wayland/kiosk-wl-app.c", "-l:libwayland-client.so.0"])
+                guard gcc.status == 0 else { return .failure(Failure(description: "gcc: \(gcc.err)")) }
+                _ = Proc.run(["chmod", "-R", "a+rX", stage])
+                guard let f = fopen(stage + "/t.sh", "w") else { return .failure(Failure(description: "cannot write the script")) }
+                fputs(Self.script(stage: inRoot, hud: Self.still), f)
+                fclose(f)
+                let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
+                let logs = ["hud.log", "until.log", "app.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
+                return r.status == 0 ? .success(stage + "\n" + r.out + "\n" + logs) : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logs)"))
+            }
+        }
+        let text = try result.get()
+        let stage = String(text.prefix { $0 != "\n" })
+        #expect(text.contains("hud exit 0"), "\(text)")
+        #expect(text.contains("until running before the app") && text.contains("until exit 0"), "\(text)")
+        #expect(text.contains("window kiosk-test-app is on screen: the HUD ends"), "\(text)")
+
+        // The HUD as the compositor shows it: render --overlay blended over the screen before it.
+        let before = try PNG.read(path: stage + "/rt/before.png")
+        let hud = stage + "/overlay.png"
+        let r = Proc.run([Proc.kioskHUD, "render", "--size", "\(before.width)x\(before.height)", "--overlay", "-o", hud] + Self.still)
+        #expect(r.status == 0, "\(r.err)")
+        let overlay = try PNG.read(path: hud)
+        func mul(_ a: Int, _ b: Int) -> Int { let t = a * b + 128; return (t + (t >> 8)) >> 8 }
+        var expected = before
+        for i in stride(from: 0, to: overlay.rgba.count, by: 4) {
+            let a = Int(overlay.rgba[i + 3])
+            for c in 0..<3 { expected.rgba[i + c] = UInt8(mul(Int(overlay.rgba[i + c]), a) + mul(Int(before.rgba[i + c]), 255 - a)) }
+        }
+        var least = Int.max
+        for n in 1...5 {
+            guard let shot = try? PNG.read(path: stage + "/rt/after-\(n).png"), shot.width == expected.width, shot.height == expected.height else { continue }
+            var d = 0
+            for i in stride(from: 0, to: shot.rgba.count, by: 4)
+            where shot.rgba[i] != expected.rgba[i] || shot.rgba[i + 1] != expected.rgba[i + 1] || shot.rgba[i + 2] != expected.rgba[i + 2] {
+                d += 1
+            }
+            least = min(least, d)
+        }
+        #expect(least == 0, "labwc's screen differs from render --overlay over it in \(least) pixels at best (kept: \(stage))")
+        if least == 0 { _ = Proc.run(["rm", "-rf", stage]) }
+    }
+}
