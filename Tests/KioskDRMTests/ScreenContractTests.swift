@@ -32,6 +32,7 @@ private final class BareScreen: Screen {
         #expect(s.isDeviceAlive && !s.continuedEarlyFrame && !s.hasActiveVT)
         #expect(s.vtHold == nil && s.frameCache == nil && s.carryOver == nil)
         #expect(s.frameInterval == 1.0 / 60)
+        #expect(s.input == nil && s.windows == nil && s.backend == .offscreen)
         s.abandon()
         #expect(s.closes == [false], "abandon is close(retain: false) by default")
     }
@@ -41,8 +42,10 @@ private final class BareScreen: Screen {
         #expect(pending.innermost === pending && pending.frameCache == nil && pending.carryOver == nil && pending.isDeviceAlive)
         let k = FakeKernel.card()
         let drm = try openScreen(k)
+        #expect(pending.backend == .offscreen && pending.input == nil)
         try pending.adopt(drm)
         #expect(pending.innermost === drm)
+        #expect(pending.backend == .drm && drm.backend == .drm)
         #expect(pending.frameCache === drm)
         #expect(pending.carryOver != nil && !pending.continuedEarlyFrame && pending.isDeviceAlive)
         // Nothing on screen yet: the carry-over says so through the protocol as DRMScreen does.

@@ -137,6 +137,8 @@ func request(_ op: String, _ more: String = "") -> String { "{\"v\":1,\"op\":\"\
         #expect(status["content"]?["label"]?.string == "Hello" && status["content"]?["mode"]?.string == "text")
         #expect(status["style"]?["theme"]?.string == "dark" && status["style"]?["margin"]?.double == 12)
         #expect(rig.session.primaryHUD?.style.margin == 12)
+        // Which backend draws (docs/protocol.md): the rig's screen is the offscreen one.
+        #expect(status["screen"]?.string == "offscreen", "\(JSON.encode(.object(status)))")
         // info hides itself after its duration.
         try rig.run(1) { !rig.session.isVisible }
         #expect(!rig.session.isVisible)
