@@ -152,35 +152,10 @@ import Testing
 
     // MARK: The picture
 
-    @Test func theHUDOverTheAppIsRendersOverlayBlendedOverIt() throws {
+    /// The app on `outputs`, a still HUD shown over it, and each output's picture checked
+    /// against `render --overlay` (with `renderArgs`) blended over the app; the HUD's log.
+    func showOverTheApp(_ outputs: [SwayHeadless.Output], renderArgs: [String] = []) throws -> String {
         _ = try ready()
-        let sway = try SwayHeadless(outputs: [.init(width: 800, height: 480, scale: 1)])
-        defer { sway.stop() }
-        _ = try sway.startApp()
-        let app = try sway.screenshot()
-        let hud = try HUDProcess(sway, ["show", "--wayland", sway.socket, "--glyph-cache", "none"] + Self.still)
-        defer { _ = hud.stop() }
-        #expect(hud.waitForFirstFrame(), "no first frame: \(hud.text)")
-        try expectRenderings(sway, Self.still, before: [app])
-        #expect(hud.text.contains("output wayland socket=\(sway.socket) outputs="), "\(hud.text)")
-    }
-
-    @Test func atScaleTwoTheHUDIsDrawnAtTwiceItsSize() throws {
-        _ = try ready()
-        let sway = try SwayHeadless(outputs: [.init(width: 800, height: 480, scale: 2)])
-        defer { sway.stop() }
-        _ = try sway.startApp()
-        let app = try sway.screenshot()
-        let hud = try HUDProcess(sway, ["show", "--wayland", sway.socket, "--glyph-cache", "none"] + Self.still)
-        defer { _ = hud.stop() }
-        #expect(hud.waitForFirstFrame(), "no first frame: \(hud.text)")
-        #expect(hud.text.contains("400x240 scale 2: picture 800x480"), "\(hud.text)")
-        try expectRenderings(sway, Self.still, before: [app], renderArgs: ["--scale", "2"])
-    }
-
-    @Test func everyOutputHasTheHUD() throws {
-        _ = try ready()
-        let outputs: [SwayHeadless.Output] = [.init(width: 800, height: 480, scale: 1), .init(width: 640, height: 400, scale: 1)]
         let sway = try SwayHeadless(outputs: outputs)
         defer { sway.stop() }
         _ = try sway.startApp()
@@ -188,7 +163,22 @@ import Testing
         let hud = try HUDProcess(sway, ["show", "--wayland", sway.socket, "--glyph-cache", "none"] + Self.still)
         defer { _ = hud.stop() }
         #expect(hud.waitForFirstFrame(), "no first frame: \(hud.text)")
-        try expectRenderings(sway, Self.still, before: before)
+        try expectRenderings(sway, Self.still, before: before, renderArgs: renderArgs)
+        return hud.text.replacing(sway.socket, with: "SOCKET")
+    }
+
+    @Test func theHUDOverTheAppIsRendersOverlayBlendedOverIt() throws {
+        let log = try showOverTheApp([.init(width: 800, height: 480, scale: 1)])
+        #expect(log.contains("output wayland socket=SOCKET outputs="), "\(log)")
+    }
+
+    @Test func atScaleTwoTheHUDIsDrawnAtTwiceItsSize() throws {
+        let log = try showOverTheApp([.init(width: 800, height: 480, scale: 2)], renderArgs: ["--scale", "2"])
+        #expect(log.contains("400x240 scale 2: picture 800x480"), "\(log)")
+    }
+
+    @Test func everyOutputHasTheHUD() throws {
+        _ = try showOverTheApp([.init(width: 800, height: 480, scale: 1), .init(width: 640, height: 400, scale: 1)])
     }
 
     // MARK: The button and the app under the HUD
