@@ -76,11 +76,12 @@ public enum RunCommand {
         positionals: [PositionalSpec("command", help: "The command and its arguments (after --).", repeated: true)])
 
     /// show's options that run has no use for: the task owns the button and decides the end.
-    static let refused: Set<String> = ["duration", "on-button", "button", "until-window"]
+    /// In the order they are checked (the first given is the one the error names).
+    static let refused = ["duration", "on-button", "button", "until-window"]
 
     /// Runs the command with its HUD until it ends (see the spec's exit codes).
     public static func run(_ a: ParsedArguments) throws {
-        for o in ["duration", "on-button", "button", "until-window"] where a.given(o) {
+        for o in refused where a.given(o) {
             throw UsageError("--\(o) does not go with run" + (o == "button" ? " (--cancel-title names the button)" : ""))
         }
         var command = CommandTask.Options(arguments: a.positionals)

@@ -16,7 +16,7 @@ struct ShowDevices {
     /// Starts input on the first display's picture and the tilt; each that cannot start is one
     /// log line, and `show` goes on without it.
     mutating func start(_ show: ShowCommand, session: HUDSession, settings: HUDSettings, rotation: Rotation, clock: any Clock & Sendable) {
-        if !show.noInput, let own = session.screen.innermost.input {
+        if !show.noInput, let own = session.screen.input {
             // The compositor's seat: its devices are the compositor's, not ours to open.
             do {
                 try session.attachInput(own)
