@@ -87,7 +87,7 @@ if [ "${KIOSK_HUD_MAN:-}" != none ]; then
         }
         read -r -a run <<< "$KIOSK_HUD_FOREIGN_RUN"
     fi
-    for page in "" render show daemon ctl run plymouth touch tilt boards doctor theme frame-cache; do
+    for page in "" render show daemon ctl run plymouth touch tilt boards doctor theme frame-cache overlay; do
         name=kiosk-hud${page:+-$page}
         # shellcheck disable=SC2086 # an empty page is no argument
         "${run[@]}" "$BIN" --man $page > "$D$share/man/man1/$name.1"

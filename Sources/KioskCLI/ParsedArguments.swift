@@ -32,6 +32,15 @@ public struct ParsedArguments: Sendable {
     /// An inversible flag: true (`--name`), false (`--no-name`) or nil (neither).
     public func optionalFlag(_ name: String) -> Bool? { flags[name] }
 
+    /// These arguments with `--name value` when `--name` was not given (a command's default that
+    /// another command's code reads as given: `overlay`'s `--wayland auto`).
+    public func defaulting(_ name: String, to value: String) -> ParsedArguments {
+        guard !given(name) else { return self }
+        var a = self
+        a.values[name] = [value]
+        return a
+    }
+
     /// Whether `--name` (or `--no-name`) was given.
     public func given(_ name: String) -> Bool { values[name] != nil || flags[name] != nil }
 

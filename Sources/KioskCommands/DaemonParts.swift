@@ -188,6 +188,9 @@ final class DaemonParts: ShowExtras {
         var out: [(String, JSONValue)] = []
         out.append(("input", .object(JSONObject([("devices", .array(inputDevices.map { .string($0) }))]))))
         out.append(("clients", .number(Double(server?.clientCount ?? 0))))
+        out.append(("overlays", .array((server?.overlays ?? []).map { o in
+            .object(JSONObject([("pid", .number(Double(o.pid))), ("uid", .number(Double(o.uid))), ("screen", .string(o.screen.rawValue))]))
+        })))
         if let c = SettingOptions.chosen {
             out.append(("board", .object(JSONObject([("name", .string(c.selection.name)), ("decided", .string(SettingOptions.decided))]))))
         }

@@ -318,30 +318,10 @@ struct DaemonResume {
 
     /// `request` without its pictures (and without mode `custom`, which needs one: the mode
     /// stays the one this image started in), nil when it names none.
-    static func withoutPictures(_ request: DaemonRequest) -> DaemonRequest? {
-        let pictures: Set<String> = ["image", "logo", "underlay_image"]
-        switch request {
-        case let .update(fields, animated) where fields.contains(where: { pictures.contains($0.0.key) }):
-            let kept = fields.filter { !pictures.contains($0.0.key) && !($0.0.key == "mode" && $0.1.text == "custom") }
-            return .update(kept, animated: animated)
-        case let .style(fields) where fields.contains(where: { pictures.contains($0.0.key) }):
-            return .style(fields.filter { !pictures.contains($0.0.key) })
-        default: return nil
-        }
-    }
+    static func withoutPictures(_ request: DaemonRequest) -> DaemonRequest? { request.withoutPictures }
 
     /// The content and look to apply, as `update` and `style` requests, and whether the HUD was shown.
-    var requests: [DaemonRequest] {
-        var out: [DaemonRequest] = []
-        for (op, key) in [("style", "style"), ("update", "content")] {
-            guard let fields = status[key]?.object else { continue }
-            // Only the settings' own names (status repeats a setting under its former name).
-            let own = fields.members.filter { HUDSettings.table.setting(key: $0.key) != nil }
-            if let r = try? DaemonRequest(JSONObject([("v", .number(1)), ("op", .string(op))] + own.map { ($0.key, $0.value) })) { out.append(r) }
-        }
-        if status["visible"]?.bool == false { out.append(.hide(animated: false, delay: 0)) }
-        return out
-    }
+    var requests: [DaemonRequest] { DaemonRequest.restoring(status) }
 }
 
 /// The carried-over state as the next program image reads it — $KIOSK_HUD_RESUME's value and the

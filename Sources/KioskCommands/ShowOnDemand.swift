@@ -84,8 +84,9 @@ final class OnDemandDisplay {
 }
 
 extension ShowCommand {
-    /// Whether the run starts on an `OnDemandDisplay`: a daemon started hidden, on a real display.
-    var opensDisplayOnShow: Bool { extras?.startHidden == true && offscreen == nil && arguments.string(.fbdev) == nil }
+    /// Whether the run starts on an `OnDemandDisplay`: a daemon started hidden, on a real display
+    /// (an overlay on a compositor keeps its surfaces: a hidden HUD there costs nothing).
+    var opensDisplayOnShow: Bool { extras?.startHidden == true && offscreen == nil && arguments.string(.fbdev) == nil && arguments.string(.wayland) == nil }
 
     /// The display opened for a show of a daemon started hidden: a real DRM card when there is
     /// one — none that another program is master of, and then not /dev/fb0 in its place — else

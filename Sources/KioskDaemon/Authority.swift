@@ -21,6 +21,8 @@ extension DaemonOp {
     public var authority: OpAuthority {
         switch self {
         case .ping, .show, .hide, .update, .style, .success, .error, .info, .push, .pop, .press, .status, .subscribe, .quit: .client
+        // Reads what `status` reads and hears what `subscribe` hears; it changes nothing.
+        case .overlay: .client
         case .newRoot, .adopt: .root
         }
     }
@@ -73,6 +75,7 @@ extension DaemonRequest {
         case .quit: .quit
         case .newRoot: .newRoot
         case .adopt: .adopt
+        case .overlay: .overlay
         }
     }
 }

@@ -53,6 +53,8 @@ public final class ControlServer {
         var sent = 0
         /// nil: not subscribed; an empty set never happens (nil events = all).
         var subscription: Set<DaemonEvent>?
+        /// The screen this client draws the HUD on, when it is an overlay (`overlay`).
+        var overlay: OverlayScreen?
         /// Close once the output is written (after a refusal or a line too long).
         var closing = false
         /// The peer closed before reading its replies: the requests it wrote are still carried
@@ -72,6 +74,16 @@ public final class ControlServer {
             }
         }
         listenToken = loop.watch(listener, .readable) { [unowned self] _ in self.acceptAll() }
+        daemon.onChange = { [unowned self] r in
+            guard let request = r.mirrored else { return }
+            self.publish(.changed, [("request", .object(request))])
+        }
+        daemon.overlays = { [unowned self] in self.overlays.map(\.screen) }
+    }
+
+    /// The overlays following the HUD: who, and on what screen (oldest first).
+    public var overlays: [(pid: Int32, uid: UInt32, screen: OverlayScreen)] {
+        clients.values.compactMap { c in c.overlay.map { (c.credentials.pid, c.credentials.uid, $0) } }.sorted { $0.pid < $1.pid }
     }
 
     /// Stops listening and closes every client (the listening descriptor stays the owner's);
@@ -221,6 +233,13 @@ public final class ControlServer {
                 c.subscription = events ?? Set(DaemonEvent.allCases)
             }
             let fields = try daemon.handle(request, from: .client(c.credentials))
+            if case let .overlay(screen) = request, c.overlay == nil {
+                // From the state in this reply on, every change (nothing comes between: the
+                // loop's one thread answers this line and the next).
+                c.overlay = screen
+                c.subscription = (c.subscription ?? []).union([.changed])
+                log("control socket: pid \(c.credentials.pid) uid \(c.credentials.uid) draws the HUD on \(screen.rawValue) (an overlay)")
+            }
             send(c, [("v", .number(Double(protocolVersion))), ("ok", .bool(true))] + (id.map { [("id", $0)] } ?? []) + fields)
         } catch {
             // The daemon decides who may ask for what (`DaemonOp.authority`); the server counts
@@ -285,6 +304,7 @@ public final class ControlServer {
     private func drop(_ c: Client, why: String?) {
         guard clients.removeValue(forKey: c.fd) === c else { return }
         if let why { log("control socket: dropped pid \(c.credentials.pid): \(why)") }
+        if let o = c.overlay { log("control socket: the overlay on \(o.rawValue) (pid \(c.credentials.pid)) is gone") }
         if let t = c.token { loop.cancel(t) }
         kernel.close(c.fd)
     }

@@ -62,13 +62,13 @@ public final class Daemon {
         }
         switch r {
         case .ping: return [("version", .number(Double(protocolVersion)))]
-        case let .show(animated): cancelNotice(); session.show(animated: animated)
-        case let .hide(animated, delay): cancelNotice(); session.hide(animated: animated, afterDelay: delay)
+        case let .show(animated): cancelNotice(); session.show(animated: animated); changed(r)
+        case let .hide(animated, delay): cancelNotice(); session.hide(animated: animated, afterDelay: delay); changed(r)
         case let .update(fields, animated): try update(fields, animated: animated, filtered: true)
-        case let .style(fields): try style(fields)
-        case let .notice(kind, text, duration): try notice(kind, text, duration)
-        case .push: session.pushActivity()
-        case .pop: session.popActivity()
+        case let .style(fields): try style(fields); changed(r)
+        case let .notice(kind, text, duration): try notice(kind, text, duration); changed(r)
+        case .push: session.pushActivity(); changed(r)
+        case .pop: session.popActivity(); changed(r)
         case .press:
             guard session.pressButton() else { throw RequestError("press: no button on screen") }
         case .status: return status()
@@ -82,8 +82,44 @@ public final class Daemon {
             let carryOn = try stage.prepareAdoption()
             // After the reply has gone out.
             session.loop.execute { carryOn() }
+        case .overlay: return mirroredState()   // the server adds the connection to the overlays
         }
         return []
+    }
+
+    // MARK: Overlays (RequestMirror.swift)
+
+    /// Which screen shows the HUD: this daemon's own, or an overlay's while another program
+    /// (the compositor) has this one.
+    var servingScreen: String {
+        if !session.screen.isActive, let o = overlays().first { return o.rawValue }
+        return session.screen.backend.rawValue
+    }
+
+    /// Hears each change of the HUD as the request that makes it, as carried out (the progress
+    /// a front end's filter chose; pictures only where an overlay may read them): the control
+    /// server sends it to the overlays as `changed`.
+    public var onChange: ((DaemonRequest) -> Void)?
+    /// How many overlays follow the HUD (the control server's count): with one, and this
+    /// daemon's own screen given up to another program, `status` says the overlay's screen.
+    public var overlays: () -> [OverlayScreen] = { [] }
+
+    private func changed(_ r: DaemonRequest) {
+        guard let onChange else { return }
+        // A picture read with a client's rights is that client's: an overlay runs as another
+        // user (the compositor's) and would read the path with its own, so it is not sent there.
+        let clients = r.picturesNamed.contains { pictureRights[$0] != nil }
+        if clients { if let rest = r.withoutPictures { onChange(rest) } } else { onChange(r) }
+    }
+
+    /// The state for an overlay: `status`'s visible, content and style, without the pictures
+    /// clients named (read with their rights: `changed`).
+    public func mirroredState() -> [(String, JSONValue)] {
+        status().compactMap { key, value in
+            guard ["visible", "content", "style"].contains(key) else { return nil }
+            guard case let .object(o) = value else { return (key, value) }
+            return (key, .object(JSONObject(o.members.filter { !(DaemonRequest.pictureKeys.contains($0.key) && pictureRights[$0.key] != nil) })))
+        }
     }
 
     // MARK: Content and style
@@ -121,6 +157,8 @@ public final class Daemon {
             if animated { session.setProgress(progress, animated: true) }
         }
         settings = next
+        // As carried out: the progress a filter chose.
+        changed(.update(fields.map { $0.0.key == "progress" ? ($0.0, SettingValue.number(progress)) : $0 }, animated: animated))
     }
 
     private func style(_ fields: [(Setting<HUDSettings>, SettingValue)]) throws(RequestError) {
@@ -268,7 +306,7 @@ public final class Daemon {
         }
         return [("visible", .bool(session.isVisible)), ("content", .object(JSONObject(content))), ("style", .object(JSONObject(look))),
                 ("displays", .array(displays)), ("first_frame", .bool(session.firstFrameShown)), ("active", .bool(session.screen.isActive)),
-                ("screen", .string(session.screen.backend.rawValue))] + statusExtras()
+                ("screen", .string(servingScreen))] + statusExtras()
     }
 }
 

@@ -23,4 +23,7 @@ public enum DaemonOp: String, Sendable, CaseIterable {
     case ping, show, hide, update, style, success, error, info, push, pop, press, status, subscribe, quit
     /// The initramfs's daemon: the new root (before switch-root), and the real root's unit taking it over.
     case newRoot = "new_root", adopt
+    /// A HUD drawn elsewhere (a process of the compositor's user) follows this daemon's: the
+    /// reply is the state, `changed` events carry each change after it (docs/wayland.md).
+    case overlay
 }

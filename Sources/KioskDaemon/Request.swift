@@ -16,6 +16,15 @@ public enum NoticeKind: String, Sendable, CaseIterable {
 public enum DaemonEvent: String, Sendable, CaseIterable {
     case button, tapOutside = "tap_outside", hidden, displayLost = "display_lost", displayRegained = "display_regained"
     case displaysChanged = "displays_changed", inputAdded = "input_added", inputRemoved = "input_removed"
+    /// The HUD was changed (`request`: the change as a request, as the daemon carried it out):
+    /// what an overlay follows.
+    case changed
+}
+
+/// Where an overlay draws the daemon's HUD (`overlay`'s `screen`).
+public enum OverlayScreen: String, Sendable, CaseIterable {
+    /// A Wayland compositor's overlay layer (`kiosk-hud overlay`).
+    case wayland
 }
 
 /// One request, checked: every field known and every value within its rule.
@@ -40,6 +49,9 @@ public enum DaemonRequest {
     /// The real root's kiosk-hud.service takes the initramfs's daemon over: it is carried over
     /// as the new root's program, the same process (docs/initramfs.md).
     case adopt
+    /// This connection draws the HUD on `screen` (a process of the compositor's user): the reply
+    /// is the state (as `status`'s), and it hears each change (`changed`) from then on.
+    case overlay(OverlayScreen)
 
     /// The ops, as clients name them (`DaemonOp`'s raw values).
     public static let ops = DaemonOp.allCases.map(\.rawValue)
@@ -113,6 +125,12 @@ public enum DaemonRequest {
             }
             self = .newRoot(path)
         case .adopt: self = .adopt
+        case .overlay:
+            guard let v = fields.take("screen") else { throw RequestError.bad("overlay: missing \"screen\" (\(listed(OverlayScreen.allCases.map(\.rawValue))))") }
+            guard let name = v.string, let screen = OverlayScreen(rawValue: name) else {
+                throw RequestError.bad("screen \(shown(JSON.encode(v))): expected \(listed(OverlayScreen.allCases.map(\.rawValue)))")
+            }
+            self = .overlay(screen)
         }
         try fields.finish(name)
     }

@@ -20,10 +20,11 @@ func kioskHUDCommandLine(first: String?) -> CommandSpec {
     case "doctor": subcommands = [DoctorCommand.spec]
     case "theme": subcommands = [ThemeCommand.spec]
     case "frame-cache": subcommands = [FrameCacheCommand.spec]
+    case "overlay": subcommands = [OverlayCommand.spec]
     default:
         subcommands = [RenderCommand.spec, ShowCommand.spec, DaemonCommand.spec, CtlCommand.spec, RunCommand.spec, PlymouthCommand.spec,
                        TiltCommand.spec, TouchCommand.spec, BoardsCommand.spec, DoctorCommand.spec, ThemeCommand.spec,
-                       FrameCacheCommand.spec]
+                       FrameCacheCommand.spec, OverlayCommand.spec]
     }
     return CommandSpec(
         "kiosk-hud", abstract: KioskHUDCommandLine.abstract,
@@ -77,6 +78,7 @@ enum KioskHUDMain {
                 case "doctor": try DoctorCommand.run(values)
                 case "theme": try ThemeCommand.run(values)
                 case "frame-cache" where command.count == 3: try FrameCacheCommand.run(command[2], values)
+                case "overlay": try OverlayCommand.run(values)
                 default: throw UsageError("unknown command", command: command)
                 }
             }

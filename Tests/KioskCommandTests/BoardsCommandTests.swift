@@ -129,7 +129,7 @@ import Testing
 
     /// The manual pages: one per command, every option in it, groff reads them without a
     /// warning, and the top page lists each command.
-    @Test(arguments: [[], ["render"], ["show"], ["daemon"], ["ctl"], ["run"], ["plymouth"], ["touch"], ["tilt"], ["boards"], ["doctor"], ["theme"], ["frame-cache"]])
+    @Test(arguments: [[], ["render"], ["show"], ["daemon"], ["ctl"], ["run"], ["plymouth"], ["touch"], ["tilt"], ["boards"], ["doctor"], ["theme"], ["frame-cache"], ["overlay"]])
     func manPages(_ path: [String]) throws {
         let r = run(["--man"] + path)
         #expect(r.status == 0 && r.out.hasPrefix(".TH KIOSK\\-HUD"), "\(r.err)")

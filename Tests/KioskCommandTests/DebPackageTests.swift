@@ -54,7 +54,7 @@ import Testing
             + ["kiosk-hud.socket", "kiosk-hud.service", "kiosk-hud-progress.service", "kiosk-hud-quit.service", "kiosk-hud-poweroff.service",
                "kiosk-hud-reboot.service", "kiosk-hud-halt.service", "kiosk-hud-kexec.service"].map { "/lib/systemd/system/" + $0 }
             + boards.map { "/usr/share/kiosk-hud/boards/\($0).toml" }
-            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards", "-doctor", "-theme", "-frame-cache"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
+            + ["", "-render", "-show", "-daemon", "-ctl", "-run", "-plymouth", "-touch", "-tilt", "-boards", "-doctor", "-theme", "-frame-cache", "-overlay"].map { "/usr/share/man/man1/kiosk-hud\($0).1.gz" })
         #expect(files == expected)
         #expect(entries.first { $0.path == "./usr/bin/kiosk-hud" }?.mode == "-rwxr-xr-x")
         // Stripped, its debug information beside the .deb with the debug link naming it.
