@@ -2,7 +2,8 @@
 // root (Tools/debian13.sh; labwc and grim installed there on first use), labwc headless (pixman)
 // as an ordinary user, `kiosk-hud show --wayland auto` as that user — its picture, grim's, equal
 // to `render --overlay` blended over the screen before it, pixel for pixel — and
-// `--until-window` ending once the test app's window is mapped. The host's kiosk-hud runs there
+// `--until-window` ending once the test app's window is mapped; and `kiosk-hud overlay` drawing a
+// root daemon's HUD the same. The host's kiosk-hud runs there
 // as it is (it links glibc only), and so does the test app (libwayland-client.so.0, the root's).
 import Glibc
 import KioskPNG
@@ -34,6 +35,15 @@ import Testing
             i=0; while ! grep -q 'first-frame ' $S/hud.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
             for n in 1 2 3 4 5; do sleep 0.3; $as grim $RT/after-$n.png; done
             kill $h; wait $h; echo "hud exit $?"
+            # The daemon's HUD (root's daemon, offscreen) drawn by the overlay of labwc's user.
+            install -d -m 0755 $S/d
+            $S/kiosk-hud daemon --offscreen - --socket $S/d/control.sock --group nogroup --glyph-cache none \(hudArgs) >$S/daemon.log 2>&1 & d=$!; pids="$pids $d"
+            i=0; while ! grep -q 'control socket: listening' $S/daemon.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            $as $S/kiosk-hud overlay --socket $S/d/control.sock >$S/overlay.log 2>&1 & o=$!; pids="$pids $o"
+            i=0; while ! grep -q 'overlay: following the daemon' $S/overlay.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            for n in 1 2 3 4 5; do sleep 0.3; $as grim $RT/overlay-$n.png; done
+            kill $o; wait $o; echo "overlay exit $?"
+            kill $d; wait $d; echo "daemon exit $?"
             $as $S/kiosk-hud show --wayland auto --glyph-cache none --until-window kiosk-test-app --label Starting >$S/until.log 2>&1 & u=$!; pids="$pids $u"
             i=0; while ! grep -q 'first-frame ' $S/until.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
             kill -0 $u 2>/dev/null && echo "until running before the app"
@@ -65,7 +75,7 @@ import Testing
                 fputs(Self.script(stage: inRoot, hud: Self.still), f)
                 fclose(f)
                 let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
-                let logs = ["hud.log", "until.log", "app.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
+                let logs = ["hud.log", "daemon.log", "overlay.log", "until.log", "app.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
                 return r.status == 0 ? .success(stage + "\n" + r.out + "\n" + logs) : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logs)"))
             }
         }
@@ -87,17 +97,25 @@ import Testing
             let a = Int(overlay.rgba[i + 3])
             for c in 0..<3 { expected.rgba[i + c] = UInt8(mul(Int(overlay.rgba[i + c]), a) + mul(Int(before.rgba[i + c]), 255 - a)) }
         }
-        var least = Int.max
-        for n in 1...5 {
-            guard let shot = try? PNG.read(path: stage + "/rt/after-\(n).png"), shot.width == expected.width, shot.height == expected.height else { continue }
-            var d = 0
-            for i in stride(from: 0, to: shot.rgba.count, by: 4)
-            where shot.rgba[i] != expected.rgba[i] || shot.rgba[i + 1] != expected.rgba[i + 1] || shot.rgba[i + 2] != expected.rgba[i + 2] {
-                d += 1
+        /// The fewest pixels by which one of the shots `name`-1…5 differs from `expected`.
+        func least(_ name: String) -> Int {
+            var least = Int.max
+            for n in 1...5 {
+                guard let shot = try? PNG.read(path: stage + "/rt/\(name)-\(n).png"), shot.width == expected.width, shot.height == expected.height else { continue }
+                var d = 0
+                for i in stride(from: 0, to: shot.rgba.count, by: 4)
+                where shot.rgba[i] != expected.rgba[i] || shot.rgba[i + 1] != expected.rgba[i + 1] || shot.rgba[i + 2] != expected.rgba[i + 2] {
+                    d += 1
+                }
+                least = min(least, d)
             }
-            least = min(least, d)
+            return least
         }
-        #expect(least == 0, "labwc's screen differs from render --overlay over it in \(least) pixels at best (kept: \(stage))")
-        if least == 0 { _ = Proc.run(["rm", "-rf", stage]) }
+        let (shown, followed) = (least("after"), least("overlay"))
+        #expect(shown == 0, "labwc's screen differs from render --overlay over it in \(shown) pixels at best (kept: \(stage))")
+        // The same HUD, the daemon's, drawn by `kiosk-hud overlay`.
+        #expect(followed == 0, "with the overlay following the daemon, labwc's screen differs in \(followed) pixels at best (kept: \(stage))")
+        #expect(text.contains("overlay exit 0") && text.contains("daemon exit 0"), "\(text)")
+        if shown == 0 && followed == 0 { _ = Proc.run(["rm", "-rf", stage]) }
     }
 }
