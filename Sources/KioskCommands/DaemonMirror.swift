@@ -129,7 +129,8 @@ final class DaemonMirror {
             following = true
             log("overlay: following the daemon at \(path)")
             for r in DaemonRequest.restoring(o) { apply(r) }
-            if o["visible"]?.bool == true { apply(.show(animated: true)) }
+            // Shown already: at once (the splash continued), not faded in.
+            if o["visible"]?.bool == true { apply(.show(animated: false)) }
         } else if o["ok"]?.bool == false {
             log("overlay: the daemon: \(o["error"]?.string ?? "an error")")
         }

@@ -48,18 +48,24 @@ public enum OverlayCommand {
             OptionSpec(.wayland, value: "SOCKET", rule: .path,
                        help: "The compositor: a name under $XDG_RUNTIME_DIR (wayland-1), an absolute path, or 'auto' for $WAYLAND_DISPLAY (the default)."),
             OptionSpec(.socket, value: "PATH", rule: .path, help: "The daemon's control socket. Default: \(ControlSocket.defaultPath)."),
+            OptionSpec(.splashUntilWindow, value: "APP_ID", rule: .text(256, nonEmpty: true),
+                       help: "Until the compositor has a window of APP_ID ('any': any window), draw the daemon's whole picture — its underlay too, as on the display — over the compositor, so the boot splash stays on screen through the compositor's start; then the HUD alone over the app (wlr-foreign-toplevel-management)."),
         ])])
 
     /// Runs until a quit signal (or a failure: the compositor cannot be reached, the daemon
     /// refuses this user).
     public static func run(_ a: ParsedArguments) throws {
         let given = a.defaulting(OptionKey.wayland.name, to: "auto")
-        let parts = OverlayParts(socket: a.string(.socket) ?? ControlSocket.defaultPath)
+        let parts = OverlayParts(socket: a.string(.socket) ?? ControlSocket.defaultPath, splashUntil: a.string(.splashUntilWindow))
         do { try ShowCommand(given, extras: parts).run() } catch {
             // The session ended with 1 because the daemon refused: say why.
             throw parts.failure ?? error
         }
     }
+}
+
+extension OptionKey {
+    public static let splashUntilWindow = OptionKey("splash-until-window")
 }
 
 /// What `overlay` adds to a display run on Wayland: the daemon followed (`DaemonMirror`).
@@ -71,7 +77,10 @@ final class OverlayParts: ShowExtras {
     /// Why the run ended on its own (the daemon refused this user).
     private(set) var failure: ShowError?
 
-    init(socket: String) { self.socket = socket }
+    /// The app whose window ends the splash's whole picture (`--splash-until-window`).
+    let splashUntil: String?
+
+    init(socket: String, splashUntil: String?) { self.socket = socket; self.splashUntil = splashUntil }
 
     func attach(session: HUDSession, loop: EventLoop, kernel: Kernel, screen: Screen, settings: HUDSettings) throws {
         // The daemon's requests carried out here, by the daemon's own code; pictures with this
@@ -87,6 +96,15 @@ final class OverlayParts: ShowExtras {
             session.end(.exit(1))
         }
         session.setButtonAction(.call { [weak m] in m?.press() })
+        if let wanted = splashUntil {
+            guard let windows = screen.windows else { throw ShowError("--splash-until-window: this compositor does not tell its windows") }
+            session.drawsUnderlayOnOverlays = true
+            try windows.watchWindows { appID in
+                guard session.drawsUnderlayOnOverlays, wanted == "any" || appID == wanted else { return }
+                showLog("window \(appID.isEmpty ? "without an app id" : appID) is on screen: the HUD alone over it from now on")
+                session.drawsUnderlayOnOverlays = false
+            }
+        }
         mirror = m
         m.start()
     }

@@ -60,6 +60,18 @@ public final class HUD {
         progressAnimator.set(content.progress, animated: false, at: clock.now)
     }
 
+    /// On a display over another program's picture (`Display.isOverlay`): draw the underlay
+    /// there too, as on a display of our own — the splash's whole picture, covering the program
+    /// (taking input on the whole picture while shown), rather than the HUD alone over it. The
+    /// owner sets the underlay again after turning this on (`HUDRenderer.setUnderlay`).
+    public var drawsUnderlay = false {
+        didSet {
+            guard drawsUnderlay != oldValue else { return }
+            renderer.transparentUnderlay = display.isOverlay && !drawsUnderlay
+            inputRegion = .none
+        }
+    }
+
     /// Continues what `other` (the HUD of a display that went away) was in the middle of: shown
     /// or hidden and its animation, the activity count, the progress and its easing, the
     /// spinner's clock (it keeps turning from where it was) and the tilt. Its content and style
@@ -274,7 +286,7 @@ public final class HUD {
         let region: [IntRect]?
         if !state.visible || state.opacity <= 0 {
             region = []
-        } else if buttonConfig.tapOutside || renderer.style.background != .none {
+        } else if buttonConfig.tapOutside || renderer.style.background != .none || !renderer.transparentUnderlay {
             region = nil
         } else {
             let box = renderer.layout.bezel.offsetBy(dx: state.motionX.rounded(), dy: state.motionY.rounded()).enclosingPixels

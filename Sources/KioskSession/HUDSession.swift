@@ -117,6 +117,7 @@ public final class HUDSession {
         } catch {
             throw SessionError("\(d.name): cannot lay out the HUD at \(d.width)x\(d.height): \(error)")
         }
+        h.drawsUnderlay = drawsUnderlayOnOverlays
         h.renderer.setUnderlay(color: configuration.underlayColor, image: configuration.underlay, fit: configuration.underlayFit)
         h.renderer.setLogo(configuration.logo)
         var bc = h.buttonConfig
@@ -388,6 +389,20 @@ public final class HUDSession {
         configuration.timing = timing
         for h in allHUDs { h.presentationConfig = timing }
         requestFrame()
+    }
+
+    /// Whether displays over another program's picture (a compositor's overlay layer) show the
+    /// underlay as the session's own displays do — the splash's whole picture over the
+    /// compositor until the kiosk app is there — rather than the HUD alone (`HUD.drawsUnderlay`).
+    public var drawsUnderlayOnOverlays = false {
+        didSet {
+            guard drawsUnderlayOnOverlays != oldValue else { return }
+            for h in huds {
+                h.hud.drawsUnderlay = drawsUnderlayOnOverlays
+                h.hud.renderer.setUnderlay(color: configuration.underlayColor, image: configuration.underlay, fit: configuration.underlayFit)
+            }
+            requestFrame()
+        }
     }
 
     /// Changes what lies under every HUD: a colour, and a picture scaled over it as `fit` says.

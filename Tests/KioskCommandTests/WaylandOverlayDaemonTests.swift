@@ -146,3 +146,38 @@ extension WaylandOverlayTests {
         #expect(o.text.contains("permission denied"), "\(o.text)")
     }
 }
+
+extension WaylandOverlayTests {
+    @Test func theSplashsWholePictureStaysUntilTheAppsWindowThenTheHUDAloneOverIt() throws {
+        _ = try ready()
+        let sway = try SwayHeadless(outputs: [.init(width: 800, height: 480, scale: 1)])
+        defer { sway.stop() }
+        let look = Self.still + ["--underlay-color", "#203040"]
+        let daemon = try RootDaemon(look)
+        defer { daemon.stop() }
+        let o = try HUDProcess(sway, ["overlay", "--wayland", sway.socket, "--socket", daemon.socket, "--splash-until-window", "kiosk-test-app"])
+        defer { _ = o.stop() }
+        #expect(waitUntil(15) { o.text.contains("overlay: following the daemon at") }, "\(o.text)")
+        // Before the app: the daemon's picture as on its own display, `render` of its options.
+        let whole = sway.runtimeDir + "/whole.png"
+        let r = Proc.run([Proc.kioskHUD, "render", "--size", "800x480", "-o", whole] + look)
+        #expect(r.status == 0, "\(r.err)")
+        let bezel = try layout(look, width: 800, height: 480, dir: sway.runtimeDir).bezel
+        let d = try settle(sway, output: SwayHeadless.outputName(0), expected: try PNG.read(path: whole), box: bezel)
+        #expect(d.isNone, "before the app's window: \(d), against render \(look.joined(separator: " "))")
+        // The app's window: the HUD alone over it.
+        let app = try sway.startApp()
+        #expect(waitUntil(10) { o.text.contains("window kiosk-test-app is on screen: the HUD alone over it") }, "\(o.text)")
+        // The app's picture alone (the HUD hidden a moment), then the HUD over it: render --overlay.
+        #expect(daemon.ctl(["hide", "--no-animated"]).status == 0)
+        let centre = TestApp.pixel(x: 400, y: 240, width: app.width, height: app.height)
+        var before = ""
+        _ = try waitUntilThrowing(5) {
+            before = try sway.screenshot()
+            let shot = try PNG.read(path: before), i = (240 * shot.width + 400) * 4
+            return shot.rgba[i] == centre.r && shot.rgba[i + 1] == centre.g && shot.rgba[i + 2] == centre.b
+        }
+        #expect(daemon.ctl(["show", "--no-animated"]).status == 0)
+        try expectShows(sway, Self.still, before: before, "over the app's window")
+    }
+}
