@@ -31,7 +31,9 @@ struct kiosk_wl_surface {
     int tag;
     uint32_t output_id;
     struct wl_proxy *surface, *layer, *frame;
+    struct wl_proxy *xdg_surface, *toplevel;  // without the layer shell: one toplevel instead
     int32_t width, height;
+    int32_t pending_width, pending_height;    // the toplevel's configure, until its xdg_surface's
     struct buffer buffers[MAX_BUFFERS];
     int current;  // the buffer kiosk_wl_surface_buffer returned last (-1: none)
 };
@@ -43,7 +45,7 @@ struct output {
 
 struct kiosk_wl {
     struct wl_display *display;
-    struct wl_proxy *registry, *compositor, *shm, *layer_shell, *seat, *pointer, *touch;
+    struct wl_proxy *registry, *compositor, *shm, *layer_shell, *wm_base, *seat, *pointer, *touch;
     uint32_t seat_id;
     uint32_t toplevel_manager_name, toplevel_manager_version;
     struct wl_proxy *toplevel_manager;
@@ -255,6 +257,13 @@ static const struct {
 
 // MARK: registry
 
+static void wm_base_ping(void *data, struct wl_proxy *base, uint32_t serial) {
+    (void)data;
+    union kiosk_wl_argument a[1] = { { .u = serial } };
+    request(base, 3, NULL, 0, a);  // pong: a client that does not answer is killed or marked hung
+}
+static const struct { void (*ping)(void *, struct wl_proxy *, uint32_t); } wm_base_listener = { wm_base_ping };
+
 static struct wl_proxy *bind(struct kiosk_wl *wl, uint32_t name, const struct kiosk_wl_interface *iface, uint32_t offered) {
     uint32_t version = offered < (uint32_t)iface->version ? offered : (uint32_t)iface->version;
     union kiosk_wl_argument a[4] = { { .u = name }, { .s = iface->name }, { .u = version }, { .o = NULL } };
@@ -270,6 +279,9 @@ static void registry_global(void *data, struct wl_proxy *registry, uint32_t name
         wl->shm = bind(wl, name, &kiosk_wl_shm_interface, version);
     } else if (!strcmp(interface, "zwlr_layer_shell_v1") && !wl->layer_shell) {
         wl->layer_shell = bind(wl, name, &kiosk_zwlr_layer_shell_v1_interface, version);
+    } else if (!strcmp(interface, "xdg_wm_base") && !wl->wm_base) {
+        wl->wm_base = bind(wl, name, &kiosk_xdg_wm_base_interface, version);
+        if (wl->wm_base) kiosk_wl_proxy_add_listener(wl->wm_base, (void (**)(void))&wm_base_listener, wl);
     } else if (!strcmp(interface, "wl_seat") && !wl->seat) {
         wl->seat = bind(wl, name, &kiosk_wl_seat_interface, version);
         wl->seat_id = name;
@@ -421,7 +433,7 @@ int kiosk_wl_start(struct kiosk_wl *wl, char *error, size_t size) {
         snprintf(error, size, "%s", wl->error[0] ? wl->error : "the compositor did not answer");
         return -1;
     }
-    const char *missing = !wl->layer_shell ? "zwlr_layer_shell_v1 (the layer shell: sway, labwc, wayfire have it; cage and weston do not)"
+    const char *missing = !wl->layer_shell && !wl->wm_base ? "zwlr_layer_shell_v1 (the layer shell: sway, labwc, wayfire) nor xdg_wm_base"
         : !wl->compositor ? "wl_compositor version 4" : !wl->shm ? "wl_shm" : NULL;
     if (missing) {
         snprintf(error, size, "the compositor at %s offers no %s", wl->name, missing);
@@ -501,6 +513,43 @@ static const struct {
     void (*closed)(void *, struct wl_proxy *);
 } layer_listener = { layer_configure, layer_closed };
 
+// Without the layer shell: the toplevel's configure says the size (0: ours to choose — the
+// output's), its xdg_surface's configure ends the sequence, acknowledged as the layer's is.
+static void xdg_toplevel_configure(void *data, struct wl_proxy *toplevel, int32_t w, int32_t h, void *states) {
+    (void)toplevel; (void)states;
+    struct kiosk_wl_surface *s = data;
+    s->pending_width = w; s->pending_height = h;
+}
+static void xdg_toplevel_close(void *data, struct wl_proxy *toplevel) {
+    (void)toplevel;
+    struct kiosk_wl_surface *s = data;
+    push(s->wl, (struct kiosk_wl_event){ .kind = KIOSK_WL_CLOSED, .tag = s->tag });
+}
+static const struct {
+    void (*configure)(void *, struct wl_proxy *, int32_t, int32_t, void *);
+    void (*close)(void *, struct wl_proxy *);
+} xdg_toplevel_listener = { xdg_toplevel_configure, xdg_toplevel_close };
+
+static void xdg_surface_configure(void *data, struct wl_proxy *xdg_surface, uint32_t serial) {
+    struct kiosk_wl_surface *s = data;
+    union kiosk_wl_argument a[1] = { { .u = serial } };
+    request(xdg_surface, 4, NULL, 0, a);  // ack_configure
+    int32_t w = s->pending_width, h = s->pending_height;
+    if (w <= 0 || h <= 0) {
+        for (int i = 0; i < s->wl->output_count; i++) {
+            struct kiosk_wl_output_info *o = &s->wl->outputs[i].info;
+            if (o->id != s->output_id) continue;
+            int32_t scale = o->scale > 0 ? o->scale : 1;
+            w = o->width / scale; h = o->height / scale;
+        }
+    }
+    s->width = w; s->height = h;
+    push(s->wl, (struct kiosk_wl_event){ .kind = KIOSK_WL_CONFIGURED, .tag = s->tag, .x = w, .y = h });
+}
+static const struct { void (*configure)(void *, struct wl_proxy *, uint32_t); } xdg_surface_listener = { xdg_surface_configure };
+
+int kiosk_wl_has_layer_shell(struct kiosk_wl *wl) { return wl->layer_shell != NULL; }
+
 static void frame_done(void *data, struct wl_proxy *callback, uint32_t time) {
     (void)time;
     struct kiosk_wl_surface *s = data;
@@ -530,6 +579,29 @@ struct kiosk_wl_surface *kiosk_wl_surface_create(struct kiosk_wl *wl, uint32_t o
     union kiosk_wl_argument n[1] = { { .o = NULL } };
     s->surface = request(wl->compositor, 0, &kiosk_wl_surface_interface, 0, n);
     if (!s->surface) { free(s); return NULL; }
+    if (!wl->layer_shell) {
+        // One fullscreen toplevel, app id kiosk-hud: the compositor stacks it over the app's.
+        union kiosk_wl_argument x[2] = { { .o = NULL }, { .o = s->surface } };
+        s->xdg_surface = request(wl->wm_base, 2, &kiosk_xdg_surface_interface, 0, x);
+        union kiosk_wl_argument t[1] = { { .o = NULL } };
+        s->toplevel = s->xdg_surface ? request(s->xdg_surface, 1, &kiosk_xdg_toplevel_interface, 0, t) : NULL;
+        if (!s->toplevel) {
+            if (s->xdg_surface) request(s->xdg_surface, 0, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
+            request(s->surface, 0, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
+            free(s);
+            return NULL;
+        }
+        kiosk_wl_proxy_add_listener(s->xdg_surface, (void (**)(void))&xdg_surface_listener, s);
+        kiosk_wl_proxy_add_listener(s->toplevel, (void (**)(void))&xdg_toplevel_listener, s);
+        union kiosk_wl_argument id[1] = { { .s = "kiosk-hud" } };
+        request(s->toplevel, 3, NULL, 0, id);             // set_app_id
+        request(s->toplevel, 2, NULL, 0, id);             // set_title
+        union kiosk_wl_argument fs[1] = { { .o = output } };
+        request(s->toplevel, 11, NULL, 0, fs);            // set_fullscreen on the output
+        request(s->surface, 6, NULL, 0, NULL);            // commit without a buffer: configure comes
+        wl->surfaces[slot] = s;
+        return s;
+    }
     union kiosk_wl_argument g[5] = { { .o = NULL }, { .o = s->surface }, { .o = output }, { .u = 3 /* overlay */ }, { .s = "kiosk-hud" } };
     s->layer = request(wl->layer_shell, 0, &kiosk_zwlr_layer_surface_v1_interface, 0, g);
     if (!s->layer) { request(s->surface, 0, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL); free(s); return NULL; }
@@ -554,7 +626,9 @@ void kiosk_wl_surface_destroy(struct kiosk_wl_surface *s) {
     if (wl->pointer_focus == s) wl->pointer_focus = NULL;
     for (int i = 0; i < TOUCH_SLOTS; i++) if (wl->touch_focus[i] == s) wl->touch_focus[i] = NULL;
     if (s->frame) kiosk_wl_proxy_destroy(s->frame);
-    request(s->layer, 7, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
+    if (s->layer) request(s->layer, 7, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
+    if (s->toplevel) request(s->toplevel, 0, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
+    if (s->xdg_surface) request(s->xdg_surface, 0, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
     request(s->surface, 0, NULL, KIOSK_WL_MARSHAL_DESTROY, NULL);
     for (int i = 0; i < MAX_BUFFERS; i++) buffer_free(&s->buffers[i]);
     kiosk_wl_display_flush(wl->display);

@@ -146,3 +146,29 @@ static const struct kiosk_wl_interface *manager_toplevel_types[] = { &kiosk_zwlr
 static const struct kiosk_wl_message manager_requests[] = { { "stop", "", none } };
 static const struct kiosk_wl_message manager_events[] = { { "toplevel", "n", manager_toplevel_types }, { "finished", "", none } };
 IFACE(kiosk_zwlr_foreign_toplevel_manager_v1_interface, "zwlr_foreign_toplevel_manager_v1", 3, manager_requests, manager_events)
+
+// xdg_wm_base, xdg_surface, xdg_toplevel (version 1 each), from xdg-shell
+// (https://gitlab.freedesktop.org/wayland/wayland-protocols/-/blob/main/stable/xdg-shell/xdg-shell.xml):
+// the way onto a compositor without the layer shell (cage, weston's kiosk-shell): one toplevel.
+// create_positioner and get_popup are never sent (their new objects' types left NULL).
+static const struct kiosk_wl_message xdg_toplevel_requests[] = {
+    { "destroy", "", none }, { "set_parent", "?o", none }, { "set_title", "s", none }, { "set_app_id", "s", none },
+    { "show_window_menu", "ouii", none }, { "move", "ou", none }, { "resize", "ouu", none }, { "set_max_size", "ii", none },
+    { "set_min_size", "ii", none }, { "set_maximized", "", none }, { "unset_maximized", "", none },
+    { "set_fullscreen", "?o", none }, { "unset_fullscreen", "", none }, { "set_minimized", "", none } };
+static const struct kiosk_wl_message xdg_toplevel_events[] = { { "configure", "iia", none }, { "close", "", none } };
+IFACE(kiosk_xdg_toplevel_interface, "xdg_toplevel", 1, xdg_toplevel_requests, xdg_toplevel_events)
+
+static const struct kiosk_wl_interface *xdg_surface_toplevel_types[] = { &kiosk_xdg_toplevel_interface };
+static const struct kiosk_wl_message xdg_surface_requests[] = {
+    { "destroy", "", none }, { "get_toplevel", "n", xdg_surface_toplevel_types }, { "get_popup", "n?oo", none },
+    { "set_window_geometry", "iiii", none }, { "ack_configure", "u", none } };
+static const struct kiosk_wl_message xdg_surface_events[] = { { "configure", "u", none } };
+IFACE(kiosk_xdg_surface_interface, "xdg_surface", 1, xdg_surface_requests, xdg_surface_events)
+
+static const struct kiosk_wl_interface *xdg_wm_base_surface_types[] = { &kiosk_xdg_surface_interface, &kiosk_wl_surface_interface };
+static const struct kiosk_wl_message xdg_wm_base_requests[] = {
+    { "destroy", "", none }, { "create_positioner", "n", none }, { "get_xdg_surface", "no", xdg_wm_base_surface_types },
+    { "pong", "u", none } };
+static const struct kiosk_wl_message xdg_wm_base_events[] = { { "ping", "u", none } };
+IFACE(kiosk_xdg_wm_base_interface, "xdg_wm_base", 1, xdg_wm_base_requests, xdg_wm_base_events)

@@ -68,6 +68,7 @@ extern const struct kiosk_wl_interface kiosk_wl_registry_interface, kiosk_wl_cal
     kiosk_wl_compositor_interface, kiosk_wl_shm_pool_interface, kiosk_wl_shm_interface, kiosk_wl_pointer_interface,
     kiosk_wl_touch_interface, kiosk_wl_seat_interface, kiosk_zwlr_layer_surface_v1_interface,
     kiosk_zwlr_layer_shell_v1_interface, kiosk_zwlr_foreign_toplevel_handle_v1_interface,
-    kiosk_zwlr_foreign_toplevel_manager_v1_interface;
+    kiosk_zwlr_foreign_toplevel_manager_v1_interface, kiosk_xdg_toplevel_interface, kiosk_xdg_surface_interface,
+    kiosk_xdg_wm_base_interface;
 
 #endif

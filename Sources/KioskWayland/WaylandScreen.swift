@@ -197,7 +197,10 @@ public final class WaylandScreen: Screen, WindowWatchSource {
         while kiosk_wl_next_event(connection, &event) == 1 {
             switch Int(event.kind) {
             case Int(KIOSK_WL_OUTPUT_DONE.rawValue):
-                if surfaces[event.id] == nil, let s = kiosk_wl_surface_create(connection, event.id, Int32(bitPattern: event.id)) {
+                // Without the layer shell, one toplevel (on the first output): the compositor
+                // places it, and a second would be a second window of the app's size.
+                let another = kiosk_wl_has_layer_shell(connection) != 0 || surfaces.isEmpty
+                if another, surfaces[event.id] == nil, let s = kiosk_wl_surface_create(connection, event.id, Int32(bitPattern: event.id)) {
                     surfaces[event.id] = s
                 }
             case Int(KIOSK_WL_OUTPUT_GONE.rawValue):

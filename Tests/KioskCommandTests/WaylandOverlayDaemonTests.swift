@@ -142,6 +142,7 @@ extension WaylandOverlayTests {
         defer { kill(pid, SIGTERM); var st: Int32 = 0; waitpid(pid, &st, 0) }
         #expect(waitUntil(15) { (Proc.readFile(log) ?? "").contains("control socket: listening") })
         let o = try overlay(sway, socket: socket)
+        defer { _ = o.stop() }
         #expect(o.exitStatus(within: 15) == 1, "\(o.text)")
         #expect(o.text.contains("permission denied"), "\(o.text)")
     }

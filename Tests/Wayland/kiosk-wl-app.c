@@ -1,6 +1,6 @@
 /*
  * kiosk-wl-app: the kiosk app stand-in of the Wayland tests (issue #38). One window of known
- * pixels that the compositor makes fullscreen, and optionally a virtual pointer that gives the
+ * pixels that the compositor makes fullscreen (or maximizes: cage), and optionally a virtual pointer that gives the
  * compositor's seat a pointer, so that `swaymsg seat seat0 cursor …` clicks reach clients.
  *
  * Build (no libwayland-dev, no wayland-scanner: only Debian's libwayland-client0):
@@ -10,6 +10,7 @@
  * Run with WAYLAND_DISPLAY (and XDG_RUNTIME_DIR) set, as the compositor's user:
  *
  *     kiosk-wl-app [--virtual-pointer]
+ *     kiosk-wl-app --virtual-pointer --click X Y WIDTH HEIGHT
  *
  * What it does:
  * - Maps an xdg_toplevel with app_id "kiosk-test-app" (title "kiosk test app"). The test's
@@ -531,7 +532,8 @@ static void toplevel_configure(void *d, struct wl_proxy *p, int32_t w, int32_t h
     app.conf_fullscreen = 0;
     uint32_t *s = states->data;
     for (size_t i = 0; i < states->size / sizeof(uint32_t); i++)
-        if (s[i] == 2 /* xdg_toplevel.state.fullscreen */) app.conf_fullscreen = 1;
+        /* fullscreen (sway's rule for the app), or maximized to the output (cage's way) */
+        if (s[i] == 2 /* xdg_toplevel.state.fullscreen */ || s[i] == 1 /* maximized */) app.conf_fullscreen = 1;
 }
 static void toplevel_close(void *d, struct wl_proxy *p) { (void)d; (void)p; }
 static void (*toplevel_listener[])(void) = { (void (*)(void))toplevel_configure, (void (*)(void))toplevel_close };
@@ -625,10 +627,18 @@ static void (*registry_listener[])(void) = { (void (*)(void))registry_global, (v
 
 /* ---- Main ---- */
 
+static union wl_argument none_args[1];
+
 int main(int argc, char **argv) {
+    int click = 0;
+    uint32_t click_at[4] = { 0 };
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--virtual-pointer") == 0) app.want_virtual_pointer = 1;
-        else { fprintf(stderr, "usage: kiosk-wl-app [--virtual-pointer]\n"); return 2; }
+        else if (strcmp(argv[i], "--click") == 0 && i + 4 < argc) {
+            click = 1;
+            for (int k = 0; k < 4; k++) click_at[k] = (uint32_t)strtoul(argv[i + 1 + k], NULL, 10);
+            i += 4;
+        } else { fprintf(stderr, "usage: kiosk-wl-app [--virtual-pointer] [--click X Y WIDTH HEIGHT]\n"); return 2; }
     }
     signal(SIGPIPE, SIG_IGN);
     sigset_t mask;
@@ -660,6 +670,31 @@ int main(int argc, char **argv) {
         }
         union wl_argument va[2] = { { .o = (struct wl_object *)app.seat }, { .n = 0 } };
         app.vp = request(app.vp_manager, 0, &vp_if, va);
+    }
+    if (click) {
+        /* --click: a left click at X Y of an output WIDTH×HEIGHT, through a virtual pointer of
+         * its own (for a compositor without seat commands: cage), then exit. */
+        if (!app.vp) {
+            fprintf(stderr, "kiosk-wl-app: --click goes with --virtual-pointer\n");
+            return 2;
+        }
+        /* The device is the compositor's once created: a round trip, then the motion. */
+        if (wl_display_roundtrip(app.display) < 0) { fprintf(stderr, "kiosk-wl-app: roundtrip failed\n"); return 1; }
+        union wl_argument m[5] = { { .u = 0 }, { .u = click_at[0] }, { .u = click_at[1] }, { .u = click_at[2] }, { .u = click_at[3] } };
+        request(app.vp, 1, NULL, m);
+        request(app.vp, 4, NULL, none_args);
+        if (wl_display_roundtrip(app.display) < 0) { fprintf(stderr, "kiosk-wl-app: roundtrip failed\n"); return 1; }
+        union wl_argument down[3] = { { .u = 1 }, { .u = 0x110 }, { .u = 1 } };
+        request(app.vp, 2, NULL, down);
+        request(app.vp, 4, NULL, none_args);
+        union wl_argument up[3] = { { .u = 2 }, { .u = 0x110 }, { .u = 0 } };
+        request(app.vp, 2, NULL, up);
+        request(app.vp, 4, NULL, none_args);
+        request(app.vp, 8, NULL, none_args);
+        if (wl_display_roundtrip(app.display) < 0) { fprintf(stderr, "kiosk-wl-app: roundtrip failed\n"); return 1; }
+        printf("clicked %u %u\n", click_at[0], click_at[1]);
+        wl_display_disconnect(app.display);
+        return 0;
     }
 
     union wl_argument sa[1] = { { .n = 0 } };

@@ -13,7 +13,8 @@
 // (https://gitlab.freedesktop.org/wayland/wayland/-/blob/main/protocol/wayland.xml) and
 // wlr-layer-shell-unstable-v1, version 4, and wlr-foreign-toplevel-management-unstable-v1, version
 // 3 (https://gitlab.freedesktop.org/wlroots/wlr-protocols, unstable/), which no Debian 12 package
-// ships. The listeners are C because each protocol event is a C
+// ships, and xdg-shell's xdg_wm_base, xdg_surface and xdg_toplevel, version 1 (wayland-protocols,
+// stable/xdg-shell), for compositors without the layer shell. The listeners are C because each protocol event is a C
 // callback; what they learn is queued as `struct kiosk_wl_event`, read by Swift after a dispatch.
 #ifndef CKIOSKWAYLAND_H
 #define CKIOSKWAYLAND_H
@@ -33,9 +34,13 @@ struct kiosk_wl;
 /// failure with `error` filled in. Call kiosk_wayland_load first.
 struct kiosk_wl *kiosk_wl_connect(const char *name, char *error, size_t size);
 /// Learns the compositor's globals and outputs (two round trips). 0, or -1 with `error` filled
-/// in: the connection failed, or the compositor offers no zwlr_layer_shell_v1, wl_shm or
-/// wl_compositor version 4.
+/// in: the connection failed, or the compositor offers neither zwlr_layer_shell_v1 nor
+/// xdg_wm_base, or no wl_shm or wl_compositor version 4.
 int kiosk_wl_start(struct kiosk_wl *wl, char *error, size_t size);
+/// 1 when the compositor offers the layer shell (surfaces on its overlay layer, one per output);
+/// 0 when it offers only xdg_wm_base (cage, weston's kiosk-shell): a surface is then one
+/// fullscreen toplevel, app id "kiosk-hud", stacked over the app's — make one only.
+int kiosk_wl_has_layer_shell(struct kiosk_wl *wl);
 /// Ends the connection and everything made on it.
 void kiosk_wl_disconnect(struct kiosk_wl *wl);
 /// The connection's descriptor, to poll for reading.

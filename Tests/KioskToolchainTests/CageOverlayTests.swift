@@ -1,0 +1,111 @@
+// The HUD on cage, the kiosk compositor without the layer shell: cage 0.2.0 (Debian 13, what a
+// Raspberry Pi OS user gets) headless (pixman) in the Debian 13 root, as an ordinary user, with
+// the test app as its kiosk app. kiosk-hud's surface is then one xdg toplevel, which cage stacks
+// over the app's and blends: the picture must equal `render --overlay` over the app's, pixel for
+// pixel, as on sway and labwc. A click beside the bezel reaches the app (the input region is the
+// bezel), a click on the button ends `show --on-button exit` with 10. The clicks come from the
+// test app's `--click` (a virtual pointer of its own: cage has no seat commands), while the app
+// holds one for the whole run, as a board's touchscreen is there from the start (a client asks
+// for the seat's pointer when the seat says it has one: a device made and gone within one click
+// would not reach a client that had none). Debian 12's cage 0.1.4
+// (wlroots 0.15) stops drawing after its first frame when headless with pixman ("Basic output
+// test failed"), so it is not the one checked here.
+import Glibc
+import KioskPNG
+import KioskTestSupport
+import Testing
+
+@Suite struct CageOverlayTests {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+    static let still = ["--mode", "annular", "--progress", "0.6", "--label", "Loading…", "--details", "Updating firmware 3 of 7", "--button", "Cancel"]
+    static let (width, height) = (1280, 720)
+
+    /// The script run in the root: cage with the app as nobody, the HUD, the shots, two clicks.
+    static func script(stage: String, hud: [String], button: (x: Int, y: Int)) -> String {
+        let hudArgs = hud.map { "'" + $0 + "'" }.joined(separator: " ")
+        return """
+            set -u
+            S=\(stage); RT=$S/rt
+            dpkg -s cage grim >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1; apt-get install -y -q --no-install-recommends cage grim >$S/apt.log 2>&1 || { echo "apt-get install cage grim failed"; tail -5 $S/apt.log; exit 3; }; }
+            install -d -m 0700 -o 65534 -g 65534 $RT
+            as="setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin HOME=$RT XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=wayland-0"
+            pids=""
+            trap 'for p in $pids; do kill -9 $p 2>/dev/null; done' EXIT
+            $as env WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 WLR_HEADLESS_OUTPUTS=1 cage -- $S/app --virtual-pointer >$S/app.log 2>$RT/cage.log & pids="$pids $!"
+            i=0; while ! grep -q '^ready' $S/app.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            grep -q '^ready' $S/app.log || { echo "cage or the app did not start"; tail -20 $RT/cage.log; exit 4; }
+            $as grim $RT/before.png || exit 5
+            $as $S/kiosk-hud show --wayland auto --glyph-cache none --on-button exit \(hudArgs) >$S/hud.log 2>&1 & h=$!; pids="$pids $h"
+            i=0; while ! grep -q 'first-frame ' $S/hud.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            for n in 1 2 3 4 5; do sleep 0.3; $as grim $RT/after-$n.png; done
+            $as $S/app --virtual-pointer --click 40 40 \(width) \(height)
+            i=0; while ! grep -q 'button pressed 40 40' $S/app.log && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+            kill -0 $h 2>/dev/null && echo "hud running after the click beside it"
+            $as $S/app --virtual-pointer --click \(button.x) \(button.y) \(width) \(height)
+            i=0; while kill -0 $h 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            kill -0 $h 2>/dev/null && echo "hud still running" || { wait $h; echo "hud exit $?"; }
+            """
+    }
+
+    @Test func theHUDOnCageIsAToplevelOverTheApp() async throws {
+        // The button's centre, as `render --print-layout` lays it out at the output's size.
+        let dir = Proc.makeTempDir("kiosk-cage-layout")
+        defer { _ = Proc.run(["rm", "-rf", dir]) }
+        let layout = Proc.run([Proc.kioskHUD, "render", "--size", "\(Self.width)x\(Self.height)", "--print-layout", "-o", dir + "/layout.png"] + Self.still)
+        let box = layout.out.split(separator: "\n").first { $0.hasPrefix("button ") }.map { $0.split(separator: " ").dropFirst().compactMap { Double($0) } }
+        let b = try #require(box, "render --print-layout: \(layout.out) \(layout.err)")
+        let button = (x: Int(b[0] + b[2] / 2), y: Int(b[1] + b[3] / 2))
+        let result = await onOwnThread { () -> Result<String, Failure> in
+            Debian13.exclusive("cage's overlay") {
+                let made = Proc.run([Proc.root + "/Tools/debian13.sh", "root"])
+                guard made.status == 0, let root = made.out.split(separator: "\n").last.map(String.init) else {
+                    return .failure(Failure(description: "Tools/debian13.sh root: \(made.err.suffix(2000))"))
+                }
+                let inRoot = "/tmp/kiosk-cage-\(getpid())"
+                let stage = root + inRoot
+                _ = Proc.run(["rm", "-rf", stage])
+                guard Proc.run(["mkdir", "-p", stage]).status == 0, Proc.run(["cp", Proc.kioskHUD, stage + "/kiosk-hud"]).status == 0 else {
+                    return .failure(Failure(description: "cannot stage in \(stage)"))
+                }
+                let gcc = Proc.run(["gcc", "-O2", "-std=c11", "-o", stage + "/app", Proc.root + "/Tests/Wayland/kiosk-wl-app.c", "-l:libwayland-client.so.0"])
+                guard gcc.status == 0 else { return .failure(Failure(description: "gcc: \(gcc.err)")) }
+                _ = Proc.run(["chmod", "-R", "a+rX", stage])
+                guard let f = fopen(stage + "/t.sh", "w") else { return .failure(Failure(description: "cannot write the script")) }
+                fputs(Self.script(stage: inRoot, hud: Self.still, button: button), f)
+                fclose(f)
+                let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
+                let logs = ["hud.log", "app.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
+                return r.status == 0 ? .success(stage + "\n" + r.out + "\n" + logs) : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logs)"))
+            }
+        }
+        let text = try result.get()
+        let stage = String(text.prefix { $0 != "\n" })
+        #expect(text.contains("button pressed 40 40"), "the click beside the HUD did not reach the app: \(text)")
+        #expect(text.contains("hud running after the click beside it"), "\(text)")
+        #expect(text.contains("hud exit 10"), "the click on the button did not end show with 10: \(text)")
+        // The HUD as cage shows it: render --overlay blended over the app's picture.
+        let before = try PNG.read(path: stage + "/rt/before.png")
+        let hud = stage + "/overlay.png"
+        let r = Proc.run([Proc.kioskHUD, "render", "--size", "\(before.width)x\(before.height)", "--overlay", "-o", hud] + Self.still)
+        #expect(r.status == 0, "\(r.err)")
+        let overlay = try PNG.read(path: hud)
+        func mul(_ a: Int, _ b: Int) -> Int { let t = a * b + 128; return (t + (t >> 8)) >> 8 }
+        var expected = before
+        for i in stride(from: 0, to: overlay.rgba.count, by: 4) {
+            let a = Int(overlay.rgba[i + 3])
+            for c in 0..<3 { expected.rgba[i + c] = UInt8(mul(Int(overlay.rgba[i + c]), a) + mul(Int(before.rgba[i + c]), 255 - a)) }
+        }
+        var least = Int.max
+        for n in 1...5 {
+            guard let shot = try? PNG.read(path: stage + "/rt/after-\(n).png"), shot.width == expected.width, shot.height == expected.height else { continue }
+            var d = 0
+            for i in stride(from: 0, to: shot.rgba.count, by: 4)
+            where shot.rgba[i] != expected.rgba[i] || shot.rgba[i + 1] != expected.rgba[i + 1] || shot.rgba[i + 2] != expected.rgba[i + 2] {
+                d += 1
+            }
+            least = min(least, d)
+        }
+        #expect(least == 0, "cage's screen differs from render --overlay over the app in \(least) pixels at best (kept: \(stage))")
+        if least == 0 { _ = Proc.run(["rm", "-rf", stage]) }
+    }
+}
