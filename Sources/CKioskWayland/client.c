@@ -705,6 +705,20 @@ void kiosk_wl_surface_commit(struct kiosk_wl_surface *s, const int32_t *rects, i
     s->current = -1;
 }
 
+int kiosk_wl_surface_is_window(struct kiosk_wl_surface *s) { return s->toplevel != NULL; }
+
+void kiosk_wl_surface_unmap(struct kiosk_wl_surface *s) {
+    // A frame callback of an unmapped surface may never come: forgotten, not waited for.
+    if (s->frame) { kiosk_wl_proxy_destroy(s->frame); s->frame = NULL; }
+    union kiosk_wl_argument a[3] = { { .o = NULL }, { .i = 0 }, { .i = 0 } };
+    request(s->surface, 1, NULL, 0, a);     // attach nothing
+    request(s->surface, 6, NULL, 0, NULL);  // commit: unmapped
+}
+
+void kiosk_wl_surface_map(struct kiosk_wl_surface *s) {
+    request(s->surface, 6, NULL, 0, NULL);  // the initial commit again, without a buffer: a configure comes
+}
+
 void kiosk_wl_surface_set_input(struct kiosk_wl_surface *s, const int32_t *rects, int count) {
     if (!rects) {
         union kiosk_wl_argument none_region[1] = { { .o = NULL } };

@@ -2,8 +2,9 @@ import CKioskWayland
 import KioskRaster
 import KioskSeams
 
-/// One output's layer surface as a display: the picture is the surface's size in buffer pixels
-/// (the compositor's logical size times the output's integer scale), shown over the compositor's
+/// One output's layer surface as a display — or, on a compositor without the layer shell, the
+/// HUD's one window (`isWindow`): the picture is the surface's size in buffer pixels (the
+/// compositor's logical size times the output's integer scale), shown over the compositor's
 /// windows.
 public final class WaylandDisplay: Display {
     public let width: Int
@@ -30,6 +31,19 @@ public final class WaylandDisplay: Display {
     let timeSource: () -> Double
     /// Sends the commit (the screen's flush).
     var onCommit: () -> Void = {}
+    /// A window (an xdg toplevel, on a compositor without the layer shell) rather than a layer
+    /// surface. A mapped window has the keyboard (cage focuses the newest), so it is unmapped
+    /// while the HUD takes no input (hidden) and mapped again when it does.
+    let isWindow: Bool
+    /// The window has a buffer on screen.
+    private var mapped = false
+    /// A buffer may be attached: the configure after the last initial commit came.
+    private var configured = true
+    /// The HUD wants to be on screen (its input region is not empty), and a map was asked for.
+    private var wanted = true, mapAsked = false
+    /// The last frame presented, to present again once the window is configured (the HUD's
+    /// shadow: the renderer keeps it for the display's life).
+    private var lastFrame: Surface?
 
     init(surface: OpaquePointer, outputID: UInt32, name: String, logicalWidth: Int, logicalHeight: Int,
          bufferScale: Int, scale: Double?, timeSource: @escaping () -> Double) {
@@ -40,6 +54,16 @@ public final class WaylandDisplay: Display {
         self.scale = scale ?? Double(self.bufferScale)
         transform = DisplayTransform(rotation: .none, width: width, height: height)
         self.timeSource = timeSource
+        isWindow = kiosk_wl_surface_is_window(surface) != 0
+    }
+
+    /// The compositor configured the surface again (the screen's events): a window asked to map
+    /// shows the HUD now, with everything presented meanwhile.
+    func configuredAgain() {
+        guard isWindow, !configured else { return }
+        configured = true
+        mapAsked = false
+        if wanted, let f = lastFrame { try? present(f, damage: .whole) }
     }
 
     public func present(_ frame: Surface, damage: Damage) throws {
@@ -48,6 +72,10 @@ public final class WaylandDisplay: Display {
         var rects = damage.rects(in: bounds) + deferred
         deferred = []
         guard isShowing else { deferred = Self.bounded(rects); return }
+        if isWindow {
+            lastFrame = frame
+            guard wanted && configured else { deferred = Self.bounded(rects); return }
+        }
         var index: Int32 = 0
         guard let pixels = kiosk_wl_surface_buffer(surface, Int32(width), Int32(height), &index) else {
             skipped += 1
@@ -65,6 +93,7 @@ public final class WaylandDisplay: Display {
         quads.reserveCapacity(rects.count * 4)
         for r in rects { quads += [Int32(r.minX), Int32(r.minY), Int32(r.width), Int32(r.height)] }
         kiosk_wl_surface_commit(surface, quads, Int32(rects.count), Int32(bufferScale))
+        mapped = true
         commits += 1
         onCommit()
         if firstFrameTime == nil { firstFrameTime = timeSource() }
@@ -73,6 +102,7 @@ public final class WaylandDisplay: Display {
     /// Sets the region that takes input (picture pixels; nil: the whole surface): outside it the
     /// compositor gives pointer and touch to the windows under the HUD.
     public func setInputRegion(_ rects: [IntRect]?) {
+        if isWindow { follow(wanted: rects.map { !$0.isEmpty } ?? true) }
         guard let rects else { kiosk_wl_surface_set_input(surface, nil, 0); return }
         var quads: [Int32] = []
         for r in rects {
@@ -82,6 +112,23 @@ public final class WaylandDisplay: Display {
             quads += [Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0)]
         }
         kiosk_wl_surface_set_input(surface, quads, Int32(rects.count))
+    }
+
+    /// A window taken off screen when the HUD takes no input, and asked back when it does.
+    private func follow(wanted now: Bool) {
+        guard now != wanted else { return }
+        wanted = now
+        if !now {
+            guard mapped else { return }
+            kiosk_wl_surface_unmap(surface)
+            mapped = false
+            configured = false
+            onCommit()
+        } else if !configured && !mapAsked {
+            kiosk_wl_surface_map(surface)
+            mapAsked = true
+            onCommit()
+        }
     }
 
     /// At most eight rectangles: more are merged into their bounding box.

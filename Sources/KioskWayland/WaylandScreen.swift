@@ -216,7 +216,10 @@ public final class WaylandScreen: Screen, WindowWatchSource {
                 let w = Int(event.x), h = Int(event.y)
                 let scale = outputInfo(id)?.scale ?? 1
                 if let old = shown.first(where: { $0.outputID == id }),
-                   old.width == w * old.bufferScale, old.height == h * old.bufferScale, old.bufferScale == Int(scale) { break }
+                   old.width == w * old.bufferScale, old.height == h * old.bufferScale, old.bufferScale == Int(scale) {
+                    old.configuredAgain()
+                    break
+                }
                 let d = WaylandDisplay(surface: s, outputID: id, name: outputName(id), logicalWidth: w, logicalHeight: h,
                                        bufferScale: Int(scale), scale: options.scale, timeSource: timeSource)
                 d.isShowing = !isSuspended

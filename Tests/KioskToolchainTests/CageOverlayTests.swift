@@ -7,7 +7,8 @@
 // test app's `--click` (a virtual pointer of its own: cage has no seat commands), while the app
 // holds one for the whole run, as a board's touchscreen is there from the start (a client asks
 // for the seat's pointer when the seat says it has one: a device made and gone within one click
-// would not reach a client that had none). Debian 12's cage 0.1.4
+// would not reach a client that had none). Then a root daemon's HUD through `kiosk-hud overlay`:
+// shown, hidden (the window unmapped, so that the app has the keyboard again), shown again. Debian 12's cage 0.1.4
 // (wlroots 0.15) stops drawing after its first frame when headless with pixman ("Basic output
 // test failed"), so it is not the one checked here.
 import Glibc
@@ -44,6 +45,20 @@ import Testing
             $as $S/app --virtual-pointer --click \(button.x) \(button.y) \(width) \(height)
             i=0; while kill -0 $h 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
             kill -0 $h 2>/dev/null && echo "hud still running" || { wait $h; echo "hud exit $?"; }
+            # A root daemon's HUD through `kiosk-hud overlay`: shown, hidden (the window unmapped,
+            # the keyboard the app's again), shown again (mapped again).
+            install -d -m 0755 $S/d
+            ctl="$S/kiosk-hud ctl --socket $S/d/control.sock"
+            $S/kiosk-hud daemon --offscreen - --socket $S/d/control.sock --group nogroup --glyph-cache none --hidden \(hudArgs) >$S/daemon.log 2>&1 & d=$!; pids="$pids $d"
+            i=0; while ! grep -q 'control socket: listening' $S/daemon.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            $as $S/kiosk-hud overlay --socket $S/d/control.sock >$S/overlay.log 2>&1 & o=$!; pids="$pids $o"
+            i=0; while ! grep -q 'overlay: following the daemon' $S/overlay.log && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            for step in shown hidden again; do
+                case $step in hidden) $S/kiosk-hud ctl hide --no-animated --socket $S/d/control.sock ;; *) $S/kiosk-hud ctl show --no-animated --socket $S/d/control.sock ;; esac
+                for n in 1 2 3 4 5; do sleep 0.3; $as grim $RT/$step-$n.png; done
+            done
+            kill $o; wait $o; echo "overlay exit $?"
+            kill $d; wait $d; echo "daemon exit $?"
             """
     }
 
@@ -74,7 +89,7 @@ import Testing
                 fputs(Self.script(stage: inRoot, hud: Self.still, button: button), f)
                 fclose(f)
                 let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
-                let logs = ["hud.log", "app.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
+                let logs = ["hud.log", "app.log", "daemon.log", "overlay.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
                 return r.status == 0 ? .success(stage + "\n" + r.out + "\n" + logs) : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logs)"))
             }
         }
@@ -95,17 +110,25 @@ import Testing
             let a = Int(overlay.rgba[i + 3])
             for c in 0..<3 { expected.rgba[i + c] = UInt8(mul(Int(overlay.rgba[i + c]), a) + mul(Int(before.rgba[i + c]), 255 - a)) }
         }
-        var least = Int.max
-        for n in 1...5 {
-            guard let shot = try? PNG.read(path: stage + "/rt/after-\(n).png"), shot.width == expected.width, shot.height == expected.height else { continue }
-            var d = 0
-            for i in stride(from: 0, to: shot.rgba.count, by: 4)
-            where shot.rgba[i] != expected.rgba[i] || shot.rgba[i + 1] != expected.rgba[i + 1] || shot.rgba[i + 2] != expected.rgba[i + 2] {
-                d += 1
+        /// The fewest pixels by which one of the shots `name`-1…5 differs from `picture`.
+        func least(_ name: String, _ picture: PNGImage) -> Int {
+            var least = Int.max
+            for n in 1...5 {
+                guard let shot = try? PNG.read(path: stage + "/rt/\(name)-\(n).png"), shot.width == picture.width, shot.height == picture.height else { continue }
+                var d = 0
+                for i in stride(from: 0, to: shot.rgba.count, by: 4)
+                where shot.rgba[i] != picture.rgba[i] || shot.rgba[i + 1] != picture.rgba[i + 1] || shot.rgba[i + 2] != picture.rgba[i + 2] {
+                    d += 1
+                }
+                least = min(least, d)
             }
-            least = min(least, d)
+            return least
         }
-        #expect(least == 0, "cage's screen differs from render --overlay over the app in \(least) pixels at best (kept: \(stage))")
-        if least == 0 { _ = Proc.run(["rm", "-rf", stage]) }
+        let counts = [least("after", expected), least("shown", expected), least("hidden", before), least("again", expected)]
+        #expect(counts[0] == 0, "cage's screen differs from render --overlay over the app in \(counts[0]) pixels at best (kept: \(stage))")
+        #expect(counts[1] == 0 && counts[3] == 0, "the overlay's HUD, shown and shown again: \(counts[1]) and \(counts[3]) pixels differ (kept: \(stage))")
+        #expect(counts[2] == 0, "the overlay hidden: \(counts[2]) pixels are not the app's (kept: \(stage))")
+        #expect(text.contains("overlay exit 0") && text.contains("daemon exit 0"), "\(text)")
+        if counts.allSatisfy({ $0 == 0 }) { _ = Proc.run(["rm", "-rf", stage]) }
     }
 }

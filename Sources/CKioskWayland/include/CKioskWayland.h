@@ -78,6 +78,13 @@ struct kiosk_wl_surface;
 /// buffer (its configure comes as an event). `tag` is echoed in its events. NULL on failure.
 struct kiosk_wl_surface *kiosk_wl_surface_create(struct kiosk_wl *wl, uint32_t output_id, int tag);
 void kiosk_wl_surface_destroy(struct kiosk_wl_surface *s);
+/// 1 for a window (an xdg toplevel: no layer shell), 0 for a layer surface.
+int kiosk_wl_surface_is_window(struct kiosk_wl_surface *s);
+/// A window only: unmaps it (a null buffer committed), so that the compositor gives the keyboard
+/// back to the app; kiosk_wl_surface_map asks for it again (a commit without a buffer), after
+/// which a buffer may be attached only once its configure came (KIOSK_WL_CONFIGURED).
+void kiosk_wl_surface_unmap(struct kiosk_wl_surface *s);
+void kiosk_wl_surface_map(struct kiosk_wl_surface *s);
 /// The size the compositor gave (logical units); 0 before the first configure.
 void kiosk_wl_surface_size(struct kiosk_wl_surface *s, int32_t *width, int32_t *height);
 /// A buffer of `width`×`height` pixels (premultiplied ARGB8888, stride width×4) the compositor is
