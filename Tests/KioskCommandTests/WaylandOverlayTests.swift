@@ -71,14 +71,8 @@ import Testing
         guard hud.width == app.width, hud.height == app.height else {
             throw WaylandTestError(description: "the overlay is \(hud.width)x\(hud.height), the app's screenshot \(app.width)x\(app.height)")
         }
-        func mul(_ a: Int, _ b: Int) -> Int { let t = a * b + 128; return (t + (t >> 8)) >> 8 }
         var out2 = app
-        for i in stride(from: 0, to: hud.rgba.count, by: 4) {
-            let a = Int(hud.rgba[i + 3])
-            for c in 0..<3 {
-                out2.rgba[i + c] = UInt8(mul(Int(hud.rgba[i + c]), a) + mul(Int(app.rgba[i + c]), 255 - a))
-            }
-        }
+        out2.rgba = OverlayBlend.blend(hud.rgba, over: app.rgba)
         return out2
     }
 

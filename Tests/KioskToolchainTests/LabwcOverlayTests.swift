@@ -91,25 +91,11 @@ import Testing
         let r = Proc.run([Proc.kioskHUD, "render", "--size", "\(before.width)x\(before.height)", "--overlay", "-o", hud] + Self.still)
         #expect(r.status == 0, "\(r.err)")
         let overlay = try PNG.read(path: hud)
-        func mul(_ a: Int, _ b: Int) -> Int { let t = a * b + 128; return (t + (t >> 8)) >> 8 }
         var expected = before
-        for i in stride(from: 0, to: overlay.rgba.count, by: 4) {
-            let a = Int(overlay.rgba[i + 3])
-            for c in 0..<3 { expected.rgba[i + c] = UInt8(mul(Int(overlay.rgba[i + c]), a) + mul(Int(before.rgba[i + c]), 255 - a)) }
-        }
+        expected.rgba = OverlayBlend.blend(overlay.rgba, over: before.rgba)
         /// The fewest pixels by which one of the shots `name`-1…5 differs from `expected`.
         func least(_ name: String) -> Int {
-            var least = Int.max
-            for n in 1...5 {
-                guard let shot = try? PNG.read(path: stage + "/rt/\(name)-\(n).png"), shot.width == expected.width, shot.height == expected.height else { continue }
-                var d = 0
-                for i in stride(from: 0, to: shot.rgba.count, by: 4)
-                where shot.rgba[i] != expected.rgba[i] || shot.rgba[i + 1] != expected.rgba[i + 1] || shot.rgba[i + 2] != expected.rgba[i + 2] {
-                    d += 1
-                }
-                least = min(least, d)
-            }
-            return least
+            (1...5).map { n in (try? PNG.read(path: stage + "/rt/\(name)-\(n).png")).map { OverlayBlend.differing($0.rgba, expected.rgba) } ?? Int.max }.min() ?? Int.max
         }
         let (shown, followed) = (least("after"), least("overlay"))
         #expect(shown == 0, "labwc's screen differs from render --overlay over it in \(shown) pixels at best (kept: \(stage))")
