@@ -89,13 +89,7 @@ final class DaemonMirror {
     private func send(_ line: [UInt8]) {
         guard let client else { return }
         outgoing += line
-        do {
-            while !outgoing.isEmpty {
-                let n = try client.writeWithoutWaiting(outgoing[...])
-                if n == 0 { break }
-                outgoing.removeFirst(n)
-            }
-        } catch {
+        do { try client.writeWithoutWaiting(from: &outgoing) } catch {
             lost("\(error)")
             return
         }

@@ -156,6 +156,16 @@ public final class DaemonClient {
         }
     }
 
+    /// Writes what the socket takes now of `queue` (request lines) and removes it from there;
+    /// what is left waits for the socket to be writable.
+    public func writeWithoutWaiting(from queue: inout [UInt8]) throws(Failure) {
+        while !queue.isEmpty {
+            let n = try writeWithoutWaiting(queue[...])
+            if n == 0 { return }
+            queue.removeFirst(n)
+        }
+    }
+
     /// The replies and events that have arrived, in order, without waiting (`.connectionLost`
     /// once the connection is closed or broken).
     public func availableObjects() throws(Failure) -> [JSONObject] {

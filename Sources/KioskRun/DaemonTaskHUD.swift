@@ -156,13 +156,7 @@ public final class DaemonTaskHUD: TaskHUD {
 
     private func flush() {
         guard !lost else { return }
-        do {
-            while !outgoing.isEmpty {
-                let n = try requests.writeWithoutWaiting(outgoing[...])
-                if n == 0 { break }
-                outgoing.removeFirst(n)
-            }
-        } catch {
+        do { try requests.writeWithoutWaiting(from: &outgoing) } catch {
             handle(.broken("\(error)"))
             return
         }

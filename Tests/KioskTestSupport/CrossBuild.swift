@@ -62,3 +62,41 @@ public enum Debian13 {
         return result
     }
 }
+
+/// A compositor's test in the Debian 13 root (labwc, cage: Debian 13's packages): kiosk-hud and
+/// the Wayland test app (Tests/Wayland/kiosk-wl-app.c, built against the host's
+/// libwayland-client, whose ABI the root's shares) staged in a fresh directory of the root, and a
+/// shell script run there as root.
+public enum Debian13Stage {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Stages in the root's /tmp/`prefix`-PID and runs `script(the stage's path in the root)`;
+    /// the stage's path on the host and the script's output followed by the `logs` (files of the
+    /// stage), or why it failed with the same. Holds the root (`Debian13.exclusive`) meanwhile.
+    public static func run(_ what: String, prefix: String, logs: [String], script: (String) -> String) -> Result<(stage: String, text: String), Failure> {
+        Debian13.exclusive(what) {
+            let made = Proc.run([Proc.root + "/Tools/debian13.sh", "root"])
+            guard made.status == 0, let root = made.out.split(separator: "\n").last.map(String.init) else {
+                return .failure(Failure(description: "Tools/debian13.sh root: \(made.err.suffix(2000))"))
+            }
+            let inRoot = "/tmp/\(prefix)-\(getpid())"
+            let stage = root + inRoot
+            _ = Proc.run(["rm", "-rf", stage])
+            guard Proc.run(["mkdir", "-p", stage]).status == 0, Proc.run(["cp", Proc.kioskHUD, stage + "/kiosk-hud"]).status == 0 else {
+                return .failure(Failure(description: "cannot stage in \(stage)"))
+            }
+            let gcc = Proc.run(["gcc", "-O2", "-std=c11", "-o", stage + "/app", Proc.root + "/Tests/Wayland/kiosk-wl-app.c", "-l:libwayland-client.so.0"])
+            guard gcc.status == 0 else { return .failure(Failure(description: "gcc: \(gcc.err)")) }
+            _ = Proc.run(["chmod", "-R", "a+rX", stage])
+            guard let f = fopen(stage + "/t.sh", "w") else { return .failure(Failure(description: "cannot write the script")) }
+            fputs(script(inRoot), f)
+            fclose(f)
+            let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
+            let logText = logs.map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
+            return r.status == 0 ? .success((stage, r.out + "\n" + logText))
+                : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logText)"))
+        }
+    }
+}

@@ -17,7 +17,6 @@ import KioskTestSupport
 import Testing
 
 @Suite struct CageOverlayTests {
-    struct Failure: Error, CustomStringConvertible { var description: String }
     static let still = ["--mode", "annular", "--progress", "0.6", "--label", "Loading…", "--details", "Updating firmware 3 of 7", "--button", "Cancel"]
     static let (width, height) = (1280, 720)
 
@@ -70,31 +69,12 @@ import Testing
         let box = layout.out.split(separator: "\n").first { $0.hasPrefix("button ") }.map { $0.split(separator: " ").dropFirst().compactMap { Double($0) } }
         let b = try #require(box, "render --print-layout: \(layout.out) \(layout.err)")
         let button = (x: Int(b[0] + b[2] / 2), y: Int(b[1] + b[3] / 2))
-        let result = await onOwnThread { () -> Result<String, Failure> in
-            Debian13.exclusive("cage's overlay") {
-                let made = Proc.run([Proc.root + "/Tools/debian13.sh", "root"])
-                guard made.status == 0, let root = made.out.split(separator: "\n").last.map(String.init) else {
-                    return .failure(Failure(description: "Tools/debian13.sh root: \(made.err.suffix(2000))"))
-                }
-                let inRoot = "/tmp/kiosk-cage-\(getpid())"
-                let stage = root + inRoot
-                _ = Proc.run(["rm", "-rf", stage])
-                guard Proc.run(["mkdir", "-p", stage]).status == 0, Proc.run(["cp", Proc.kioskHUD, stage + "/kiosk-hud"]).status == 0 else {
-                    return .failure(Failure(description: "cannot stage in \(stage)"))
-                }
-                let gcc = Proc.run(["gcc", "-O2", "-std=c11", "-o", stage + "/app", Proc.root + "/Tests/Wayland/kiosk-wl-app.c", "-l:libwayland-client.so.0"])
-                guard gcc.status == 0 else { return .failure(Failure(description: "gcc: \(gcc.err)")) }
-                _ = Proc.run(["chmod", "-R", "a+rX", stage])
-                guard let f = fopen(stage + "/t.sh", "w") else { return .failure(Failure(description: "cannot write the script")) }
-                fputs(Self.script(stage: inRoot, hud: Self.still, button: button), f)
-                fclose(f)
-                let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
-                let logs = ["hud.log", "app.log", "daemon.log", "overlay.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
-                return r.status == 0 ? .success(stage + "\n" + r.out + "\n" + logs) : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logs)"))
+        let result = await onOwnThread {
+            Debian13Stage.run("cage's overlay", prefix: "kiosk-cage", logs: ["hud.log", "app.log", "daemon.log", "overlay.log"]) {
+                Self.script(stage: $0, hud: Self.still, button: button)
             }
         }
-        let text = try result.get()
-        let stage = String(text.prefix { $0 != "\n" })
+        let (stage, text) = try result.get()
         #expect(text.contains("button pressed 40 40"), "the click beside the HUD did not reach the app: \(text)")
         #expect(text.contains("hud running after the click beside it"), "\(text)")
         #expect(text.contains("hud exit 10"), "the click on the button did not end show with 10: \(text)")

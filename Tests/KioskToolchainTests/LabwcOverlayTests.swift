@@ -11,8 +11,6 @@ import KioskTestSupport
 import Testing
 
 @Suite struct LabwcOverlayTests {
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
     /// The script run in the root: labwc as nobody, the shots and the HUDs; every process it
     /// started ended before it returns (the root's runner waits for its output's end).
     static func script(stage: String, hud: [String]) -> String {
@@ -56,31 +54,12 @@ import Testing
     static let still = ["--mode", "annular", "--progress", "0.6", "--label", "Loading…", "--details", "Updating firmware 3 of 7", "--button", "Cancel"]
 
     @Test func theOverlayOnLabwc() async throws {
-        let result = await onOwnThread { () -> Result<String, Failure> in
-            Debian13.exclusive("labwc's overlay") {
-                let made = Proc.run([Proc.root + "/Tools/debian13.sh", "root"])
-                guard made.status == 0, let root = made.out.split(separator: "\n").last.map(String.init) else {
-                    return .failure(Failure(description: "Tools/debian13.sh root: \(made.err.suffix(2000))"))
-                }
-                let inRoot = "/tmp/kiosk-labwc-\(getpid())"
-                let stage = root + inRoot
-                _ = Proc.run(["rm", "-rf", stage])
-                guard Proc.run(["mkdir", "-p", stage]).status == 0, Proc.run(["cp", Proc.kioskHUD, stage + "/kiosk-hud"]).status == 0 else {
-                    return .failure(Failure(description: "cannot stage in \(stage)"))
-                }
-                let gcc = Proc.run(["gcc", "-O2", "-std=c11", "-o", stage + "/app", Proc.root + "/Tests/Wayland/kiosk-wl-app.c", "-l:libwayland-client.so.0"])
-                guard gcc.status == 0 else { return .failure(Failure(description: "gcc: \(gcc.err)")) }
-                _ = Proc.run(["chmod", "-R", "a+rX", stage])
-                guard let f = fopen(stage + "/t.sh", "w") else { return .failure(Failure(description: "cannot write the script")) }
-                fputs(Self.script(stage: inRoot, hud: Self.still), f)
-                fclose(f)
-                let r = Proc.run([Proc.root + "/Tools/debian13.sh", "run", "sh", inRoot + "/t.sh"])
-                let logs = ["hud.log", "daemon.log", "overlay.log", "until.log", "app.log"].map { "\($0):\n" + (Proc.readFile(stage + "/" + $0) ?? "(none)") }.joined(separator: "\n")
-                return r.status == 0 ? .success(stage + "\n" + r.out + "\n" + logs) : .failure(Failure(description: "status \(r.status): \(r.out)\(r.err.suffix(2000))\n\(logs)"))
+        let result = await onOwnThread {
+            Debian13Stage.run("labwc's overlay", prefix: "kiosk-labwc", logs: ["hud.log", "daemon.log", "overlay.log", "until.log", "app.log"]) {
+                Self.script(stage: $0, hud: Self.still)
             }
         }
-        let text = try result.get()
-        let stage = String(text.prefix { $0 != "\n" })
+        let (stage, text) = try result.get()
         #expect(text.contains("hud exit 0"), "\(text)")
         #expect(text.contains("until running before the app") && text.contains("until exit 0"), "\(text)")
         #expect(text.contains("window kiosk-test-app is on screen: the HUD ends"), "\(text)")
