@@ -75,7 +75,8 @@ public final class ControlServer {
         }
         listenToken = loop.watch(listener, .readable) { [unowned self] _ in self.acceptAll() }
         daemon.onChange = { [unowned self] r in
-            guard let request = r.mirrored else { return }
+            // Written out only for someone who listens (an overlay, or a subscriber of `changed`).
+            guard self.clients.values.contains(where: { $0.subscription?.contains(.changed) == true }), let request = r.mirrored else { return }
             self.publish(.changed, [("request", .object(request))])
         }
         daemon.overlays = { [unowned self] in self.overlays.map(\.screen) }

@@ -100,7 +100,7 @@ public final class Daemon {
     /// a front end's filter chose; pictures only where an overlay may read them): the control
     /// server sends it to the overlays as `changed`.
     public var onChange: ((DaemonRequest) -> Void)?
-    /// How many overlays follow the HUD (the control server's count): with one, and this
+    /// The screens of the overlays following the HUD (the control server's): with one, and this
     /// daemon's own screen given up to another program, `status` says the overlay's screen.
     public var overlays: () -> [OverlayScreen] = { [] }
 
