@@ -222,10 +222,9 @@ final class DaemonParts: ShowExtras {
             _ = splash.handle(.changeMode(m))
             return
         }
-        let look = settings.profile.plymouth.look(m)
-        var fields: [(String, SettingValue)] = [("label", .text(look.label)), ("mode", .text(look.mode.rawValue))]
-        if m != .bootUp { fields.append(("progress", .number(0))) }
-        do { try d.apply(fields) } catch { showLog("--plymouth-mode \(m.rawValue): \(error)") }
+        do { try d.apply(PlymouthSplash.startFields(m, plymouth: settings.profile.plymouth, quiet: false)) } catch {
+            showLog("--plymouth-mode \(m.rawValue): \(error)")
+        }
     }
 
     /// The daemon's end asked by a client (`quit`), Plymouth's `quit` or psplash's QUIT: the

@@ -1,4 +1,6 @@
+import KioskBoards
 import KioskCLI
+import KioskDaemon
 import KioskDRM
 import KioskOffscreen
 import KioskRaster
@@ -72,8 +74,12 @@ public enum FrameCacheCommand {
             throw ShowError("its options ask for help")
         }
         let size = file.pictureSize
+        // A daemon started in a mode (the shutdown screens' units) shows that mode's content
+        // from its first frame on, as its start puts it there (DaemonParts' startIn).
+        let mode = command == "daemon" ? try DaemonParts.startMode(values) : nil
         return try ShowCommand(values, extras: nil).firstFramePicture(
-            width: size.width, height: size.height, format: file.format, rotation: file.rotation, scale: file.scale, cacheDirectory: cacheDirectory)
+            width: size.width, height: size.height, format: file.format, rotation: file.rotation, scale: file.scale, cacheDirectory: cacheDirectory,
+            startMode: mode)
     }
 }
 
@@ -86,9 +92,16 @@ extension ShowCommand {
     /// The first frame these options draw on a display of this size, format, rotation and
     /// scale — the settings, pictures and session configuration as `run` makes them, the session
     /// started on an offscreen display (`FrameCacheCommand`'s renewal).
-    func firstFramePicture(width: Int, height: Int, format: PixelFormat, rotation: Rotation, scale: Double, cacheDirectory: String) throws -> Bitmap {
+    func firstFramePicture(width: Int, height: Int, format: PixelFormat, rotation: Rotation, scale: Double, cacheDirectory: String,
+                           startMode: PlymouthMode? = nil) throws -> Bitmap {
         let a = arguments
-        let settings = try SettingOptions.resolve(a)
+        var settings = try SettingOptions.resolve(a)
+        if let m = startMode {
+            // As the daemon starts in it: the front end's fields with --plymouth, else the daemon's.
+            for (key, value) in PlymouthSplash.startFields(m, plymouth: settings.profile.plymouth, quiet: a.flag(.plymouth)) {
+                HUDSettings.table.setting(key: key)?.set(&settings, value)
+            }
+        }
         let (content, underlay) = try loadPictures(settings, underlayOption: a.written(.underlayImage))
         let logo = try loadLogo(settings)
         let fonts: FontLibrary

@@ -184,18 +184,25 @@ public final class PlymouthSplash {
 
     // MARK: Modes, messages, progress
 
-    private func change(to m: PlymouthMode) {
-        mode = m
-        let look = daemon.settings.profile.plymouth.look(m)
-        baseLabel = look.label
-        messages = []
+    /// The content mode `m` starts with, by `plymouth`'s looks: its label and HUD mode, the
+    /// progress at 0 but at boot-up, and — with `quiet`, the front end's, whose status lines
+    /// the details are — no details in a quiet mode. The front end's change of mode, a daemon
+    /// started in a mode (`--plymouth-mode`), and the frame cache's renewal of that daemon's
+    /// first frame all start from these.
+    public static func startFields(_ m: PlymouthMode, plymouth: PlymouthProfile, quiet: Bool) -> [(String, SettingValue)] {
+        let look = plymouth.look(m)
         var fields: [(String, SettingValue)] = [("label", .text(look.label)), ("mode", .text(look.mode.rawValue))]
         if m != .bootUp { fields.append(("progress", .number(0))) }
-        if PlymouthSplash.quietModes.contains(m) {
-            fields.append(("details", .text("")))
-            pendingStatus = nil
-        }
-        set(fields)
+        if quiet && quietModes.contains(m) { fields.append(("details", .text(""))) }
+        return fields
+    }
+
+    private func change(to m: PlymouthMode) {
+        mode = m
+        baseLabel = daemon.settings.profile.plymouth.look(m).label
+        messages = []
+        if PlymouthSplash.quietModes.contains(m) { pendingStatus = nil }
+        set(PlymouthSplash.startFields(m, plymouth: daemon.settings.profile.plymouth, quiet: true))
         if m == .bootUp { tickEstimate() }
         scheduleEstimate()
     }

@@ -1,8 +1,10 @@
 import CKioskSys
 @testable import KioskCommands
+import KioskBoards
 import KioskCLI
 import KioskDRM
 import KioskFakeKernel
+import KioskPNG
 import KioskRaster
 import KioskSeams
 import KioskSys
@@ -27,7 +29,8 @@ import Testing
         guard case let .run(_, values) = try parseCommandLine(args, root: CommandSpec("kiosk-hud", abstract: "", subcommands: [DaemonCommand.spec])) else {
             throw ShowError("help")
         }
-        let picture = try ShowCommand(values, extras: nil).firstFramePicture(width: 64, height: 48, format: .xrgb8888, rotation: .none, scale: 1, cacheDirectory: dir)
+        let picture = try ShowCommand(values, extras: nil).firstFramePicture(width: 64, height: 48, format: .xrgb8888, rotation: .none, scale: 1, cacheDirectory: dir,
+                                                                           startMode: try DaemonParts.startMode(values))
         let copy = try Bitmap(width: 64, height: 48, format: .xrgb8888)
         Canvas(copy.surface).copy(from: picture.surface)
         if changed { Canvas(copy.surface).fill(IntRect(x: 0, y: 0, width: 8, height: 8), .solid(.white)) }
@@ -61,5 +64,29 @@ import Testing
         #expect(r.out.contains("\(same): renewed (the same picture)"), "\(r.out)\(r.err)")
         #expect(r.out.contains("\(other): removed (this program draws another picture)"), "\(r.out)\(r.err)")
         #expect(Proc.exists(same) && !Proc.exists(other))
+    }
+
+    /// A shutdown screen's daemon (`--plymouth-mode reboot`) starts with its mode's words: the
+    /// picture renewal draws for it is the daemon's own first frame (`--offscreen`'s first.png),
+    /// not the options' alone — without the mode, every upgrade removed the shutdown screens'
+    /// kept frames and their next start drew.
+    @Test func aDaemonStartedInAModeIsRenewedAsItDrawsItself() throws {
+        let dir = Proc.makeTempDir("kiosk-renew-mode")
+        let args = ["daemon", "--plymouth-mode", "reboot", "--scale", "1", "--board", "generic"]
+        let r = Proc.run([Proc.kioskHUD] + args + ["--offscreen", dir, "--size", "160x120", "--socket", dir + "/c.sock", "--duration", "0.5",
+                                                   "--glyph-cache", dir, "--no-input"])
+        #expect(r.status == 0, "\(r.err)")
+        let first = try PNG.read(path: dir + "/first.png")
+        guard case let .run(_, values) = try parseCommandLine(args, root: CommandSpec("kiosk-hud", abstract: "", subcommands: [DaemonCommand.spec])) else { return }
+        func drawn(_ mode: PlymouthMode?) throws -> [UInt8] {
+            try ShowCommand(values, extras: nil).firstFramePicture(width: 160, height: 120, format: .xrgb8888, rotation: .none, scale: 1, cacheDirectory: dir,
+                                                                   startMode: mode).rgbaBytes()
+        }
+        #expect(try drawn(.reboot) == first.rgba, "renewal's picture of a reboot screen is not the daemon's first frame")
+        #expect(try drawn(nil) != first.rgba, "the mode changes nothing here: the test proves nothing")
+        // And through the program: kept, renewed.
+        let kept = try keep(args, in: dir)
+        let renew = Proc.run([Proc.kioskHUD, "frame-cache", "renew", "--glyph-cache", dir])
+        #expect(renew.out.contains("\(kept): renewed (the same picture)"), "\(renew.out)\(renew.err)")
     }
 }
