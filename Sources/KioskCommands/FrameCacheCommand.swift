@@ -42,7 +42,7 @@ public enum FrameCacheCommand {
             if !kernel.fileExists(directory) { writeLine("kiosk-hud: frame cache: \(directory): none kept", to: 1); return }
             throw ShowError("\(directory): cannot be read")
         }
-        for name in names.sorted() where name.hasSuffix(".bin") && (name.hasPrefix("frame-") || name.hasPrefix(InitramfsFrame.prefix + "frame-")) {
+        for name in names.sorted() where FrameCache.isFrameFile(name) || FrameCache.isFrameFile(name, prefix: InitramfsFrame.prefix) {
             let path = directory + "/" + name
             guard let file = FrameCacheFile(path: path, kernel: kernel) else {
                 writeLine("\(path): left (not a frame cache file of this version)", to: 1)

@@ -106,7 +106,7 @@ enum InitramfsFrame {
     /// Copies each frame-*.bin in `directory` into `cacheDirectory` as initramfs-frame-*.bin,
     /// removing the other initramfs-frame-*.bin there (one initramfs, one frame) and the source.
     static func keep(cacheDirectory: String, from directory: String = directory, kernel: Kernel) -> Outcome {
-        let frames = (kernel.listDirectory(directory) ?? []).filter { $0.hasPrefix("frame-") && $0.hasSuffix(".bin") }.sorted()
+        let frames = (kernel.listDirectory(directory) ?? []).filter { FrameCache.isFrameFile($0) }.sorted()
         guard !frames.isEmpty else { return .nothingToKeep }
         var written: [String] = []
         do throws(SysError) {
@@ -120,7 +120,7 @@ enum InitramfsFrame {
         } catch {
             return .failed("\(cacheDirectory): \(error)")
         }
-        for name in kernel.listDirectory(cacheDirectory) ?? [] where name.hasPrefix(prefix + "frame-") && name.hasSuffix(".bin") {
+        for name in kernel.listDirectory(cacheDirectory) ?? [] where FrameCache.isFrameFile(name, prefix: prefix) {
             let path = cacheDirectory + "/" + name
             if !written.contains(path) { try? kernel.removeFile(path) }
         }

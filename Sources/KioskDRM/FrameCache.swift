@@ -28,6 +28,13 @@ public enum FrameCache {
         }
     }
 
+    /// Whether `name` is a frame file's name (frame-KEY.bin; with `prefix`, one kept under that
+    /// prefix: the initramfs's frame in the real root's directory). The C side names them
+    /// (`kiosk_frame_cache_locate`).
+    public static func isFrameFile(_ name: String, prefix: String = "") -> Bool {
+        name.hasPrefix(prefix + "frame-") && name.hasSuffix(".bin")
+    }
+
     /// The cache directory (glyphs and frames) for `argv`: --glyph-cache DIR, else the default;
     /// nil for 'none' or when there is no place. The C constructor's own rule.
     public static func cacheDirectory(_ argv: [String]) -> String? {
@@ -131,7 +138,7 @@ public enum FrameCache {
     /// Removes all but the `filesKept` newest frame-*.bin files in `directory` (never `current`).
     static func prune(_ directory: String, keeping current: String, kernel: any Kernel) {
         var frames: [(path: String, modified: UInt64)] = []
-        for name in kernel.listDirectory(directory) ?? [] where name.hasPrefix("frame-") && name.hasSuffix(".bin") {
+        for name in kernel.listDirectory(directory) ?? [] where isFrameFile(name) {
             let p = directory + "/" + name
             if p != current, let id = kernel.fileIdentity(p) { frames.append((p, id.modified)) }
         }
