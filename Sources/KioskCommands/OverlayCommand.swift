@@ -42,7 +42,7 @@ public enum OverlayCommand {
         hidden and the socket tried again every 2 s. A picture a client named (read with that \
         client's rights) is not shown here; the daemon's own are read with this user's rights.
 
-        Exit codes: 0 SIGINT/SIGTERM/SIGHUP; 1 error (no compositor, the daemon refused this user); 64 bad options.
+        Exit codes: 0 SIGINT/SIGTERM/SIGHUP, or the compositor gone; 1 error (no compositor, the daemon refused this user); 64 bad options.
         """,
         groups: [OptionGroup("Overlay", [
             OptionSpec(.wayland, value: "SOCKET", rule: .path,
@@ -96,6 +96,14 @@ final class OverlayParts: ShowExtras {
             session.end(.exit(1))
         }
         session.setButtonAction(.call { [weak m] in m?.press() })
+        // The compositor gone (its session ended, it crashed): so is what this process is for.
+        // It ends, leaving the daemon's overlays (`status`) to the next compositor's overlay,
+        // rather than staying connected to the daemon with nothing to draw on.
+        session.addObserver { [unowned screen] e in
+            guard case .screen(.deactivated) = e, !screen.isActive, !screen.isSuspended else { return }
+            showLog("overlay: the compositor is gone; the overlay ends")
+            session.end(.exit(0))
+        }
         if let wanted = splashUntil {
             guard let windows = screen.windows else { throw ShowError("--splash-until-window: this compositor does not tell its windows") }
             session.drawsUnderlayOnOverlays = true

@@ -128,6 +128,22 @@ extension WaylandOverlayTests {
         #expect(o.exitStatus(within: 0.5) == nil, "the overlay ended with the daemon: \(o.text)")
     }
 
+    @Test func theOverlayEndsWithItsCompositorAndTheDaemonForgetsIt() throws {
+        _ = try ready()
+        let sway = try SwayHeadless(outputs: [.init(width: 800, height: 480, scale: 1)])
+        defer { sway.stop() }
+        let daemon = try RootDaemon(Self.still)
+        defer { daemon.stop() }
+        let o = try overlay(sway, socket: daemon.socket)
+        defer { _ = o.stop() }
+        #expect(waitUntil(15) { o.text.contains("overlay: following the daemon at") }, "\(o.text)")
+        #expect(daemon.ctl(["status"]).out.contains("\"screen\":\"wayland\"}]"), "not listed as an overlay")
+        _ = sway.killCompositor(signal: SIGKILL)
+        #expect(o.exitStatus(within: 10) == 0, "the overlay outlived its compositor: \(o.text)")
+        #expect(o.text.contains("overlay: the compositor is gone; the overlay ends"), "\(o.text)")
+        #expect(waitUntil(5) { daemon.ctl(["status"]).out.contains("\"overlays\":[]") }, "the daemon still lists it: \(daemon.ctl(["status"]).out)")
+    }
+
     @Test func anOverlayTheDaemonDoesNotLetInEndsWithWhy() throws {
         _ = try ready()
         let sway = try SwayHeadless(outputs: [.init(width: 800, height: 480, scale: 1)])
