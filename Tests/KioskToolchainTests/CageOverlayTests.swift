@@ -79,18 +79,10 @@ import Testing
         #expect(text.contains("hud running after the click beside it"), "\(text)")
         #expect(text.contains("hud exit 10"), "the click on the button did not end show with 10: \(text)")
         // The HUD as cage shows it: render --overlay blended over the app's picture.
-        let before = try PNG.read(path: stage + "/rt/before.png")
-        let hud = stage + "/overlay.png"
-        let r = Proc.run([Proc.kioskHUD, "render", "--size", "\(before.width)x\(before.height)", "--overlay", "-o", hud] + Self.still)
-        #expect(r.status == 0, "\(r.err)")
-        let overlay = try PNG.read(path: hud)
-        var expected = before
-        expected.rgba = OverlayBlend.blend(overlay.rgba, over: before.rgba)
-        /// The fewest pixels by which one of the shots `name`-1…5 differs from `picture`.
-        func least(_ name: String, _ picture: PNGImage) -> Int {
-            (1...5).map { n in (try? PNG.read(path: stage + "/rt/\(name)-\(n).png")).map { OverlayBlend.differing($0.rgba, picture.rgba) } ?? Int.max }.min() ?? Int.max
-        }
-        let counts = [least("after", expected), least("shown", expected), least("hidden", before), least("again", expected)]
+        let shots = try StagedShots(stage: stage, hud: Self.still)
+        let (expected, before) = (shots.expected, shots.before)
+        let counts = [shots.fewestDiffering("after", from: expected), shots.fewestDiffering("shown", from: expected),
+                      shots.fewestDiffering("hidden", from: before), shots.fewestDiffering("again", from: expected)]
         #expect(counts[0] == 0, "cage's screen differs from render --overlay over the app in \(counts[0]) pixels at best (kept: \(stage))")
         #expect(counts[1] == 0 && counts[3] == 0, "the overlay's HUD, shown and shown again: \(counts[1]) and \(counts[3]) pixels differ (kept: \(stage))")
         #expect(counts[2] == 0, "the overlay hidden: \(counts[2]) pixels are not the app's (kept: \(stage))")

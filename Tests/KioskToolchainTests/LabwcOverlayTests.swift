@@ -65,18 +65,8 @@ import Testing
         #expect(text.contains("window kiosk-test-app is on screen: the HUD ends"), "\(text)")
 
         // The HUD as the compositor shows it: render --overlay blended over the screen before it.
-        let before = try PNG.read(path: stage + "/rt/before.png")
-        let hud = stage + "/overlay.png"
-        let r = Proc.run([Proc.kioskHUD, "render", "--size", "\(before.width)x\(before.height)", "--overlay", "-o", hud] + Self.still)
-        #expect(r.status == 0, "\(r.err)")
-        let overlay = try PNG.read(path: hud)
-        var expected = before
-        expected.rgba = OverlayBlend.blend(overlay.rgba, over: before.rgba)
-        /// The fewest pixels by which one of the shots `name`-1…5 differs from `expected`.
-        func least(_ name: String) -> Int {
-            (1...5).map { n in (try? PNG.read(path: stage + "/rt/\(name)-\(n).png")).map { OverlayBlend.differing($0.rgba, expected.rgba) } ?? Int.max }.min() ?? Int.max
-        }
-        let (shown, followed) = (least("after"), least("overlay"))
+        let shots = try StagedShots(stage: stage, hud: Self.still)
+        let (shown, followed) = (shots.fewestDiffering("after", from: shots.expected), shots.fewestDiffering("overlay", from: shots.expected))
         #expect(shown == 0, "labwc's screen differs from render --overlay over it in \(shown) pixels at best (kept: \(stage))")
         // The same HUD, the daemon's, drawn by `kiosk-hud overlay`.
         #expect(followed == 0, "with the overlay following the daemon, labwc's screen differs in \(followed) pixels at best (kept: \(stage))")
